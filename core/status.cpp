@@ -1,0 +1,47 @@
+#include "core/status.h"
+
+#include <cmath>
+
+namespace capsweep {
+
+const char* describe(Status s) {
+  switch (s) {
+    case Status::ok: return "ok";
+    case Status::non_finite_capsule: return "capsule has a NaN or infinite coordinate or radius";
+    case Status::bad_radius: return "capsule radius must be positive";
+    case Status::non_finite_motion: return "motion has a NaN or infinite component";
+    case Status::non_finite_triangle: return "triangle has a NaN or infinite vertex";
+    case Status::out_of_range: return "a coordinate, radius or motion component exceeds 1e6 m";
+  }
+  return "unknown status";
+}
+
+namespace {
+bool in_range(const Vec3& v) { return max_abs_component(v) <= kMaxCoordinate; }
+
+Status check_capsule_with_min_radius(const Capsule& c, bool allow_zero) {
+  if (!is_finite(c.a) || !is_finite(c.b) || !std::isfinite(c.radius)) return Status::non_finite_capsule;
+  if (c.radius < 0.f || (!allow_zero && c.radius == 0.f)) return Status::bad_radius;
+  if (!in_range(c.a) || !in_range(c.b) || c.radius > kMaxCoordinate) return Status::out_of_range;
+  return Status::ok;
+}
+}  // namespace
+
+Status check_capsule(const Capsule& c) { return check_capsule_with_min_radius(c, false); }
+Status check_obstacle_capsule(const Capsule& c) { return check_capsule_with_min_radius(c, true); }
+
+Status check_motion(const Vec3& m) {
+  if (!is_finite(m)) return Status::non_finite_motion;
+  if (!in_range(m)) return Status::out_of_range;
+  return Status::ok;
+}
+
+Status check_triangle(const Triangle& t) {
+  for (const Vec3& v : t.v) {
+    if (!is_finite(v)) return Status::non_finite_triangle;
+    if (!in_range(v)) return Status::out_of_range;
+  }
+  return Status::ok;
+}
+
+}  // namespace capsweep

@@ -1,0 +1,239 @@
+#include "core/sweep.h"
+
+#include <cmath>
+
+#include "core/closest_point.h"
+#include "core/contact.h"
+
+namespace capsweep {
+
+namespace {
+
+// The sweep in double, relative to the capsule's endpoint a: axis [0, e], motion d.
+struct Frame {
+  Vec3d e, d;
+  double r;
+  Vec3d v[3];
+  TriangleShape shape;
+};
+
+struct Best {
+  double t = INFINITY;
+  Vec3d normal, point;  // point on the triangle (frame coordinates)
+  Feature feature = Feature::none;
+  double depth = 0;
+};
+
+// First t in [0, 1] at which x(t) = t d enters {y + h n : y in polygon, |h| <= r} through one of
+// its two offset faces (Cyrus-Beck clipping against the slab's half-spaces).
+bool enter_slab(const Vec3d* poly, int count, const Vec3d& n, double r, const Vec3d& d, double& t, Vec3d& normal) {
+  Vec3d centroid;
+  for (int k = 0; k < count; ++k) centroid += poly[k];
+  centroid = centroid / double(count);
+  double t_in = -INFINITY, t_out = INFINITY;
+  bool via_face = false;
+  Vec3d face_normal;
+  // Half-space g.x <= h; along the ray g.x(t) = t (g.d).
+  auto clip = [&](const Vec3d& g, double h, bool is_face) {
+    const double gd = dot(g, d);
+    if (gd == 0) {
+      if (h < 0) t_in = INFINITY;  // parallel and outside: never inside
+      return;
+    }
+    const double tt = h / gd;
+    if (gd < 0) {
+      if (tt > t_in) { t_in = tt; via_face = is_face; face_normal = g; }
+    } else if (tt < t_out) {
+      t_out = tt;
+    }
+  };
+  const double c = dot(n, poly[0]);
+  clip(n, c + r, true);
+  clip(-n, r - c, true);
+  for (int k = 0; k < count; ++k) {
+    const Vec3d& p = poly[k];
+    Vec3d m = cross(poly[(k + 1) % count] - p, n);
+    if (dot(m, centroid - p) > 0) m = -m;
+    clip(m, dot(m, p), false);
+  }
+  if (!via_face || !(t_in <= t_out) || t_in < 0 || t_in > 1) return false;
+  t = t_in;
+  normal = face_normal;
+  return true;
+}
+
+// First t in [0, 1] at which x(t) = t d enters the cylinder of radius r around [p, q] through
+// its side. With u = q - p and w = x(0) - p, the squared distance to the axis line times |u|^2
+// is |u x (w + t d)|^2: a quadratic in t written with cross products for accuracy when d is
+// nearly parallel to u.
+bool enter_cylinder(const Vec3d& p, const Vec3d& q, double r, const Vec3d& d, double& t, Vec3d& normal) {
+  const Vec3d u = q - p;
+  const double uu = length_sq(u);
+  if (uu == 0) return false;
+  const Vec3d w = -p;
+  const Vec3d ud = cross(u, d), uw = cross(u, w);
+  const double a = length_sq(ud), b = 2 * dot(ud, uw), c = length_sq(uw) - r * r * uu;
+  // Starting inside the infinite cylinder means overlap or entry through an end disc: not ours.
+  if (c <= 0 || b >= 0) return false;
+  const double disc = b * b - 4 * a * c;
+  if (disc < 0) return false;
+  const double tt = c / ((-b + std::sqrt(disc)) * 0.5);  // the smaller root, without cancellation
+  if (tt > 1) return false;
+  const Vec3d x = d * tt;
+  const double s = dot(x - p, u) / uu;
+  if (s < 0 || s > 1) return false;
+  const Vec3d radial = x - (p + u * s);
+  const double len = length(radial);
+  if (!(len > 0)) return false;
+  t = tt;
+  normal = radial / len;
+  return true;
+}
+
+// First t in [0, 1] at which x(t) = t d enters the sphere of radius r around c.
+bool enter_sphere(const Vec3d& center, double r, const Vec3d& d, double& t, Vec3d& normal) {
+  const Vec3d w = -center;
+  const double a = length_sq(d), b = 2 * dot(d, w), c = length_sq(w) - r * r;
+  if (c <= 0 || b >= 0) return false;
+  const double disc = b * b - 4 * a * c;
+  if (disc < 0) return false;
+  const double tt = c / ((-b + std::sqrt(disc)) * 0.5);
+  if (tt > 1) return false;
+  t = tt;
+  normal = (d * tt - center) / r;
+  normal = normal / length(normal);
+  return true;
+}
+
+void sweep_frame(const Frame& f, Best& best) {
+  // A start within reach is an overlap, whichever way the capsule moves.
+  const detail::ContactD start = detail::contact({}, f.e, f.r, f.v, f.shape);
+  if (start.distance <= f.r) {
+    best = {0.0, start.normal, start.on_triangle, start.feature, start.depth};
+    return;
+  }
+  const Vec3d& e = f.e;
+  const Vec3d& d = f.d;
+  const Vec3d* v = f.v;
+  const bool has_axis = length_sq(e) > 0;
+  double t;
+  Vec3d n;
+  auto take = [&](double tt, const Vec3d& normal, const Vec3d& point, Feature feature) {
+    if (tt < best.t) best = {tt, normal, point, feature, 0.0};
+  };
+
+  // x(t) on a face/edge/vertex of the prism, less r along the normal, is (triangle point) - (axis point).
+  if (f.shape.kind == TriangleShape::proper) {
+    const Vec3d at_a[3] = {v[0], v[1], v[2]};
+    if (enter_slab(at_a, 3, f.shape.normal, f.r, d, t, n)) take(t, n, d * t - n * f.r, Feature::face);
+    if (has_axis) {
+      const Vec3d at_b[3] = {v[0] - e, v[1] - e, v[2] - e};
+      if (enter_slab(at_b, 3, f.shape.normal, f.r, d, t, n)) take(t, n, d * t - n * f.r + e, Feature::face);
+    }
+  }
+  if (has_axis) {
+    for (int i = 0; i < 3; ++i) {
+      const int j = (i + 1) % 3;
+      const Vec3d pn = plane_normal(v[j] - v[i], e);
+      if (length_sq(pn) == 0) continue;
+      const Vec3d quad[4] = {v[i], v[j], v[j] - e, v[i] - e};
+      if (enter_slab(quad, 4, pn, f.r, d, t, n)) {
+        const Vec3d shift = d * t;
+        take(t, n, closest_segment_segment(v[i], v[j], shift, e + shift).on_first, Feature::edge);
+      }
+    }
+  }
+  for (int i = 0; i < 3; ++i) {
+    const int j = (i + 1) % 3;
+    if (enter_cylinder(v[i], v[j], f.r, d, t, n)) {
+      take(t, n, closest_point_segment(d * t, v[i], v[j]).point, Feature::edge);
+    }
+    if (has_axis && enter_cylinder(v[i] - e, v[j] - e, f.r, d, t, n)) {
+      take(t, n, closest_point_segment(e + d * t, v[i], v[j]).point, Feature::edge);
+    }
+  }
+  if (has_axis) {
+    for (int i = 0; i < 3; ++i) {
+      if (enter_cylinder(v[i], v[i] - e, f.r, d, t, n)) take(t, n, v[i], Feature::vertex);
+    }
+  }
+  for (int i = 0; i < 3; ++i) {
+    if (enter_sphere(v[i], f.r, d, t, n)) take(t, n, v[i], Feature::vertex);
+    if (has_axis && enter_sphere(v[i] - e, f.r, d, t, n)) take(t, n, v[i], Feature::vertex);
+  }
+}
+
+// Rounds t to float without ever moving it past the true contact.
+float round_down(double t) {
+  float tf = float(t);
+  if (double(tf) > t) tf = std::nextafter(tf, 0.f);
+  return tf < 0.f ? 0.f : tf;
+}
+
+// The shared kernel: axis [a, b], radius r (already validated) against a possibly degenerate
+// triangle; obstacle_radius moves the reported point out to a capsule obstacle's surface.
+void sweep_validated(const Vec3& a, const Vec3& b, double r, const Vec3& motion, const Vec3 tri[3],
+                     double obstacle_radius, SweepHit& hit) {
+  const Vec3d origin = to_double(a);
+  Frame f;
+  f.e = to_double(b) - origin;
+  f.d = to_double(motion);
+  f.r = r;
+  for (int i = 0; i < 3; ++i) f.v[i] = to_double(tri[i]) - origin;
+  f.shape = classify_triangle(f.v);
+  Best best;
+  sweep_frame(f, best);
+  hit = SweepHit{};
+  if (!(best.t <= 1.0)) return;
+  hit.hit = true;
+  hit.t = round_down(best.t);
+  hit.normal = to_float(best.normal);
+  hit.point = to_float(origin + best.point + best.normal * obstacle_radius);
+  hit.depth = float(best.depth);
+  hit.feature = best.feature;
+}
+
+Status check_sweep(const Capsule& c, const Vec3& motion) {
+  if (Status s = check_capsule(c); s != Status::ok) return s;
+  return check_motion(motion);
+}
+
+}  // namespace
+
+Status sweep_capsule_triangle(const Capsule& capsule, const Vec3& motion, const Triangle& triangle, SweepHit& hit) {
+  hit = SweepHit{};
+  if (Status s = check_sweep(capsule, motion); s != Status::ok) return s;
+  if (Status s = check_triangle(triangle); s != Status::ok) return s;
+  sweep_validated(capsule.a, capsule.b, capsule.radius, motion, triangle.v, 0.0, hit);
+  return Status::ok;
+}
+
+Status sweep_sphere_triangle(const Vec3& center, float radius, const Vec3& motion, const Triangle& triangle,
+                             SweepHit& hit) {
+  return sweep_capsule_triangle(Capsule{center, center, radius}, motion, triangle, hit);
+}
+
+Status sweep_capsule_capsule(const Capsule& capsule, const Vec3& motion, const Capsule& obstacle, SweepHit& hit) {
+  hit = SweepHit{};
+  if (Status s = check_sweep(capsule, motion); s != Status::ok) return s;
+  if (Status s = check_obstacle_capsule(obstacle); s != Status::ok) return s;
+  const Vec3 axis[3] = {obstacle.a, obstacle.b, obstacle.b};
+  sweep_validated(capsule.a, capsule.b, double(capsule.radius) + double(obstacle.radius), motion, axis,
+                  obstacle.radius, hit);
+  return Status::ok;
+}
+
+Status sweep_capsule_sphere(const Capsule& capsule, const Vec3& motion, const Vec3& center, float radius,
+                            SweepHit& hit) {
+  return sweep_capsule_capsule(capsule, motion, Capsule{center, center, radius}, hit);
+}
+
+Status sweep_capsule_segment(const Capsule& capsule, const Vec3& motion, const Vec3& p, const Vec3& q, SweepHit& hit) {
+  return sweep_capsule_capsule(capsule, motion, Capsule{p, q, 0.f}, hit);
+}
+
+Status sweep_capsule_point(const Capsule& capsule, const Vec3& motion, const Vec3& p, SweepHit& hit) {
+  return sweep_capsule_capsule(capsule, motion, Capsule{p, p, 0.f}, hit);
+}
+
+}  // namespace capsweep

@@ -1,0 +1,38 @@
+// Random and adversarial capsule-sweep cases against one triangle, reproducible from a seed.
+#pragma once
+
+#include <cstdint>
+
+#include "core/random.h"
+#include "core/shapes.h"
+
+namespace cases {
+
+enum class Kind {
+  random,         // anything near the triangle
+  at_vertex,      // aimed to pass a vertex at distance r + gap (gap 0, +-1e-5, or larger)
+  at_edge,        // the same for a point on an edge
+  at_face,        // the same for a point inside the face, along the face normal
+  slide_on_face,  // moving parallel to the face at gaps 0 and 1e-5
+  axis_in_plane,  // the capsule axis lies in the face plane, moving in that plane
+  parallel_edge,  // axis and motion parallel to an edge
+  start_contact,  // starting touching or slightly inside
+  count
+};
+const char* name(Kind k);
+
+struct SweepCase {
+  capsweep::Capsule capsule;
+  capsweep::Vec3 motion;
+  capsweep::Triangle triangle;
+  Kind kind;
+};
+
+// Triangles vary too: ordinary, slivers, near-collinear and coinciding vertices; sizes 5 cm to
+// 50 m, radii 1 mm to 10 m, motions up to 30 m, coordinates up to 5 km from the origin.
+SweepCase make(capsweep::Random& rng, Kind kind);
+
+// The largest coordinate magnitude a case involves (for the tolerance).
+double largest_coordinate(const SweepCase& c);
+
+}  // namespace cases
