@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 
 #include "core/vec3.h"
 
@@ -24,5 +25,12 @@ struct SweepHit {
   // t == 0 on a hit: the capsule touched or overlapped the obstacle where it started.
   bool started_in_contact() const { return hit && t == 0.f; }
 };
+
+// Bit-for-bit equality of every field (not of padding): what determinism promises.
+inline bool identical(const SweepHit& a, const SweepHit& b) {
+  auto same = [](const auto& x, const auto& y) { return std::memcmp(&x, &y, sizeof x) == 0; };
+  return a.hit == b.hit && a.feature == b.feature && same(a.t, b.t) && same(a.normal, b.normal) &&
+         same(a.point, b.point) && same(a.depth, b.depth) && a.triangle == b.triangle;
+}
 
 }  // namespace capsweep

@@ -1,0 +1,38 @@
+// The CWSQ (queries) and CWSR (results) file formats, version 1; see docs/FORMATS.md.
+// Little-endian, fixed-size records, so that recorded moves and benchmarks are reproducible
+// with any tool.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "broadphase/world.h"
+
+namespace capsweep {
+
+inline constexpr std::uint32_t kQueryMagic = 0x51535743;   // "CWSQ"
+inline constexpr std::uint32_t kResultMagic = 0x52535743;  // "CWSR"
+inline constexpr std::uint32_t kFormatVersion = 1;
+inline constexpr std::size_t kHeaderBytes = 16;
+inline constexpr std::size_t kQueryBytes = 40;
+inline constexpr std::size_t kResultBytes = 40;
+
+// Refused file: the message names the file and, for a bad record, the record's index.
+class FormatError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Reads and validates every query (finite, radius > 0, within range).
+std::vector<SweepQuery> read_queries(const std::string& path);
+void write_queries(const std::string& path, const std::vector<SweepQuery>& queries);
+
+// The CWSR hit code: 0 miss, 1 hit at t > 0, 2 hit at t = 0 (start touches or overlaps).
+std::uint8_t hit_code(const SweepHit& hit);
+
+std::vector<SweepHit> read_results(const std::string& path);
+void write_results(const std::string& path, const std::vector<SweepHit>& hits);
+
+}  // namespace capsweep

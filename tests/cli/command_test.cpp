@@ -1,0 +1,165 @@
+// The capsweep command end to end: every shared scene's answers pass the oracle, thread count
+// changes no byte of the result file, and bad input gets its promised message and exit code.
+#include <sys/wait.h>
+
+#include <cmath>
+#include <cstdio>
+
+#include "cli/query_file.h"
+#include "cli/scene_loader.h"
+#include "core/random.h"
+#include "tests/cli/test_files.h"
+#include "tests/support/scene_oracle.h"
+
+namespace {
+
+using namespace capsweep;
+
+const std::string kScenes = CAPSWEEP_SHARED_SCENES;
+
+struct CommandRun {
+  int code;
+  std::string output;  // stdout and stderr
+};
+
+CommandRun capsweep_cmd(const std::string& args) {
+  const std::string cmd = std::string(CAPSWEEP_BINARY) + " " + args + " 2>&1";
+  FILE* pipe = popen(cmd.c_str(), "r");
+  CommandRun run{-1, ""};
+  if (!pipe) return run;
+  char buffer[4096];
+  while (std::size_t n = std::fread(buffer, 1, sizeof buffer, pipe)) run.output.append(buffer, n);
+  const int status = pclose(pipe);
+  run.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return run;
+}
+
+// Capsules placed to graze or barely touch vertices and edges of random scene triangles.
+std::vector<SweepQuery> adversarial_queries(const std::vector<Triangle>& tris, std::size_t count, std::uint64_t seed) {
+  Random rng(seed);
+  std::vector<SweepQuery> out;
+  while (out.size() < count) {
+    const Triangle& t = tris[rng.below(tris.size())];
+    const int i = int(rng.below(3));
+    const Vec3d v0 = to_double(t.v[i]), v1 = to_double(t.v[(i + 1) % 3]);
+    const Vec3d q = rng.chance(0.5) ? v0 : v0 + (v1 - v0) * rng.uniform();
+    const Vec3d n = rng.unit_vector();
+    const double r = rng.chance(0.5) ? 0.35 : rng.log_uniform(0.01, 1);
+    const double gaps[] = {0, 1e-5, -1e-5, 1e-3};
+    const Vec3d p = q + n * (r + gaps[rng.below(4)]);
+    Vec3d d = cross(n, rng.unit_vector());
+    if (length(d) < 1e-3) continue;
+    d = d / length(d) * rng.uniform(0.05, 5);
+    const double t0 = rng.uniform(0.1, 0.9);
+    const Vec3d axis = rng.unit_vector() * rng.uniform(0, 1.1);
+    const Vec3d a = p - d * t0 - (dot(axis, n) < 0 ? axis : Vec3d{});
+    out.push_back({{to_float(a), to_float(a + (dot(axis, n) < 0 ? axis : axis)), float(r)}, to_float(d)});
+  }
+  return out;
+}
+
+using Command = ScratchDir;
+
+TEST_F(Command, SweepOnEverySharedObjSceneIsAcceptedByTheOracle) {
+  for (const char* scene : {"recast_dungeon.obj", "recast_nav_test.obj", "recast_undulating.obj", "oa_am_thornish.obj"}) {
+    SCOPED_TRACE(scene);
+    const std::string scene_path = kScenes + "/" + scene;
+    const std::vector<Triangle> tris = load_scene(scene_path);
+    std::vector<SweepQuery> queries;
+    for (const auto& [workload, count] : {std::pair{"tick", 300}, std::pair{"validate", 300}, std::pair{"long", 150}}) {
+      const CommandRun gen = capsweep_cmd("queries --scene " + scene_path + " --workload " + workload + " --count " +
+                                   std::to_string(count) + " --seed 5 --out " + path("w.cwsq"));
+      ASSERT_EQ(gen.code, 0) << gen.output;
+      const auto part = read_queries(path("w.cwsq"));
+      queries.insert(queries.end(), part.begin(), part.end());
+    }
+    const auto adversarial = adversarial_queries(tris, 300, 17);
+    queries.insert(queries.end(), adversarial.begin(), adversarial.end());
+    write_queries(path("q.cwsq"), queries);
+
+    const CommandRun one = capsweep_cmd("sweep --scene " + scene_path + " --queries " + path("q.cwsq") + " --out " +
+                                 path("r1.cwsr") + " --threads 1");
+    ASSERT_EQ(one.code, 0) << one.output;
+    EXPECT_NE(one.output.find(std::to_string(queries.size()) + " queries"), std::string::npos) << one.output;
+    const CommandRun two = capsweep_cmd("sweep --scene " + scene_path + " --queries " + path("q.cwsq") + " --out " +
+                                 path("r2.cwsr") + " --threads 2 --path brute");
+    ASSERT_EQ(two.code, 0) << two.output;
+    EXPECT_EQ(read(path("r1.cwsr")), read(path("r2.cwsr"))) << "thread count changed the result file";
+
+    const auto hits = read_results(path("r1.cwsr"));
+    ASSERT_EQ(hits.size(), queries.size());
+    std::size_t n_hits = 0;
+    for (std::size_t i = 0; i < queries.size(); ++i) {
+      n_hits += hits[i].hit;
+      ASSERT_EQ(oracle::judge_scene(hits[i], queries[i], tris), "") << "query " << i;
+    }
+    EXPECT_GT(n_hits, queries.size() / 4);
+  }
+}
+
+TEST_F(Command, BadQueryFileIsRefusedNamingTheQuery) {
+  std::vector<SweepQuery> q(3, SweepQuery{{{0, 1, 0}, {0, 2, 0}, 0.3f}, {1, 0, 0}});
+  q[1].capsule.radius = 0;
+  write_queries(path("q.cwsq"), q);
+  const CommandRun run = capsweep_cmd("sweep --scene @arena --queries " + path("q.cwsq") + " --out " + path("r.cwsr"));
+  EXPECT_EQ(run.code, 1);
+  EXPECT_NE(run.output.find("query 1: capsule radius must be positive"), std::string::npos) << run.output;
+  EXPECT_FALSE(std::filesystem::exists(path("r.cwsr")));
+}
+
+TEST_F(Command, BrokenSceneIsRefusedNamingTheFile) {
+  write_queries(path("q.cwsq"), {SweepQuery{{{0, 1, 0}, {0, 2, 0}, 0.3f}, {1, 0, 0}}});
+  const std::string broken = write("broken.obj", "v 1 2\nf 1 2 3\n");
+  const CommandRun run = capsweep_cmd("sweep --scene " + broken + " --queries " + path("q.cwsq") + " --out " + path("r.cwsr"));
+  EXPECT_EQ(run.code, 1);
+  EXPECT_NE(run.output.find(broken), std::string::npos) << run.output;
+  const std::string nan = write("nan.obj", "v 0 0 0\nv 1 0 0\nv 0 0 1\nv nan 0 0\nf 1 2 3\nf 1 4 2\n");
+  const CommandRun nan_run = capsweep_cmd("sweep --scene " + nan + " --queries " + path("q.cwsq") + " --out " + path("r.cwsr"));
+  EXPECT_EQ(nan_run.code, 1);
+  EXPECT_NE(nan_run.output.find("triangle 1"), std::string::npos) << nan_run.output;
+}
+
+TEST_F(Command, UsageErrorsExitWithCode2) {
+  EXPECT_EQ(capsweep_cmd("").code, 2);
+  EXPECT_EQ(capsweep_cmd("frobnicate").code, 2);
+  const CommandRun missing = capsweep_cmd("sweep --scene @arena");
+  EXPECT_EQ(missing.code, 2);
+  EXPECT_NE(missing.output.find("is required"), std::string::npos) << missing.output;
+  EXPECT_EQ(capsweep_cmd("sweep --scene @arena --queries x --out y --path warp").code, 2);
+  EXPECT_EQ(capsweep_cmd("queries --scene @arena --workload run --count 5 --out x").code, 2);
+  EXPECT_EQ(capsweep_cmd("demo --threads -3").code, 2);
+  EXPECT_EQ(capsweep_cmd("help").code, 0);
+}
+
+TEST_F(Command, QueriesAreReproducibleFromTheSeed) {
+  for (int k = 0; k < 2; ++k) {
+    ASSERT_EQ(capsweep_cmd("queries --scene @arena --workload validate --count 50 --seed 9 --out " +
+                           path("q" + std::to_string(k) + ".cwsq")).code, 0);
+  }
+  EXPECT_EQ(read(path("q0.cwsq")), read(path("q1.cwsq")));
+  const auto q = read_queries(path("q0.cwsq"));
+  for (const SweepQuery& s : q) {
+    EXPECT_FLOAT_EQ(s.capsule.radius, 0.35f);
+    EXPECT_NEAR(s.capsule.b.y - s.capsule.a.y, 1.1f, 1e-5f);
+    EXPECT_EQ(s.motion.y, 0.f);
+    const float len = std::hypot(s.motion.x, s.motion.z);
+    EXPECT_GE(len, 0.5f - 1e-5f);
+    EXPECT_LE(len, 2.f + 1e-5f);
+  }
+}
+
+TEST_F(Command, DemoRunsTheMainJob) {
+  const CommandRun run = capsweep_cmd("demo --count 2000");
+  ASSERT_EQ(run.code, 0) << run.output;
+  for (const char* w : {"tick", "validate", "long", "sweeps/s/core", "answers identical"}) {
+    EXPECT_NE(run.output.find(w), std::string::npos) << run.output;
+  }
+}
+
+TEST_F(Command, ArenaIsWrittenAsObj) {
+  const CommandRun run = capsweep_cmd("arena --out " + path("arena.obj"));
+  ASSERT_EQ(run.code, 0) << run.output;
+  EXPECT_EQ(load_scene(path("arena.obj")).size(), load_scene("@arena").size());
+}
+
+}  // namespace

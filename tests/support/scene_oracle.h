@@ -1,0 +1,17 @@
+// The oracle over a whole triangle soup: the first contact over all triangles.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "broadphase/world.h"
+
+namespace oracle {
+
+// Accepts a world's answer to a query when it lies between the scene-wide contact times of the
+// capsule shrunk and grown by the tolerance, and the reported triangle is touched at t the way
+// oracle::judge demands. Empty string when accepted.
+std::string judge_scene(const capsweep::SweepHit& hit, const capsweep::SweepQuery& query,
+                        const std::vector<capsweep::Triangle>& triangles);
+
+}  // namespace oracle
