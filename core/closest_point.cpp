@@ -80,8 +80,8 @@ namespace {
 
 Feature segment_feature(double s) { return (s > 0 && s < 1) ? Feature::edge : Feature::vertex; }
 
-ClosestOnTriangle closest_point_proper_triangle(const Vec3d& p, const Vec3d& a, const Vec3d& b,
-                                                const Vec3d& c) {
+ClosestOnTriangle closest_point_proper_triangle(const Vec3d& p, const Vec3d& a, const Vec3d& b, const Vec3d& c,
+                                                const Vec3d& normal) {
   // Ericson 5.1.5: find the Voronoi region of p by barycentric tests.
   const Vec3d ab = b - a, ac = c - a, ap = p - a;
   const double d1 = dot(ab, ap), d2 = dot(ac, ap);
@@ -100,15 +100,17 @@ ClosestOnTriangle closest_point_proper_triangle(const Vec3d& p, const Vec3d& a, 
   if (va <= 0 && (d4 - d3) >= 0 && (d5 - d6) >= 0) {
     return {b + (c - b) * ((d4 - d3) / ((d4 - d3) + (d5 - d6))), Feature::edge};
   }
-  const double denom = 1.0 / (va + vb + vc);
-  return {a + ab * (vb * denom) + ac * (vc * denom), Feature::face};
+  // Inside the face: project onto the plane. (Ericson rebuilds the point from barycentric
+  // weights, which loses precision on long slivers; the projection along the normal is exact
+  // to rounding and makes the closest direction exactly the normal.)
+  return {p - normal * dot(normal, p - a), Feature::face};
 }
 
 }  // namespace
 
 ClosestOnTriangle closest_point_triangle(const Vec3d& p, const Vec3d v[3], const TriangleShape& shape) {
   switch (shape.kind) {
-    case TriangleShape::proper: return closest_point_proper_triangle(p, v[0], v[1], v[2]);
+    case TriangleShape::proper: return closest_point_proper_triangle(p, v[0], v[1], v[2], shape.normal);
     case TriangleShape::segment: {
       const ClosestOnSegment c = closest_point_segment(p, v[shape.seg_from], v[shape.seg_to]);
       return {c.point, segment_feature(c.s)};
@@ -148,7 +150,7 @@ ClosestSegmentTriangle closest_segment_triangle(const Vec3d& p0, const Vec3d& p1
   }
   // Otherwise a closest pair has an endpoint of the segment or a point on a triangle edge.
   for (const Vec3d& p : {p0, p1}) {
-    const ClosestOnTriangle c = closest_point_proper_triangle(p, v[0], v[1], v[2]);
+    const ClosestOnTriangle c = closest_point_proper_triangle(p, v[0], v[1], v[2], n);
     consider(p, c.point, c.feature);
   }
   for (int i = 0; i < 3; ++i) {

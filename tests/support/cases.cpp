@@ -86,7 +86,7 @@ Vec3 f(const Vec3d& v) { return capsweep::to_float(v); }
 }  // namespace
 
 SweepCase make(Random& rng, Kind kind) {
-  const double size = rng.log_uniform(0.05, 50);
+  const double size = rng.chance(0.1) ? rng.log_uniform(50, 2000) : rng.log_uniform(1e-3, 50);
   const double r = rng.log_uniform(1e-3, 10);
   const Vec3d origin = rng.chance(0.3) ? rng.in_cube(5000) : rng.in_cube(10);
   const Geometry g = make_triangle(rng, origin, size);

@@ -28,8 +28,8 @@ struct SweepCase {
   Kind kind;
 };
 
-// Triangles vary too: ordinary, slivers, near-collinear and coinciding vertices; sizes 5 cm to
-// 50 m, radii 1 mm to 10 m, motions up to 30 m, coordinates up to 5 km from the origin.
+// Triangles vary too: ordinary, slivers, near-collinear and coinciding vertices; sizes 1 mm to
+// 2 km, radii 1 mm to 10 m, motions up to 30 m, coordinates up to 5 km from the origin.
 SweepCase make(capsweep::Random& rng, Kind kind);
 
 // The largest coordinate magnitude a case involves (for the tolerance).
