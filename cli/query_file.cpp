@@ -62,6 +62,15 @@ std::uint64_t check_header(const std::string& path, const std::string& bytes, st
   return count;
 }
 
+std::string header(std::uint32_t magic, std::size_t count, std::size_t record_bytes) {
+  std::string out;
+  out.reserve(kHeaderBytes + count * record_bytes);
+  store(out, magic);
+  store(out, kFormatVersion);
+  store(out, std::uint64_t(count));
+  return out;
+}
+
 }  // namespace
 
 std::vector<SweepQuery> read_queries(const std::string& path) {
@@ -83,11 +92,7 @@ std::vector<SweepQuery> read_queries(const std::string& path) {
 }
 
 void write_queries(const std::string& path, const std::vector<SweepQuery>& queries) {
-  std::string out;
-  out.reserve(kHeaderBytes + queries.size() * kQueryBytes);
-  store(out, kQueryMagic);
-  store(out, kFormatVersion);
-  store(out, std::uint64_t(queries.size()));
+  std::string out = header(kQueryMagic, queries.size(), kQueryBytes);
   for (const SweepQuery& q : queries) {
     for (float v : {q.capsule.a.x, q.capsule.a.y, q.capsule.a.z, q.capsule.b.x, q.capsule.b.y, q.capsule.b.z,
                     q.capsule.radius, q.motion.x, q.motion.y, q.motion.z}) {
@@ -100,11 +105,7 @@ void write_queries(const std::string& path, const std::vector<SweepQuery>& queri
 std::uint8_t hit_code(const SweepHit& hit) { return hit.hit ? (hit.t == 0.f ? 2 : 1) : 0; }
 
 void write_results(const std::string& path, const std::vector<SweepHit>& hits) {
-  std::string out;
-  out.reserve(kHeaderBytes + hits.size() * kResultBytes);
-  store(out, kResultMagic);
-  store(out, kFormatVersion);
-  store(out, std::uint64_t(hits.size()));
+  std::string out = header(kResultMagic, hits.size(), kResultBytes);
   for (const SweepHit& h : hits) {
     store(out, hit_code(h));
     store(out, std::uint8_t(h.hit ? h.feature : Feature::none));

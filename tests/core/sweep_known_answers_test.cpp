@@ -162,6 +162,77 @@ TEST(SweepKnownAnswers, CapsuleAgainstSpherePointAndSegment) {
   EXPECT_EQ(h.feature, Feature::edge);
 }
 
+// Each of the 20 parts of the rounded prism, one at a time, on an equilateral triangle in a random
+// pose: the capsule approaches along a direction w inside that part's normal cone, so the first
+// contact is known: t = gap / |d|, normal = w, and the point on the triangle.
+TEST(SweepKnownAnswers, EveryPartOfTheRoundedPrism) {
+  Random rng(20);
+  for (int trial = 0; trial < 200; ++trial) {
+    // A random rigid pose: orthonormal frame (u, v, n), n the triangle's normal.
+    const Vec3d n = rng.unit_vector();
+    Vec3d u = cross(n, rng.unit_vector());
+    u = u / length(u);
+    const Vec3d v = cross(n, u);
+    const Vec3d center = rng.in_cube(trial % 2 ? 1000.0 : 5.0);
+    const double size = rng.log_uniform(0.1, 20), r = rng.log_uniform(0.01, 2), len = rng.log_uniform(0.05, 3);
+    Vec3d tri[3];
+    for (int i = 0; i < 3; ++i) {
+      const double angle = 2 * 3.14159265358979323846 * i / 3;
+      tri[i] = center + (u * std::cos(angle) + v * std::sin(angle)) * size;  // counter-clockwise about n
+    }
+    const Triangle t{{to_float(tri[0]), to_float(tri[1]), to_float(tri[2])}};
+    const double gap = rng.uniform(0.1, 2), travel = gap * rng.uniform(1.2, 3);
+
+    struct Part {
+      const char* what;
+      Vec3d contact;   // the touched point on the triangle
+      Vec3d w;         // approach normal (unit), from the triangle toward the capsule
+      Vec3d axis;      // capsule axis direction, from the end nearest the triangle
+      bool axis_across;  // the axis crosses the contact's plane (side contact) instead of pointing away
+      Feature feature;
+    };
+    std::vector<Part> parts;
+    for (int side = 0; side < 2; ++side) {
+      const Vec3d out = side ? -n : n;
+      parts.push_back({"face", center, out, out, false, Feature::face});
+    }
+    for (int i = 0; i < 3; ++i) {
+      const Vec3d radial = (tri[i] - center) / length(tri[i] - center);
+      const Vec3d mid = (tri[i] + tri[(i + 1) % 3]) * 0.5;
+      const Vec3d m = (mid - center) / length(mid - center);  // outward in-plane edge normal
+      const Vec3d sphere_w = (radial + n * 0.5) / length(radial + n * 0.5);
+      const Vec3d edge_w = (m - n * 0.7) / length(m - n * 0.7);
+      parts.push_back({"corner sphere", tri[i], sphere_w, sphere_w, false, Feature::vertex});
+      parts.push_back({"edge cylinder", mid, edge_w, edge_w, false, Feature::edge});
+      parts.push_back({"vertex-by-axis cylinder", tri[i], radial, n, true, Feature::vertex});
+      parts.push_back({"edge-by-axis parallelogram", mid, m, n, true, Feature::edge});
+    }
+    for (const Part& p : parts) {
+      // Both ends of the axis for the end parts (faces, corner spheres, edge cylinders).
+      for (int end = 0; end < (p.axis_across ? 1 : 2); ++end) {
+        // An end part's axis leans sideways too, so that the far end projects elsewhere on the
+        // triangle than the near one (a point taken from the wrong end shows).
+        Vec3d lean = cross(p.w, n);
+        lean = length(lean) > 1e-6 ? lean / length(lean) : u;
+        const Vec3d axis = p.axis_across ? p.axis : (p.axis + lean * 0.4) / length(p.axis + lean * 0.4);
+        const Vec3d near = p.contact + p.w * (r + gap) - (p.axis_across ? axis * (len / 2) : Vec3d{});
+        const Vec3d far = near + axis * len;
+        const Capsule c = end ? Capsule{to_float(far), to_float(near), float(r)} : Capsule{to_float(near), to_float(far), float(r)};
+        const Vec3 d = to_float(-p.w * travel);
+        const SweepHit h = sweep(c, d, t);
+        const std::string label = std::string(p.what) + (end ? " (far end first)" : "") + ", trial " + std::to_string(trial);
+        ASSERT_TRUE(h.hit) << label;
+        const double tol = 4e-7 * (length(center) + size + 10);
+        EXPECT_NEAR(double(h.t) * travel, gap, 4 * tol) << label;
+        // Rounding the pose to float moves vertices by up to tol, which tilts a normal by tol / size.
+        EXPECT_LE(length(to_double(h.normal) - p.w), 1e-5 + 4 * tol / std::min(size, r)) << label;
+        EXPECT_LE(length(to_double(h.point) - p.contact), 4 * tol) << label;
+        EXPECT_EQ(h.feature, p.feature) << label;
+      }
+    }
+  }
+}
+
 // Invariances on random cases: swapping the capsule's endpoints, reversing the winding and
 // rotating by a permutation of axes (exact in float) change nothing; translating changes t by
 // no more than the tolerance.
