@@ -42,7 +42,7 @@ void check_push_out(const Contact& k, const oracle::Obstacle& obstacle, const Ca
 
 TEST(Contact, CapsuleTrianglePushOutIsSufficientAndMinimal) {
   Random rng(11);
-  int overlapping = 0;
+  int overlapping = 0, crossing = 0;
   for (int i = 0; i < 20000; ++i) {
     const cases::SweepCase sc = cases::make(rng, cases::Kind::start_contact);
     Contact k;
@@ -59,9 +59,12 @@ TEST(Contact, CapsuleTrianglePushOutIsSufficientAndMinimal) {
     }
     if (!k.overlapping || g.distance > sc.capsule.radius - tol) continue;
     ++overlapping;
-    if (i % 10 == 0) check_push_out(k, obstacle, sc.capsule, sc.capsule.radius, rng, tol, "case " + std::to_string(i));
+    const bool through = g.distance == 0;  // the axis crosses the triangle
+    crossing += through;
+    if (i % 10 == 0 || through) check_push_out(k, obstacle, sc.capsule, sc.capsule.radius, rng, tol, "case " + std::to_string(i));
   }
   EXPECT_GT(overlapping, 5000);
+  EXPECT_GT(crossing, 1000);
 }
 
 TEST(Contact, AxisThroughFaceIsPushedOutThroughTheNearestPrismFacet) {

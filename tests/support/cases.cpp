@@ -125,8 +125,10 @@ SweepCase make(Random& rng, Kind kind) {
         n = rng.chance(0.5) ? g.normal : -g.normal;
         if (kind == Kind::start_contact && rng.chance(0.5)) n = rng.unit_vector();
       }
-      const double gap = kind == Kind::start_contact ? rng.uniform(-1.0, 0.0) * r * (rng.chance(0.5) ? 1e-4 : 1.0)
-                                                     : pick_gap(rng, r);
+      // Starts: touching, barely inside, inside, or with the axis right through the triangle.
+      const double gap = kind != Kind::start_contact ? pick_gap(rng, r)
+                         : rng.chance(0.3)           ? -r - rng.uniform(0, 0.9) * axis_len
+                                                     : rng.uniform(-1.0, 0.0) * r * (rng.chance(0.5) ? 1e-4 : 1.0);
       const Vec3d p = q + n * (r + gap);
       Vec3d dir = rng.chance(0.5) ? perpendicular_to(rng, n) : rng.unit_vector();
       if (capsweep::dot(dir, n) < 0) dir = -dir;

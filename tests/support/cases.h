@@ -16,7 +16,7 @@ enum class Kind {
   slide_on_face,  // moving parallel to the face at gaps 0 and 1e-5
   axis_in_plane,  // the capsule axis lies in the face plane, moving in that plane
   parallel_edge,  // axis and motion parallel to an edge
-  start_contact,  // starting touching or slightly inside
+  start_contact,  // starting touching, slightly or deeply inside, or with the axis through the face
   count
 };
 const char* name(Kind k);
