@@ -79,6 +79,20 @@ TEST_F(SceneLoader, ReadsGzipAndOtherFormats) {
   EXPECT_EQ(load_scene(path("tri.ply")).size(), 1u);
 }
 
+TEST_F(SceneLoader, ReadsGltfApplyingNodeTransforms) {
+  // One triangle (0,0,0) (0,0,1) (1,0,0) in an embedded buffer, under a node moved up 2 m.
+  write("tri.gltf", R"({"asset":{"version":"2.0"},"scene":0,"scenes":[{"nodes":[0]}],)"
+                    R"("nodes":[{"mesh":0,"translation":[0,2,0]}],"meshes":[{"primitives":[{"attributes":{"POSITION":0}}]}],)"
+                    R"("buffers":[{"byteLength":36,"uri":"data:application/octet-stream;base64,)"
+                    R"(AAAAAAAAAAAAAAAAAAAAAAAAAAAAAIA/AACAPwAAAAAAAAAA"}],)"
+                    R"("bufferViews":[{"buffer":0,"byteOffset":0,"byteLength":36}],)"
+                    R"("accessors":[{"bufferView":0,"componentType":5126,"count":3,"type":"VEC3","min":[0,0,0],"max":[1,0,1]}]})");
+  const auto tris = load_scene(path("tri.gltf"));
+  ASSERT_EQ(tris.size(), 1u);
+  EXPECT_EQ(tris[0].v[0], (Vec3{0, 2, 0}));
+  EXPECT_EQ(tris[0].v[2], (Vec3{1, 2, 0}));
+}
+
 TEST_F(SceneLoader, ScaleAndZUpConvert) {
   write("tri.obj", "v 0 0 0\nv 1 0 0\nv 0 1 2\nf 1 2 3\n");
   SceneOptions o;
