@@ -49,13 +49,12 @@ bool is_better_hit(const SweepHit& a, const SweepHit& b) {
 
 Status World::sweep_one(const SweepQuery& q, SweepHit& hit, SweepPath /*path*/) const {
   hit = SweepHit{};
-  if (Status s = check_capsule(q.capsule); s != Status::ok) return s;
-  if (Status s = check_motion(q.motion); s != Status::ok) return s;
+  if (Status s = check_sweep(q.capsule, q.motion); s != Status::ok) return s;
   const Aabb reach = swept_bounds(q.capsule, q.motion);
   for (std::size_t i = 0; i < triangles_.size(); ++i) {
     if (!reach.overlaps(boxes_[i])) continue;
     SweepHit h;
-    sweep_capsule_triangle(q.capsule, q.motion, triangles_[i], h);
+    sweep_capsule_triangle_unchecked(q.capsule, q.motion, triangles_[i], h);  // checked above and at build
     h.triangle = std::uint32_t(i);
     if (is_better_hit(h, hit)) hit = h;
   }

@@ -84,9 +84,7 @@ std::vector<SweepQuery> read_queries(const std::string& path) {
     SweepQuery& q = queries[i];
     q.capsule = {{f[0], f[1], f[2]}, {f[3], f[4], f[5]}, f[6]};
     q.motion = {f[7], f[8], f[9]};
-    Status s = check_capsule(q.capsule);
-    if (s == Status::ok) s = check_motion(q.motion);
-    if (s != Status::ok) throw FormatError(path + ": query " + std::to_string(i) + ": " + describe(s));
+    if (Status s = check_sweep(q.capsule, q.motion); s != Status::ok) throw FormatError(path + ": query " + std::to_string(i) + ": " + describe(s));
   }
   return queries;
 }

@@ -36,6 +36,11 @@ Status check_motion(const Vec3& m) {
   return Status::ok;
 }
 
+Status check_sweep(const Capsule& moving, const Vec3& motion) {
+  if (Status s = check_capsule(moving); s != Status::ok) return s;
+  return check_motion(motion);
+}
+
 Status check_triangle(const Triangle& t) {
   for (const Vec3& v : t.v) {
     if (!is_finite(v)) return Status::non_finite_triangle;

@@ -26,5 +26,6 @@ Status check_capsule(const Capsule& c);           // a moving capsule: radius > 
 Status check_obstacle_capsule(const Capsule& c);  // a static capsule: radius >= 0 (0 = segment)
 Status check_motion(const Vec3& motion);
 Status check_triangle(const Triangle& t);
+Status check_sweep(const Capsule& moving, const Vec3& motion);  // check_capsule, then check_motion
 
 }  // namespace capsweep

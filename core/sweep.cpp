@@ -193,19 +193,19 @@ void sweep_validated(const Vec3& a, const Vec3& b, double r, const Vec3& motion,
   hit.feature = best.feature;
 }
 
-Status check_sweep(const Capsule& c, const Vec3& motion) {
-  if (Status s = check_capsule(c); s != Status::ok) return s;
-  return check_motion(motion);
-}
-
 }  // namespace
 
 Status sweep_capsule_triangle(const Capsule& capsule, const Vec3& motion, const Triangle& triangle, SweepHit& hit) {
   hit = SweepHit{};
   if (Status s = check_sweep(capsule, motion); s != Status::ok) return s;
   if (Status s = check_triangle(triangle); s != Status::ok) return s;
-  sweep_validated(capsule.a, capsule.b, capsule.radius, motion, triangle.v, 0.0, hit);
+  sweep_capsule_triangle_unchecked(capsule, motion, triangle, hit);
   return Status::ok;
+}
+
+void sweep_capsule_triangle_unchecked(const Capsule& capsule, const Vec3& motion, const Triangle& triangle,
+                                      SweepHit& hit) {
+  sweep_validated(capsule.a, capsule.b, capsule.radius, motion, triangle.v, 0.0, hit);
 }
 
 Status sweep_sphere_triangle(const Vec3& center, float radius, const Vec3& motion, const Triangle& triangle,

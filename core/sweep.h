@@ -24,6 +24,10 @@
 namespace capsweep {
 
 Status sweep_capsule_triangle(const Capsule& capsule, const Vec3& motion, const Triangle& triangle, SweepHit& hit);
+// The same for inputs that already passed check_sweep and check_triangle: a world checks each
+// query once and each triangle when it is built, not once per candidate pair.
+void sweep_capsule_triangle_unchecked(const Capsule& capsule, const Vec3& motion, const Triangle& triangle,
+                                      SweepHit& hit);
 Status sweep_sphere_triangle(const Vec3& center, float radius, const Vec3& motion, const Triangle& triangle,
                              SweepHit& hit);
 
