@@ -6,22 +6,28 @@
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
+#include "broadphase/traverse.h"
 #include "core/contact.h"
 #include "core/sweep.h"
+#include "simd/block_sweep.h"
 
 namespace capsweep {
 
 const char* name(SweepPath path) {
   switch (path) {
+    case SweepPath::simd: return "simd";
+    case SweepPath::scalar: return "scalar";
     case SweepPath::brute: return "brute";
   }
   return "?";
 }
 
 bool parse_sweep_path(const std::string& text, SweepPath& out) {
-  if (text == "brute") {
-    out = SweepPath::brute;
-    return true;
+  for (SweepPath p : {SweepPath::simd, SweepPath::scalar, SweepPath::brute}) {
+    if (text == name(p)) {
+      out = p;
+      return true;
+    }
   }
   return false;
 }
@@ -37,6 +43,7 @@ World::World(std::vector<Triangle> triangles) : triangles_(std::move(triangles))
     boxes_.push_back(capsweep::bounds(triangles_[i]));
     bounds_.grow(boxes_.back());
   }
+  bvh_ = build_bvh(triangles_);
 }
 
 bool is_better_hit(const SweepHit& a, const SweepHit& b) {
@@ -47,18 +54,80 @@ bool is_better_hit(const SweepHit& a, const SweepHit& b) {
   return a.triangle < b.triangle;
 }
 
-Status World::sweep_one(const SweepQuery& q, SweepHit& hit, SweepPath /*path*/) const {
+Status World::sweep_one(const SweepQuery& q, SweepHit& hit, SweepPath path, TraversalStats* stats) const {
   hit = SweepHit{};
   if (Status s = check_sweep(q.capsule, q.motion); s != Status::ok) return s;
+  TraversalStats local;
+  switch (path) {
+    case SweepPath::simd: sweep_simd(q, hit, local); break;
+    case SweepPath::scalar: sweep_scalar(q, hit, local); break;
+    case SweepPath::brute: sweep_brute(q, hit); break;
+  }
+  if (stats) {
+    stats->nodes += local.nodes;
+    stats->leaves += local.leaves;
+    stats->triangles += local.triangles;
+  }
+  return Status::ok;
+}
+
+// Queries reaching here passed check_sweep, and triangles were checked at build: the kernels
+// run unchecked.
+void World::sweep_brute(const SweepQuery& q, SweepHit& hit) const {
   const Aabb reach = swept_bounds(q.capsule, q.motion);
   for (std::size_t i = 0; i < triangles_.size(); ++i) {
     if (!reach.overlaps(boxes_[i])) continue;
     SweepHit h;
-    sweep_capsule_triangle_unchecked(q.capsule, q.motion, triangles_[i], h);  // checked above and at build
+    sweep_capsule_triangle_unchecked(q.capsule, q.motion, triangles_[i], h);
     h.triangle = std::uint32_t(i);
     if (is_better_hit(h, hit)) hit = h;
   }
-  return Status::ok;
+}
+
+void World::sweep_scalar(const SweepQuery& q, SweepHit& hit, TraversalStats& stats) const {
+  const Aabb reach = swept_bounds(q.capsule, q.motion);
+  float limit = 1.f;
+  traverse(bvh_, make_swept_box(q.capsule, q.motion), limit, stats, [&](std::uint32_t b) {
+    const TriangleBlock& block = bvh_.blocks[b];
+    for (int lane = 0; lane < kBlockLanes && block.valid(lane); ++lane) {
+      const std::uint32_t i = block.triangle[lane];
+      ++stats.triangles;
+      if (!reach.overlaps(boxes_[i])) continue;
+      SweepHit h;
+      sweep_capsule_triangle_unchecked(q.capsule, q.motion, triangles_[i], h);
+      h.triangle = i;
+      if (is_better_hit(h, hit)) hit = h;
+    }
+    if (hit.hit) limit = hit.t;  // a node entered later holds only worse answers
+    return false;
+  });
+}
+
+void World::sweep_simd(const SweepQuery& q, SweepHit& hit, TraversalStats& stats) const {
+  static const BlockSweepFn kernel = best_block_sweep().fn;
+  const BlockQuery bq = make_block_query(q.capsule, q.motion);
+  float limit = 1.f;
+  BlockHits lanes;
+  traverse(bvh_, make_swept_box(q.capsule, q.motion), limit, stats, [&](std::uint32_t b) {
+    const TriangleBlock& block = bvh_.blocks[b];
+    for (int lane = 0; lane < kBlockLanes && block.valid(lane); ++lane) ++stats.triangles;
+    if (!kernel(block, bq, lanes)) return false;
+    for (int lane = 0; lane < kBlockLanes; ++lane) {
+      SweepHit h;
+      if (lanes.near_start[lane]) {
+        // Starts within reach: the scalar core gives the depth and push-out.
+        sweep_capsule_triangle_unchecked(q.capsule, q.motion, triangles_[block.triangle[lane]], h);
+        h.triangle = block.triangle[lane];
+      } else if (lanes.t[lane] <= 1.0 && !(hit.hit && round_time_down(lanes.t[lane]) > hit.t)) {
+        h = lane_hit(block, lane, bq, lanes);
+      } else {
+        continue;
+      }
+      if (is_better_hit(h, hit)) hit = h;
+    }
+    if (hit.hit) limit = hit.t;
+    return false;
+  });
 }
 
 std::size_t World::sweep(std::span<const SweepQuery> queries, std::span<SweepHit> hits, const SweepOptions& options,
@@ -86,14 +155,26 @@ std::size_t World::sweep(std::span<const SweepQuery> queries, std::span<SweepHit
 }
 
 bool World::is_clear(const Capsule& capsule, float clearance) const {
-  const Aabb reach = swept_bounds({capsule.a, capsule.b, capsule.radius + clearance}, {});
-  for (std::size_t i = 0; i < triangles_.size(); ++i) {
-    if (!reach.overlaps(boxes_[i])) continue;
-    Contact k;
-    capsule_triangle_contact(capsule, triangles_[i], k);
-    if (k.distance <= capsule.radius + clearance) return false;
-  }
-  return true;
+  const float reach = capsule.radius + clearance;
+  const Aabb box = swept_bounds({capsule.a, capsule.b, reach}, {});
+  bool clear = true;
+  float limit = 1.f;
+  TraversalStats stats;
+  traverse(bvh_, make_swept_box(capsule, {}, clearance), limit, stats, [&](std::uint32_t b) {
+    const TriangleBlock& block = bvh_.blocks[b];
+    for (int lane = 0; lane < kBlockLanes && block.valid(lane); ++lane) {
+      const std::uint32_t i = block.triangle[lane];
+      if (!box.overlaps(boxes_[i])) continue;
+      Contact k;
+      capsule_triangle_contact(capsule, triangles_[i], k);
+      if (k.distance <= reach) {
+        clear = false;
+        return true;
+      }
+    }
+    return false;
+  });
+  return clear;
 }
 
 }  // namespace capsweep

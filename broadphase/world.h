@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "broadphase/bvh.h"
 #include "core/shapes.h"
 #include "core/status.h"
 #include "core/sweep_hit.h"
@@ -19,15 +20,18 @@ struct SweepQuery {
   Vec3 motion;
 };
 
-// Which code answers a batch. Every path gives answers the exact oracle accepts.
+// Which code answers a batch. Every path gives answers the exact oracle accepts; scalar and
+// brute give identical bytes (same kernel, same tie rule), simd agrees within the tolerance.
 enum class SweepPath {
-  brute,  // every triangle whose box meets the swept box, with the exact scalar kernel
+  simd,    // the BVH, with the wide block kernel (best ISA of this CPU)
+  scalar,  // the same BVH, with the exact scalar kernel of core/ per triangle
+  brute,   // every triangle whose box meets the swept box, with the exact scalar kernel
 };
 const char* name(SweepPath path);
 bool parse_sweep_path(const std::string& text, SweepPath& out);
 
 struct SweepOptions {
-  SweepPath path = SweepPath::brute;
+  SweepPath path = SweepPath::simd;
   int threads = 0;  // worker threads; 0 = every core
 };
 
@@ -40,12 +44,14 @@ class WorldError : public std::runtime_error {
 class World {
  public:
   // Throws WorldError for an empty soup or a triangle with a non-finite or out-of-range vertex.
-  // Degenerate triangles are kept (the kernels treat them as segments or points).
+  // Degenerate triangles are kept (the kernels treat them as segments or points). Builds the
+  // BVH (in parallel for large meshes).
   explicit World(std::vector<Triangle> triangles);
 
   std::size_t triangle_count() const { return triangles_.size(); }
   const std::vector<Triangle>& triangles() const { return triangles_; }
   const Aabb& bounds() const { return bounds_; }
+  const Bvh& bvh() const { return bvh_; }
 
   // Answers queries[i] into hits[i] (sizes must match). The first contact over all triangles
   // wins; among equal t, the deeper start overlap, then the lower triangle index, so answers do
@@ -55,16 +61,22 @@ class World {
   std::size_t sweep(std::span<const SweepQuery> queries, std::span<SweepHit> hits, const SweepOptions& options = {},
                     std::span<Status> status = {}) const;
 
-  // One query on the calling thread.
-  Status sweep_one(const SweepQuery& query, SweepHit& hit, SweepPath path = SweepPath::brute) const;
+  // One query on the calling thread; `stats`, when given, accumulates what the BVH walk touched.
+  Status sweep_one(const SweepQuery& query, SweepHit& hit, SweepPath path = SweepPath::simd,
+                   TraversalStats* stats = nullptr) const;
 
   // Whether the capsule is farther than `clearance` from every triangle (surface to surface).
   bool is_clear(const Capsule& capsule, float clearance) const;
 
  private:
+  void sweep_brute(const SweepQuery& query, SweepHit& hit) const;
+  void sweep_scalar(const SweepQuery& query, SweepHit& hit, TraversalStats& stats) const;
+  void sweep_simd(const SweepQuery& query, SweepHit& hit, TraversalStats& stats) const;
+
   std::vector<Triangle> triangles_;
   std::vector<Aabb> boxes_;
   Aabb bounds_;
+  Bvh bvh_;
 };
 
 // Orders two answers to the same query: the one a batch keeps.

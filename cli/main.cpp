@@ -13,6 +13,7 @@
 #include "cli/query_file.h"
 #include "cli/scene_loader.h"
 #include "cli/workloads.h"
+#include "simd/block_sweep.h"
 
 namespace capsweep {
 namespace {
@@ -20,12 +21,14 @@ namespace {
 constexpr const char* kUsage = R"(capsweep - exact swept-capsule queries against static triangle meshes
 
 usage:
-  capsweep demo [--threads N] [--count N]
+  capsweep demo [--threads N] [--count N] [--path simd|scalar|brute]
       The main job: sweep benchmark on the built-in arena (tick, validate and long workloads);
       prints sweeps/s per core and on all cores.
-  capsweep sweep --scene FILE --queries Q.cwsq --out R.cwsr [--threads N] [--path brute]
-                 [--scale S] [--z-up]
-      Answers every query of a CWSQ file against a scene and writes a CWSR file.
+  capsweep sweep --scene FILE --queries Q.cwsq --out R.cwsr [--threads N]
+                 [--path simd|scalar|brute] [--scale S] [--z-up]
+      Answers every query of a CWSQ file against a scene and writes a CWSR file. Paths: simd
+      (default: BVH + wide kernel), scalar (BVH + the exact scalar kernel), brute (every
+      triangle, for verification).
   capsweep queries --scene FILE --workload tick|validate|long --count N --out Q.cwsq
                    [--seed S] [--scale S] [--z-up]
       Writes a seeded workload as a CWSQ file.
@@ -66,7 +69,7 @@ int cmd_sweep(int argc, char** argv) {
   const Options o(argc, argv, 2, {"scene", "queries", "out", "threads", "path", "scale"}, {"z-up"});
   SweepOptions so;
   so.threads = thread_count(o);
-  if (!parse_sweep_path(o.text("path", "brute"), so.path)) throw UsageError("--path must be brute");
+  if (!parse_sweep_path(o.text("path", "simd"), so.path)) throw UsageError("--path must be simd, scalar or brute");
   const std::string out = o.text("out");
   const std::vector<SweepQuery> queries = read_queries(o.text("queries"));
   const World world = load_world(o);
@@ -112,12 +115,13 @@ int cmd_arena(int argc, char** argv) {
 }
 
 // Sweeps/s of one workload on one thread and on all of them; the answers of both runs must agree.
-void bench_workload(const World& world, Workload w, std::size_t count, int threads) {
+void bench_workload(const World& world, Workload w, std::size_t count, int threads, SweepPath path) {
   const std::vector<SweepQuery> queries = make_workload(world, w, count, 2026);
   std::vector<SweepHit> one(queries.size()), all(queries.size());
   auto timed = [&](int n, std::vector<SweepHit>& hits) {
     SweepOptions so;
     so.threads = n;
+    so.path = path;
     const auto start = Clock::now();
     world.sweep(queries, hits, so);
     return seconds_since(start);
@@ -135,15 +139,18 @@ void bench_workload(const World& world, Workload w, std::size_t count, int threa
 }
 
 int cmd_demo(int argc, char** argv) {
-  const Options o(argc, argv, 2, {"threads", "count"}, {});
+  const Options o(argc, argv, 2, {"threads", "count", "path"}, {});
   const int threads = effective_threads(thread_count(o));
   const auto count = std::size_t(o.integer("count", 20000, 1, 10'000'000));
+  SweepPath path;
+  if (!parse_sweep_path(o.text("path", "simd"), path)) throw UsageError("--path must be simd, scalar or brute");
   const World world(make_arena());
-  std::printf("capsweep demo: sweep benchmark on the built-in arena (%zu triangles), path brute, %d threads\n",
-              world.triangle_count(), threads);
+  std::printf("capsweep demo: sweep benchmark on the built-in arena (%zu triangles), path %s%s%s, %d threads\n",
+              world.triangle_count(), name(path), path == SweepPath::simd ? " " : "",
+              path == SweepPath::simd ? best_block_sweep().isa : "", threads);
   std::printf("  %-9s %8s %8s %14s %14s %10s\n", "workload", "queries", "hits", "sweeps/s/core", "sweeps/s all",
               "speed-up");
-  for (Workload w : {Workload::tick, Workload::validate, Workload::long_range}) bench_workload(world, w, count, threads);
+  for (Workload w : {Workload::tick, Workload::validate, Workload::long_range}) bench_workload(world, w, count, threads, path);
   std::printf("answers identical on 1 and %d threads\n", threads);
   return 0;
 }

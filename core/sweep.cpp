@@ -163,13 +163,6 @@ void sweep_frame(const Frame& f, Best& best) {
   }
 }
 
-// Rounds t to float without ever moving it past the true contact.
-float round_down(double t) {
-  float tf = float(t);
-  if (double(tf) > t) tf = std::nextafter(tf, 0.f);
-  return tf < 0.f ? 0.f : tf;
-}
-
 // The shared kernel: axis [a, b], radius r (already validated) against a possibly degenerate
 // triangle; obstacle_radius moves the reported point out to a capsule obstacle's surface.
 void sweep_validated(const Vec3& a, const Vec3& b, double r, const Vec3& motion, const Vec3 tri[3],
@@ -186,7 +179,7 @@ void sweep_validated(const Vec3& a, const Vec3& b, double r, const Vec3& motion,
   hit = SweepHit{};
   if (!(best.t <= 1.0)) return;
   hit.hit = true;
-  hit.t = round_down(best.t);
+  hit.t = round_time_down(best.t);
   hit.normal = to_float(best.normal);
   hit.point = to_float(origin + best.point + best.normal * obstacle_radius);
   hit.depth = float(best.depth);
@@ -194,6 +187,12 @@ void sweep_validated(const Vec3& a, const Vec3& b, double r, const Vec3& motion,
 }
 
 }  // namespace
+
+float round_time_down(double t) {
+  float tf = float(t);
+  if (double(tf) > t) tf = std::nextafter(tf, 0.f);
+  return tf < 0.f ? 0.f : tf;
+}
 
 Status sweep_capsule_triangle(const Capsule& capsule, const Vec3& motion, const Triangle& triangle, SweepHit& hit) {
   hit = SweepHit{};

@@ -40,4 +40,8 @@ Status sweep_capsule_sphere(const Capsule& capsule, const Vec3& motion, const Ve
 Status sweep_capsule_segment(const Capsule& capsule, const Vec3& motion, const Vec3& p, const Vec3& q, SweepHit& hit);
 Status sweep_capsule_point(const Capsule& capsule, const Vec3& motion, const Vec3& p, SweepHit& hit);
 
+// A contact time computed in double, as the float a SweepHit carries: rounded toward zero, so
+// the reported t never lies past the true contact.
+float round_time_down(double t);
+
 }  // namespace capsweep

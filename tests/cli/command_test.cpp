@@ -7,9 +7,9 @@
 
 #include "cli/query_file.h"
 #include "cli/scene_loader.h"
-#include "core/random.h"
 #include "tests/cli/test_files.h"
 #include "tests/support/scene_oracle.h"
+#include "tests/support/scene_queries.h"
 
 namespace {
 
@@ -34,30 +34,6 @@ CommandRun capsweep_cmd(const std::string& args) {
   return run;
 }
 
-// Capsules placed to graze or barely touch vertices and edges of random scene triangles.
-std::vector<SweepQuery> adversarial_queries(const std::vector<Triangle>& tris, std::size_t count, std::uint64_t seed) {
-  Random rng(seed);
-  std::vector<SweepQuery> out;
-  while (out.size() < count) {
-    const Triangle& t = tris[rng.below(tris.size())];
-    const int i = int(rng.below(3));
-    const Vec3d v0 = to_double(t.v[i]), v1 = to_double(t.v[(i + 1) % 3]);
-    const Vec3d q = rng.chance(0.5) ? v0 : v0 + (v1 - v0) * rng.uniform();
-    const Vec3d n = rng.unit_vector();
-    const double r = rng.chance(0.5) ? 0.35 : rng.log_uniform(0.01, 1);
-    const double gaps[] = {0, 1e-5, -1e-5, 1e-3};
-    const Vec3d p = q + n * (r + gaps[rng.below(4)]);
-    Vec3d d = cross(n, rng.unit_vector());
-    if (length(d) < 1e-3) continue;
-    d = d / length(d) * rng.uniform(0.05, 5);
-    const double t0 = rng.uniform(0.1, 0.9);
-    const Vec3d axis = rng.unit_vector() * rng.uniform(0, 1.1);
-    const Vec3d a = p - d * t0 - (dot(axis, n) < 0 ? axis : Vec3d{});
-    out.push_back({{to_float(a), to_float(a + (dot(axis, n) < 0 ? axis : axis)), float(r)}, to_float(d)});
-  }
-  return out;
-}
-
 using Command = ScratchDir;
 
 TEST_F(Command, SweepOnEverySharedObjSceneIsAcceptedByTheOracle) {
@@ -73,7 +49,7 @@ TEST_F(Command, SweepOnEverySharedObjSceneIsAcceptedByTheOracle) {
       const auto part = read_queries(path("w.cwsq"));
       queries.insert(queries.end(), part.begin(), part.end());
     }
-    const auto adversarial = adversarial_queries(tris, 300, 17);
+    const auto adversarial = cases::adversarial_scene_queries(tris, 300, 17);
     queries.insert(queries.end(), adversarial.begin(), adversarial.end());
     write_queries(path("q.cwsq"), queries);
 

@@ -9,7 +9,8 @@ namespace oracle {
 
 using namespace capsweep;
 
-std::string judge_scene(const SweepHit& hit, const SweepQuery& q, const std::vector<Triangle>& triangles) {
+std::string judge_scene(const SweepHit& hit, const SweepQuery& q, const std::vector<Triangle>& triangles,
+                        const TriangleGrid* grid) {
   double largest = 0;
   for (const Vec3& v : {q.capsule.a, q.capsule.b, q.capsule.a + q.motion, q.capsule.b + q.motion}) {
     largest = std::max(largest, double(max_abs_component(v)));
@@ -20,11 +21,15 @@ std::string judge_scene(const SweepHit& hit, const SweepQuery& q, const std::vec
   double tol = tolerance(largest);
   const Aabb reach = swept_bounds({q.capsule.a, q.capsule.b, float(r + 2 * tol) + 1e-3f}, q.motion);
   std::vector<std::size_t> near;
-  for (std::size_t i = 0; i < triangles.size(); ++i) {
-    if (reach.overlaps(bounds(triangles[i]))) {
-      near.push_back(i);
-      for (const Vec3& v : triangles[i].v) largest = std::max(largest, double(max_abs_component(v)));
+  if (grid) {
+    near = grid->near(reach);
+  } else {
+    for (std::size_t i = 0; i < triangles.size(); ++i) {
+      if (reach.overlaps(bounds(triangles[i]))) near.push_back(i);
     }
+  }
+  for (std::size_t i : near) {
+    for (const Vec3& v : triangles[i].v) largest = std::max(largest, double(max_abs_component(v)));
   }
   tol = tolerance(largest);
   const double eta = tol / 8;

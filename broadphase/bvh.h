@@ -1,0 +1,46 @@
+// A 4-wide bounding volume hierarchy over triangle blocks, built with binned SAH.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "core/shapes.h"
+#include "simd/triangle_block.h"
+
+namespace capsweep {
+
+// Four children's boxes in SoA, so one SIMD compare tests all four.
+struct alignas(32) WideNode {
+  static constexpr int kWidth = 4;
+  static constexpr std::uint32_t kLeaf = 0x80000000u;   // set: the rest is a block index
+  static constexpr std::uint32_t kEmpty = 0xFFFFFFFFu;  // unused child slot
+  float min_x[kWidth], min_y[kWidth], min_z[kWidth];
+  float max_x[kWidth], max_y[kWidth], max_z[kWidth];
+  std::uint32_t child[kWidth];  // inner node index, kLeaf | block index, or kEmpty
+};
+static_assert(sizeof(WideNode) == 128, "six float[4] bounds and four child links, padded to 32 bytes");
+
+struct Bvh {
+  std::vector<WideNode> nodes;        // nodes[0] is the root (always an inner node)
+  std::vector<TriangleBlock> blocks;  // the leaves: up to 8 triangles each
+  int depth = 0;                      // wide levels, root = 1
+
+  std::size_t memory_bytes() const {
+    return nodes.size() * sizeof(WideNode) + blocks.size() * sizeof(TriangleBlock);
+  }
+};
+
+// What a traversal touched (for benchmarks and tuning).
+struct TraversalStats {
+  std::uint64_t nodes = 0;      // wide nodes whose four children were tested
+  std::uint64_t leaves = 0;     // blocks handed to the leaf function
+  std::uint64_t triangles = 0;  // used lanes in those blocks
+};
+
+// Builds over the whole soup (which must not be empty). Subtrees of large meshes are built in
+// parallel (oneTBB); the result does not depend on the thread count.
+Bvh build_bvh(std::span<const Triangle> soup);
+
+}  // namespace capsweep

@@ -1,0 +1,97 @@
+#include "simd/block_sweep.h"
+
+#include <xsimd/xsimd.hpp>
+
+#include "core/closest_point.h"
+#include "core/sweep.h"
+#include "simd/block_sweep_isa.h"
+#include "simd/block_sweep_kernel.h"
+
+namespace capsweep {
+
+BlockQuery make_block_query(const Capsule& capsule, const Vec3& motion) {
+  BlockQuery q;
+  q.origin = to_double(capsule.a);
+  q.e = to_double(capsule.b) - q.origin;
+  q.d = to_double(motion);
+  q.r = capsule.radius;
+  const Vec3d corners[4] = {{}, q.e, q.d, q.e + q.d};
+  q.reach_min = q.reach_max = corners[0];
+  for (const Vec3d& c : corners) {
+    q.reach_min = min(q.reach_min, c);
+    q.reach_max = max(q.reach_max, c);
+  }
+  const Vec3d r{q.r, q.r, q.r};
+  q.reach_min -= r;
+  q.reach_max += r;
+  return q;
+}
+
+namespace {
+
+// xsimd::dispatch calls this with the best architecture of the list that the CPU runs.
+struct PickVariant {
+  template <class Arch> BlockSweepVariant operator()(Arch) const;
+};
+template <> BlockSweepVariant PickVariant::operator()(xsimd::avx512f) const { return {"avx512f", kernel::block_sweep_avx512f}; }
+template <> BlockSweepVariant PickVariant::operator()(xsimd::avx2) const { return {"avx2", kernel::block_sweep_avx2}; }
+template <> BlockSweepVariant PickVariant::operator()(xsimd::sse4_2) const { return {"sse4_2", kernel::block_sweep_sse4_2}; }
+template <> BlockSweepVariant PickVariant::operator()(xsimd::sse2) const { return {"sse2", kernel::block_sweep_sse2}; }
+
+}  // namespace
+
+const BlockSweepVariant& best_block_sweep() {
+  static const BlockSweepVariant best =
+      xsimd::dispatch<xsimd::arch_list<xsimd::avx512f, xsimd::avx2, xsimd::sse4_2, xsimd::sse2>>(PickVariant{})();
+  return best;
+}
+
+std::vector<BlockSweepVariant> block_sweep_variants() {
+  const auto cpu = xsimd::available_architectures();
+  std::vector<BlockSweepVariant> out;
+  if (cpu.avx512f) out.push_back({"avx512f", kernel::block_sweep_avx512f});
+  if (cpu.avx2) out.push_back({"avx2", kernel::block_sweep_avx2});
+  if (cpu.sse4_2) out.push_back({"sse4_2", kernel::block_sweep_sse4_2});
+  out.push_back({"sse2", kernel::block_sweep_sse2});
+  return out;
+}
+
+bool block_sweep_scalar(const TriangleBlock& block, const BlockQuery& query, BlockHits& hits) {
+  return kernel::sweep_block<double>(block, query, hits);
+}
+
+SweepHit lane_hit(const TriangleBlock& b, int lane, const BlockQuery& q, const BlockHits& hits) {
+  const Vec3d v[3] = {Vec3d{b.x0[lane], b.y0[lane], b.z0[lane]} - q.origin,
+                      Vec3d{b.x1[lane], b.y1[lane], b.z1[lane]} - q.origin,
+                      Vec3d{b.x2[lane], b.y2[lane], b.z2[lane]} - q.origin};
+  const double t = hits.t[lane];
+  const Vec3d n{hits.nx[lane], hits.ny[lane], hits.nz[lane]};
+  const Vec3d x = q.d * t;  // where the axis start has moved
+  const int part = hits.part[lane];
+  SweepHit hit;
+  hit.hit = true;
+  hit.t = round_time_down(t);
+  hit.normal = to_float(n);
+  hit.triangle = b.triangle[lane];
+  Vec3d point;
+  if (part <= 1) {
+    point = x - n * q.r + (part == 1 ? q.e : Vec3d{});
+    hit.feature = Feature::face;
+  } else if (part <= 4) {
+    const int i = part - 2;
+    point = closest_segment_segment(v[i], v[(i + 1) % 3], x, q.e + x).on_first;
+    hit.feature = Feature::edge;
+  } else if (part <= 10) {
+    const int i = (part - 5) / 2;
+    const Vec3d axis_point = (part - 5) % 2 == 0 ? x : q.e + x;
+    point = closest_point_segment(axis_point, v[i], v[(i + 1) % 3]).point;
+    hit.feature = Feature::edge;
+  } else {
+    point = v[part <= 13 ? part - 11 : (part - 14) / 2];
+    hit.feature = Feature::vertex;
+  }
+  hit.point = to_float(q.origin + point);
+  return hit;
+}
+
+}  // namespace capsweep

@@ -1,0 +1,66 @@
+// One swept capsule against a block of eight triangles, across SIMD lanes.
+//
+// The kernel is one template (block_sweep_kernel.h) compiled for several ISAs, picked at run
+// time for the CPU at hand, and once more in plain double one lane at a time: the scalar twin
+// the wide versions are tested against lane by lane.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core/shapes.h"
+#include "core/sweep_hit.h"
+#include "simd/triangle_block.h"
+
+namespace capsweep {
+
+// A query in the kernels' frame: double precision, relative to the capsule's endpoint a (the
+// frame of the scalar core, so both see the same numbers).
+struct BlockQuery {
+  Vec3d origin;                // capsule.a, in world coordinates
+  Vec3d e;                     // capsule.b - capsule.a
+  Vec3d d;                     // the motion
+  double r = 0;                // the radius
+  Vec3d reach_min, reach_max;  // box of everything the capsule may touch, relative to origin
+};
+BlockQuery make_block_query(const Capsule& capsule, const Vec3& motion);
+
+// The 20 parts of the rounded prism (see core/sweep.h), in the order the scalar core tries them.
+enum class PrismPart : std::uint8_t {
+  face_at_a = 0, face_at_b = 1,
+  edge_slab0 = 2,            // 2..4: edge i swept along the axis
+  edge_cylinder_at_a0 = 5,   // 5, 7, 9: edge i at a;  6, 8, 10: edge i at b
+  axis_cylinder0 = 11,       // 11..13: vertex i swept along the axis
+  sphere_at_a0 = 14,         // 14, 16, 18: vertex i at a;  15, 17, 19: vertex i at b
+};
+
+// What the kernel reports per lane.
+struct alignas(64) BlockHits {  // aligned: the kernels store whole batches into it
+  double t[kBlockLanes];                 // first entry in [0, 1]; +inf: not touched (or unused lane)
+  double nx[kBlockLanes], ny[kBlockLanes], nz[kBlockLanes];  // unit normal at entry
+  std::uint8_t part[kBlockLanes];        // PrismPart entered first
+  // The start may already be within reach. The kernel leaves such lanes (rare: a query that
+  // starts touching) to the scalar core, which computes depth and push-out; t is +inf there.
+  bool near_start[kBlockLanes];
+};
+
+// Fills `hits` for every lane; returns whether any lane has a finite t or near_start.
+using BlockSweepFn = bool (*)(const TriangleBlock& block, const BlockQuery& query, BlockHits& hits);
+
+struct BlockSweepVariant {
+  const char* isa;
+  BlockSweepFn fn;
+};
+// The best variant this CPU runs (chosen once, on first use).
+const BlockSweepVariant& best_block_sweep();
+// Every variant this CPU runs, best first (for tests and benchmarks).
+std::vector<BlockSweepVariant> block_sweep_variants();
+
+// The scalar twin: the same kernel in plain double, one lane at a time.
+bool block_sweep_scalar(const TriangleBlock& block, const BlockQuery& query, BlockHits& hits);
+
+// The full answer for a lane the kernel reports entered (finite t): t rounded down to float,
+// the normal, and the contact point and feature of the part entered.
+SweepHit lane_hit(const TriangleBlock& block, int lane, const BlockQuery& query, const BlockHits& hits);
+
+}  // namespace capsweep

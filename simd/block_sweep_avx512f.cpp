@@ -1,0 +1,11 @@
+// The block kernel for avx512f: 8 lanes of double.
+#include "simd/block_sweep_isa.h"
+#include "simd/block_sweep_kernel.h"
+
+namespace capsweep::kernel {
+
+bool block_sweep_avx512f(const TriangleBlock& block, const BlockQuery& query, BlockHits& hits) {
+  return sweep_block<xsimd::batch<double, xsimd::avx512f>>(block, query, hits);
+}
+
+}  // namespace capsweep::kernel

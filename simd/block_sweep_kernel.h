@@ -1,0 +1,343 @@
+// The block sweep kernel, written once for any lane type T: plain double (the scalar twin) or
+// an xsimd batch of doubles (the wide versions). Every lane runs the same branch-free
+// arithmetic; a per-lane decision is a mask and a select, never a branch, so a batch lane and
+// its twin compute bit-identical values (builds use -ffp-contract=off: no fused multiply-adds).
+//
+// Included only by the per-ISA translation units and the twin, never by public headers. All of
+// it has internal linkage, so each unit keeps the copy compiled for its own ISA.
+#pragma once
+
+#include <cmath>
+#include <limits>
+#include <type_traits>
+
+#include <xsimd/xsimd.hpp>
+
+#include "simd/block_sweep.h"
+
+namespace capsweep::kernel {
+namespace {
+
+// Lane helpers, overloaded for double/bool and for xsimd batches.
+inline double select(bool c, double a, double b) { return c ? a : b; }
+inline bool any(bool c) { return c; }
+inline double sqrt(double x) { return std::sqrt(x); }
+inline double min(double a, double b) { return a < b ? a : b; }
+inline double max(double a, double b) { return a > b ? a : b; }
+template <class A>
+xsimd::batch<double, A> select(const xsimd::batch_bool<double, A>& c, const xsimd::batch<double, A>& a,
+                               const xsimd::batch<double, A>& b) {
+  return xsimd::select(c, a, b);
+}
+template <class A> bool any(const xsimd::batch_bool<double, A>& c) { return xsimd::any(c); }
+template <class A> xsimd::batch<double, A> sqrt(const xsimd::batch<double, A>& x) { return xsimd::sqrt(x); }
+// Written as compare + select so that double and batch lanes agree on every input.
+template <class A> xsimd::batch<double, A> min(const xsimd::batch<double, A>& a, const xsimd::batch<double, A>& b) {
+  return xsimd::select(a < b, a, b);
+}
+template <class A> xsimd::batch<double, A> max(const xsimd::batch<double, A>& a, const xsimd::batch<double, A>& b) {
+  return xsimd::select(a > b, a, b);
+}
+
+template <class T> using Mask = decltype(T(0.0) < T(0.0));
+
+template <class T>
+struct V3 {
+  T x, y, z;
+};
+template <class T> V3<T> splat(const Vec3d& v) { return {T(v.x), T(v.y), T(v.z)}; }
+template <class T> V3<T> operator+(const V3<T>& a, const V3<T>& b) { return {a.x + b.x, a.y + b.y, a.z + b.z}; }
+template <class T> V3<T> operator-(const V3<T>& a, const V3<T>& b) { return {a.x - b.x, a.y - b.y, a.z - b.z}; }
+template <class T> V3<T> operator-(const V3<T>& a) { return {-a.x, -a.y, -a.z}; }
+template <class T> V3<T> operator*(const V3<T>& a, const T& s) { return {a.x * s, a.y * s, a.z * s}; }
+template <class T> V3<T> operator/(const V3<T>& a, const T& s) { return {a.x / s, a.y / s, a.z / s}; }
+template <class T> T dot(const V3<T>& a, const V3<T>& b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+template <class T> V3<T> cross(const V3<T>& a, const V3<T>& b) {
+  return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
+}
+template <class T> V3<T> select(const Mask<T>& c, const V3<T>& a, const V3<T>& b) {
+  return {select(c, a.x, b.x), select(c, a.y, b.y), select(c, a.z, b.z)};
+}
+template <class T> T clamp01(const T& x) { return min(max(x, T(0.0)), T(1.0)); }
+
+inline constexpr double kInf = std::numeric_limits<double>::infinity();
+// The scalar core's threshold for "parallel" (closest_point.cpp, plane_normal).
+inline constexpr double kParallelSine = 1e-7;
+
+// The lanes' triangles, relative to the query origin.
+template <class T>
+struct Lanes {
+  V3<T> v[3];
+  V3<T> n;  // unit normal, or 0 for a triangle that collapses to a segment or point
+};
+
+// The earliest entry found so far, per lane.
+template <class T>
+struct Entry {
+  T t = T(kInf);
+  V3<T> normal{T(0.0), T(0.0), T(0.0)};
+  T part = T(0.0);
+};
+
+template <class T>
+void take(Entry<T>& best, const Mask<T>& valid, const T& t, const V3<T>& normal, double part) {
+  const Mask<T> better = valid && (t < best.t);
+  best.t = select(better, t, best.t);
+  best.normal = select(better, normal, best.normal);
+  best.part = select(better, T(part), best.part);
+}
+
+// Cyrus-Beck clipping of x(t) = t d against a slab's half-spaces g.x <= h, tracking whether the
+// latest entry is through one of the two offset faces (sign +1 or -1 of the face normal).
+template <class T>
+struct Clip {
+  T t_in = T(-kInf), t_out = T(kInf);
+  Mask<T> never = Mask<T>(false);
+  Mask<T> via_face = Mask<T>(false);
+  T face_sign = T(0.0);
+
+  void add(const V3<T>& g, const T& h, const V3<T>& d, int face) {
+    const T gd = dot(g, d);
+    never = never || ((gd == T(0.0)) && (h < T(0.0)));
+    const T tt = h / gd;
+    const Mask<T> enters = (gd < T(0.0)) && (tt > t_in);
+    t_in = select(enters, tt, t_in);
+    if (face != 0) {
+      via_face = via_face || enters;
+      face_sign = select(enters, T(double(face)), face_sign);
+    } else {
+      via_face = via_face && !enters;
+    }
+    const Mask<T> leaves = (gd > T(0.0)) && (tt < t_out);
+    t_out = select(leaves, tt, t_out);
+  }
+  Mask<T> entered() const {
+    return via_face && !never && (t_in <= t_out) && (t_in >= T(0.0)) && (t_in <= T(1.0));
+  }
+};
+
+// Entry through an offset face of the slab around polygon `poly` (3 or 4 corners) with unit
+// normal n, thickness r each side. Side planes point away from the polygon's centroid.
+template <class T>
+void enter_slab(const V3<T>* poly, int count, const V3<T>& n, const Mask<T>& usable, const T& r, const V3<T>& d,
+                double part, Entry<T>& best) {
+  V3<T> centroid = poly[0];
+  for (int k = 1; k < count; ++k) centroid = centroid + poly[k];
+  centroid = centroid / T(double(count));
+  Clip<T> clip;
+  const T c = dot(n, poly[0]);
+  clip.add(n, c + r, d, +1);
+  clip.add(-n, r - c, d, -1);
+  for (int k = 0; k < count; ++k) {
+    const V3<T>& p = poly[k];
+    V3<T> m = cross(poly[(k + 1) % count] - p, n);
+    m = select(dot(m, centroid - p) > T(0.0), -m, m);
+    clip.add(m, dot(m, p), d, 0);
+  }
+  take(best, usable && clip.entered(), clip.t_in, n * clip.face_sign, part);
+}
+
+// Entry through the side of the radius-r cylinder around [p, q] (see core/sweep.cpp).
+template <class T>
+void enter_cylinder(const V3<T>& p, const V3<T>& q, const T& r, const V3<T>& d, double part, Entry<T>& best) {
+  const V3<T> u = q - p;
+  const T uu = dot(u, u);
+  const V3<T> w = -p;
+  const V3<T> ud = cross(u, d), uw = cross(u, w);
+  const T a = dot(ud, ud), b = T(2.0) * dot(ud, uw), c = dot(uw, uw) - r * r * uu;
+  const T disc = b * b - T(4.0) * a * c;
+  const T tt = c / ((-b + sqrt(disc)) * T(0.5));
+  const V3<T> x = d * tt;
+  const T s = dot(x - p, u) / uu;
+  const V3<T> radial = x - (p + u * s);
+  const T len = sqrt(dot(radial, radial));
+  const Mask<T> ok = (uu > T(0.0)) && (c > T(0.0)) && (b < T(0.0)) && (disc >= T(0.0)) && (tt <= T(1.0)) &&
+                     (s >= T(0.0)) && (s <= T(1.0)) && (len > T(0.0));
+  take(best, ok, tt, radial / len, part);
+}
+
+template <class T>
+void enter_sphere(const V3<T>& center, const T& r, const V3<T>& d, double part, Entry<T>& best) {
+  const V3<T> w = -center;
+  const T a = dot(d, d), b = T(2.0) * dot(d, w), c = dot(w, w) - r * r;
+  const T disc = b * b - T(4.0) * a * c;
+  const T tt = c / ((-b + sqrt(disc)) * T(0.5));
+  V3<T> normal = (d * tt - center) / r;
+  normal = normal / sqrt(dot(normal, normal));
+  const Mask<T> ok = (c > T(0.0)) && (b < T(0.0)) && (disc >= T(0.0)) && (tt <= T(1.0));
+  take(best, ok, tt, normal, part);
+}
+
+// Squared distance between segments [0, e] and [p, p + u] (Ericson 5.1.9, with every branch
+// turned into a select). a = |e|^2 is the same for all lanes.
+template <class T>
+T segment_segment_dist2(const V3<T>& e, double a, const V3<T>& p, const V3<T>& u) {
+  const V3<T> rr = -p;
+  const T E = dot(u, u), f = dot(u, rr);
+  T s, t;
+  if (a <= 0) {
+    s = T(0.0);
+    t = select(E > T(0.0), clamp01(f / E), T(0.0));
+  } else {
+    const T c = dot(e, rr), b = dot(e, u);
+    const T denom = T(a) * E - b * b;
+    s = select(denom > T(0.0), clamp01((b * f - c * E) / denom), T(0.0));
+    t = select(E > T(0.0), (b * s + f) / E, T(0.0));
+    s = select(t < T(0.0), clamp01(-c / T(a)), select(t > T(1.0), clamp01((b - c) / T(a)), s));
+    s = select(E > T(0.0), s, clamp01(-c / T(a)));
+    t = clamp01(t);
+  }
+  const V3<T> diff = e * s - (p + u * t);
+  return dot(diff, diff);
+}
+
+// Whether x (on the triangle's plane) lies inside the triangle (proper lanes).
+template <class T>
+Mask<T> inside_triangle(const Lanes<T>& tri, const V3<T>& x) {
+  const V3<T>* v = tri.v;
+  return (dot(cross(v[1] - v[0], x - v[0]), tri.n) >= T(0.0)) && (dot(cross(v[2] - v[1], x - v[1]), tri.n) >= T(0.0)) &&
+         (dot(cross(v[0] - v[2], x - v[2]), tri.n) >= T(0.0));
+}
+
+// Squared distance between the capsule axis [0, e] and each lane's triangle.
+template <class T>
+T axis_triangle_dist2(const Lanes<T>& tri, const V3<T>& e, double ee) {
+  const V3<T>* v = tri.v;
+  T best = segment_segment_dist2(e, ee, v[0], v[1] - v[0]);
+  best = min(best, segment_segment_dist2(e, ee, v[1], v[2] - v[1]));
+  best = min(best, segment_segment_dist2(e, ee, v[2], v[0] - v[2]));
+  const Mask<T> proper = dot(tri.n, tri.n) > T(0.0);
+  // Either endpoint over the face: its plane distance.
+  const T s0 = -dot(tri.n, v[0]);
+  const T se = dot(tri.n, e - v[0]);
+  best = select(proper && inside_triangle(tri, tri.n * s0), min(best, s0 * s0), best);
+  best = select(proper && inside_triangle(tri, e - tri.n * se), min(best, se * se), best);
+  // The axis crossing the face.
+  const Mask<T> crosses = proper && (s0 != se) && (((s0 <= T(0.0)) && (se >= T(0.0))) || ((s0 >= T(0.0)) && (se <= T(0.0))));
+  const V3<T> x = e * (s0 / (s0 - se));
+  best = select(crosses && inside_triangle(tri, x), T(0.0), best);
+  return best;
+}
+
+// The kernel for one set of lanes. Returns per lane: entry (t, normal, part), and whether the
+// start may be within reach (then the scalar core answers that lane).
+template <class T>
+void sweep_lanes(const Lanes<T>& tri, const BlockQuery& q, Entry<T>& best, Mask<T>& near_start) {
+  const V3<T>* v = tri.v;
+  const V3<T> e = splat<T>(q.e), d = splat<T>(q.d);
+  const T r(q.r);
+
+  // 1. Cheap exact rejections: the triangle's box misses the swept reach, or the swept axis
+  //    (the parallelogram 0, e, d, e + d) stays farther than r on one side of its plane.
+  Mask<T> out(false);
+  const double rmin[3] = {q.reach_min.x, q.reach_min.y, q.reach_min.z};
+  const double rmax[3] = {q.reach_max.x, q.reach_max.y, q.reach_max.z};
+  for (int k = 0; k < 3; ++k) {
+    const T a0 = k == 0 ? v[0].x : (k == 1 ? v[0].y : v[0].z);
+    const T a1 = k == 0 ? v[1].x : (k == 1 ? v[1].y : v[1].z);
+    const T a2 = k == 0 ? v[2].x : (k == 1 ? v[2].y : v[2].z);
+    out = out || (min(min(a0, a1), a2) > T(rmax[k])) || (max(max(a0, a1), a2) < T(rmin[k]));
+  }
+  const T s0 = -dot(tri.n, v[0]);
+  const T se = s0 + dot(tri.n, e), sd = s0 + dot(tri.n, d), sed = s0 + dot(tri.n, e + d);
+  out = out || (min(min(s0, se), min(sd, sed)) > r) || (max(max(s0, se), max(sd, sed)) < -r);
+  const Mask<T> live = !out;
+  near_start = Mask<T>(false);
+  best = Entry<T>{};
+  if (!any(live)) return;
+
+  // 2. A start within reach (with a margin far above rounding) goes to the scalar core.
+  const double ee = q.e.x * q.e.x + q.e.y * q.e.y + q.e.z * q.e.z;
+  const double reach = q.r * (1 + 1e-9) + 1e-12;
+  near_start = live && (axis_triangle_dist2(tri, e, ee) <= T(reach * reach));
+  const Mask<T> sweep = live && !near_start;
+  if (!any(sweep)) return;
+
+  // 3. The earliest entry into the 20 parts of the rounded prism, in the scalar core's order.
+  const bool has_axis = ee > 0;
+  const Mask<T> proper = dot(tri.n, tri.n) > T(0.0);
+  enter_slab(v, 3, tri.n, proper, r, d, 0, best);
+  if (has_axis) {
+    const V3<T> at_b[3] = {v[0] - e, v[1] - e, v[2] - e};
+    enter_slab(at_b, 3, tri.n, proper, r, d, 1, best);
+    for (int i = 0; i < 3; ++i) {
+      const int j = (i + 1) % 3;
+      const V3<T> u = v[j] - v[i];
+      const V3<T> cr = cross(u, e);
+      const T nn = dot(cr, cr);
+      const Mask<T> usable = nn > T(kParallelSine * kParallelSine) * dot(u, u) * T(ee);
+      const V3<T> pn = cr / sqrt(nn);
+      const V3<T> quad[4] = {v[i], v[j], v[j] - e, v[i] - e};
+      enter_slab(quad, 4, pn, usable, r, d, 2 + i, best);
+    }
+  }
+  for (int i = 0; i < 3; ++i) {
+    const int j = (i + 1) % 3;
+    enter_cylinder(v[i], v[j], r, d, 5 + 2 * i, best);
+    if (has_axis) enter_cylinder(v[i] - e, v[j] - e, r, d, 6 + 2 * i, best);
+  }
+  if (has_axis) {
+    for (int i = 0; i < 3; ++i) enter_cylinder(v[i], v[i] - e, r, d, 11 + i, best);
+  }
+  for (int i = 0; i < 3; ++i) {
+    enter_sphere(v[i], r, d, 14 + 2 * i, best);
+    if (has_axis) enter_sphere(v[i] - e, r, d, 15 + 2 * i, best);
+  }
+  best.t = select(sweep, best.t, T(kInf));
+}
+
+// Loading and storing lanes: one double, or a batch from 64-byte aligned block arrays.
+inline double load_lanes_from(const double* p, double*) { return *p; }
+template <class A>
+xsimd::batch<double, A> load_lanes_from(const double* p, xsimd::batch<double, A>*) {
+  return xsimd::batch<double, A>::load_aligned(p);
+}
+inline void store_lanes_to(double x, double* p) { *p = x; }
+template <class A> void store_lanes_to(const xsimd::batch<double, A>& x, double* p) { x.store_aligned(p); }
+template <class T> constexpr int lane_count() {
+  if constexpr (std::is_same_v<T, double>) return 1; else return int(T::size);
+}
+
+// Lanes [first, first + lane_count) of a block, relative to the query origin.
+template <class T>
+Lanes<T> load_lanes(const TriangleBlock& b, int first, const BlockQuery& q) {
+  auto load = [first](const double* array) { return load_lanes_from(array + first, static_cast<T*>(nullptr)); };
+  const T ox(q.origin.x), oy(q.origin.y), oz(q.origin.z);
+  Lanes<T> l;
+  l.v[0] = {load(b.x0) - ox, load(b.y0) - oy, load(b.z0) - oz};
+  l.v[1] = {load(b.x1) - ox, load(b.y1) - oy, load(b.z1) - oz};
+  l.v[2] = {load(b.x2) - ox, load(b.y2) - oy, load(b.z2) - oz};
+  l.n = {load(b.nx), load(b.ny), load(b.nz)};
+  return l;
+}
+
+// The block kernel for lane type T.
+template <class T>
+bool sweep_block(const TriangleBlock& block, const BlockQuery& q, BlockHits& hits) {
+  constexpr int width = lane_count<T>();
+  static_assert(kBlockLanes % width == 0);
+  bool reported = false;
+  for (int first = 0; first < kBlockLanes; first += width) {
+    Entry<T> best;
+    Mask<T> near_start;
+    sweep_lanes(load_lanes<T>(block, first, q), q, best, near_start);
+    alignas(64) double part[width], near[width];
+    store_lanes_to(best.t, hits.t + first);
+    store_lanes_to(best.normal.x, hits.nx + first);
+    store_lanes_to(best.normal.y, hits.ny + first);
+    store_lanes_to(best.normal.z, hits.nz + first);
+    store_lanes_to(best.part, part);
+    store_lanes_to(select(near_start, T(1.0), T(0.0)), near);
+    for (int k = 0; k < width; ++k) {
+      const int lane = first + k;
+      hits.part[lane] = std::uint8_t(part[k]);
+      hits.near_start[lane] = near[k] != 0.0 && block.valid(lane);
+      if (!block.valid(lane)) hits.t[lane] = kInf;
+      reported = reported || hits.near_start[lane] || hits.t[lane] <= 1.0;
+    }
+  }
+  return reported;
+}
+
+}  // namespace
+}  // namespace capsweep::kernel

@@ -1,0 +1,11 @@
+// The block kernel for sse2: 2 lanes of double, the x86-64 baseline.
+#include "simd/block_sweep_isa.h"
+#include "simd/block_sweep_kernel.h"
+
+namespace capsweep::kernel {
+
+bool block_sweep_sse2(const TriangleBlock& block, const BlockQuery& query, BlockHits& hits) {
+  return sweep_block<xsimd::batch<double, xsimd::sse2>>(block, query, hits);
+}
+
+}  // namespace capsweep::kernel

@@ -1,0 +1,174 @@
+// The wide block kernel: every ISA variant equals its scalar twin lane by lane, bit for bit;
+// every lane's answer is accepted by the independent oracle; unused lanes never report.
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cmath>
+#include <vector>
+
+#include "core/random.h"
+#include "core/sweep.h"
+#include "simd/block_sweep.h"
+#include "tests/support/cases.h"
+#include "tests/support/oracle.h"
+
+namespace {
+
+using namespace capsweep;
+
+// A block of `used` lanes around one case's capsule: lane `home` holds the case's own triangle,
+// the others triangles of further cases moved next to the capsule, so lanes differ in shape,
+// size and feature while the query stays one.
+struct BlockCase {
+  cases::SweepCase query;
+  std::vector<Triangle> triangles;
+  std::vector<std::uint32_t> ids;
+  TriangleBlock block;
+};
+
+BlockCase make_block_case(Random& rng) {
+  BlockCase c;
+  c.query = cases::make(rng, cases::Kind(rng.below(std::uint64_t(cases::Kind::count))));
+  const int used = 1 + int(rng.below(kBlockLanes));
+  const int home = int(rng.below(std::uint64_t(used)));
+  for (int lane = 0; lane < used; ++lane) {
+    if (lane == home) {
+      c.triangles.push_back(c.query.triangle);
+    } else {
+      const cases::SweepCase other = cases::make(rng, cases::Kind(rng.below(std::uint64_t(cases::Kind::count))));
+      const Vec3 shift = c.query.capsule.a - other.capsule.a;
+      Triangle t = other.triangle;
+      for (Vec3& v : t.v) v += shift;
+      c.triangles.push_back(t);
+    }
+    c.ids.push_back(std::uint32_t(lane));
+  }
+  c.block = make_block(c.triangles, c.ids);
+  return c;
+}
+
+bool same_bits(double a, double b) { return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b); }
+
+TEST(BlockSweep, EveryIsaEqualsTheScalarTwinLaneByLane) {
+  const auto variants = block_sweep_variants();
+  ASSERT_GE(variants.size(), 1u);
+  Random rng(101);
+  std::size_t entered = 0, near = 0;
+  for (int n = 0; n < 40000; ++n) {
+    const BlockCase c = make_block_case(rng);
+    const BlockQuery q = make_block_query(c.query.capsule, c.query.motion);
+    BlockHits twin;
+    const bool twin_reported = block_sweep_scalar(c.block, q, twin);
+    for (const BlockSweepVariant& v : variants) {
+      BlockHits wide;
+      const bool reported = v.fn(c.block, q, wide);
+      ASSERT_EQ(reported, twin_reported) << v.isa << " case " << n;
+      for (int lane = 0; lane < kBlockLanes; ++lane) {
+        SCOPED_TRACE(std::string(v.isa) + " case " + std::to_string(n) + " lane " + std::to_string(lane));
+        ASSERT_TRUE(same_bits(wide.t[lane], twin.t[lane])) << wide.t[lane] << " vs " << twin.t[lane];
+        ASSERT_EQ(wide.near_start[lane], twin.near_start[lane]);
+        if (wide.t[lane] <= 1.0) {
+          ASSERT_TRUE(same_bits(wide.nx[lane], twin.nx[lane]) && same_bits(wide.ny[lane], twin.ny[lane]) &&
+                      same_bits(wide.nz[lane], twin.nz[lane]));
+          ASSERT_EQ(wide.part[lane], twin.part[lane]);
+        }
+        if (!c.block.valid(lane)) {
+          ASSERT_FALSE(wide.t[lane] <= 1.0) << "an unused lane reported a hit";
+          ASSERT_FALSE(wide.near_start[lane]) << "an unused lane reported a start contact";
+        }
+      }
+    }
+    for (int lane = 0; lane < kBlockLanes; ++lane) {
+      entered += twin.t[lane] <= 1.0;
+      near += twin.near_start[lane];
+    }
+  }
+  // The cases must exercise both outcomes, not only misses.
+  EXPECT_GT(entered, 10000u);
+  EXPECT_GT(near, 5000u);
+}
+
+TEST(BlockSweep, EveryLaneIsAcceptedByTheOracle) {
+  Random rng(202);
+  const BlockSweepFn kernel = best_block_sweep().fn;
+  std::size_t judged = 0, hits = 0;
+  for (int n = 0; n < 100000; ++n) {
+    const BlockCase c = make_block_case(rng);
+    const Capsule& cap = c.query.capsule;
+    const BlockQuery q = make_block_query(cap, c.query.motion);
+    BlockHits lanes;
+    kernel(c.block, q, lanes);
+    for (int lane = 0; lane < int(c.triangles.size()); ++lane) {
+      const Triangle& tri = c.triangles[std::size_t(lane)];
+      double largest = cases::largest_coordinate(c.query);
+      for (const Vec3& v : tri.v) largest = std::max(largest, double(max_abs_component(v)));
+      const double tol = oracle::tolerance(largest);
+      const Vec3d tv[3] = {to_double(tri.v[0]), to_double(tri.v[1]), to_double(tri.v[2])};
+      const double start_distance = oracle::segment_triangle(to_double(cap.a), to_double(cap.b), tv).distance;
+      if (lanes.near_start[lane]) {
+        // Handed to the scalar core only when the start really is within reach.
+        ASSERT_LE(start_distance, cap.radius + tol) << "case " << n << " lane " << lane;
+        continue;
+      }
+      ASSERT_GT(start_distance, cap.radius - tol) << "a start in contact was not flagged: case " << n;
+      SweepHit h;
+      if (lanes.t[lane] <= 1.0) h = lane_hit(c.block, lane, q, lanes);
+      hits += h.hit;
+      ++judged;
+      ASSERT_EQ(oracle::judge(h, cap, c.query.motion, cap.radius, oracle::triangle_obstacle(tri), tol), "")
+          << "case " << n << " lane " << lane << " kind " << cases::name(c.query.kind);
+    }
+  }
+  EXPECT_GT(judged, 200000u);
+  EXPECT_GT(hits, 25000u);
+}
+
+TEST(BlockSweep, UnusedLanesNeverReportEvenWhenTheirCopyIsHit) {
+  // Lane 0 is hit head-on; lanes 1..7 are unused copies of it.
+  const Triangle floor{{{-1, 0, -1}, {1, 0, -1}, {0, 0, 1}}};
+  const std::vector<Triangle> soup{floor};
+  const std::uint32_t id = 0;
+  const TriangleBlock block = make_block(soup, std::span(&id, 1));
+  const BlockQuery q = make_block_query({{0, 1, 0}, {0, 2, 0}, 0.5f}, {0, -2, 0});
+  for (const BlockSweepVariant& v : block_sweep_variants()) {
+    BlockHits hits;
+    ASSERT_TRUE(v.fn(block, q, hits)) << v.isa;
+    EXPECT_NEAR(hits.t[0], 0.25, 1e-12) << v.isa;
+    EXPECT_EQ(hits.part[0], std::uint8_t(PrismPart::face_at_a)) << v.isa;
+    for (int lane = 1; lane < kBlockLanes; ++lane) {
+      EXPECT_FALSE(block.valid(lane));
+      EXPECT_FALSE(hits.t[lane] <= 1.0) << v.isa << " lane " << lane;
+    }
+  }
+}
+
+TEST(BlockSweep, DegenerateLanesSweepLikeTheScalarCore) {
+  // A segment-like triangle (collinear vertices) and a point-like one, against the scalar core.
+  const std::vector<Triangle> soup{Triangle{{{0, 0, 0}, {1, 0, 0}, {2, 0, 0}}},
+                                   Triangle{{{0.5f, 0, 2}, {0.5f, 0, 2}, {0.5f, 0, 2}}}};
+  const std::uint32_t ids[] = {0, 1};
+  const TriangleBlock block = make_block(soup, ids);
+  EXPECT_EQ(block.nx[0], 0.0);
+  EXPECT_EQ(block.ny[1], 0.0);
+  Random rng(7);
+  for (int n = 0; n < 2000; ++n) {
+    const Vec3d a = Vec3d{1, 0, 1} + rng.in_cube(3);
+    const Capsule cap{to_float(a), to_float(a + rng.unit_vector() * rng.uniform(0, 1)), float(rng.uniform(0.05, 0.5))};
+    const Vec3 d = to_float(rng.unit_vector() * rng.uniform(0.1, 6));
+    const BlockQuery q = make_block_query(cap, d);
+    BlockHits lanes;
+    best_block_sweep().fn(block, q, lanes);
+    for (int lane = 0; lane < 2; ++lane) {
+      if (lanes.near_start[lane]) continue;
+      SweepHit core;
+      ASSERT_EQ(sweep_capsule_triangle(cap, d, soup[std::size_t(lane)], core), Status::ok);
+      const bool wide_hit = lanes.t[lane] <= 1.0;
+      ASSERT_EQ(wide_hit, core.hit) << "case " << n << " lane " << lane;
+      if (wide_hit) {
+        EXPECT_NEAR(lanes.t[lane] * length(to_double(d)), core.t * length(to_double(d)), 1e-4);
+      }
+    }
+  }
+}
+
+}  // namespace
