@@ -1,6 +1,7 @@
 #include "broadphase/world.h"
 
 #include <atomic>
+#include <bit>
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
@@ -104,30 +105,49 @@ void World::sweep_scalar(const SweepQuery& q, SweepHit& hit, TraversalStats& sta
 }
 
 void World::sweep_simd(const SweepQuery& q, SweepHit& hit, TraversalStats& stats) const {
-  static const BlockSweepFn kernel = best_block_sweep().fn;
-  const BlockQuery bq = make_block_query(q.capsule, q.motion);
+  static const BlockSweepVariant kernel = best_block_sweep();
+  BlockQuery bq = make_block_query(q.capsule, q.motion);
   float limit = 1.f;
+  // Live lanes of the leaves visited are gathered into one block, so the full kernel runs on
+  // eight live triangles at once instead of on every leaf with one or two.
+  TriangleBlock stage;
+  int staged = 0;
   BlockHits lanes;
-  traverse(bvh_, make_swept_box(q.capsule, q.motion), limit, stats, [&](std::uint32_t b) {
-    const TriangleBlock& block = bvh_.blocks[b];
-    for (int lane = 0; lane < kBlockLanes && block.valid(lane); ++lane) ++stats.triangles;
-    if (!kernel(block, bq, lanes)) return false;
+  auto flush = [&] {
+    for (int lane = staged; lane < kBlockLanes; ++lane) {
+      copy_lane(stage, 0, stage, lane);
+      stage.triangle[lane] = kNoTriangle;
+    }
+    staged = 0;
+    if (!kernel.fn(stage, bq, lanes)) return;
     for (int lane = 0; lane < kBlockLanes; ++lane) {
       SweepHit h;
       if (lanes.near_start[lane]) {
         // Starts within reach: the scalar core gives the depth and push-out.
-        sweep_capsule_triangle_unchecked(q.capsule, q.motion, triangles_[block.triangle[lane]], h);
-        h.triangle = block.triangle[lane];
+        sweep_capsule_triangle_unchecked(q.capsule, q.motion, triangles_[stage.triangle[lane]], h);
+        h.triangle = stage.triangle[lane];
       } else if (lanes.t[lane] <= 1.0 && !(hit.hit && round_time_down(lanes.t[lane]) > hit.t)) {
-        h = lane_hit(block, lane, bq, lanes);
+        h = lane_hit(stage, lane, bq, lanes);
       } else {
         continue;
       }
       if (is_better_hit(h, hit)) hit = h;
     }
-    if (hit.hit) limit = hit.t;
+    if (hit.hit) {
+      limit = hit.t;  // a node or lane entered later holds only worse answers
+      limit_block_query(bq, hit.t);
+    }
+  };
+  traverse(bvh_, make_swept_box(q.capsule, q.motion), limit, stats, [&](std::uint32_t b) {
+    const TriangleBlock& block = bvh_.blocks[b];
+    for (int lane = 0; lane < kBlockLanes && block.valid(lane); ++lane) ++stats.triangles;
+    for (std::uint32_t live = kernel.live(block, bq); live != 0; live &= live - 1) {
+      copy_lane(block, std::countr_zero(live), stage, staged++);
+      if (staged == kBlockLanes) flush();
+    }
     return false;
   });
+  if (staged > 0) flush();
 }
 
 std::size_t World::sweep(std::span<const SweepQuery> queries, std::span<SweepHit> hits, const SweepOptions& options,

@@ -35,14 +35,17 @@ template <class T> constexpr Vec3T<T> cross(const Vec3T<T>& a, const Vec3T<T>& b
 }
 template <class T> constexpr T length_sq(const Vec3T<T>& v) { return dot(v, v); }
 template <class T> T length(const Vec3T<T>& v) { return std::sqrt(dot(v, v)); }
+// Plain compares, not std::fmin/fmax (library calls on hot paths); like them, a NaN in `a`
+// yields b's component (inputs are validated before they get here).
 template <class T> Vec3T<T> min(const Vec3T<T>& a, const Vec3T<T>& b) {
-  return {std::fmin(a.x, b.x), std::fmin(a.y, b.y), std::fmin(a.z, b.z)};
+  return {a.x < b.x ? a.x : b.x, a.y < b.y ? a.y : b.y, a.z < b.z ? a.z : b.z};
 }
 template <class T> Vec3T<T> max(const Vec3T<T>& a, const Vec3T<T>& b) {
-  return {std::fmax(a.x, b.x), std::fmax(a.y, b.y), std::fmax(a.z, b.z)};
+  return {a.x > b.x ? a.x : b.x, a.y > b.y ? a.y : b.y, a.z > b.z ? a.z : b.z};
 }
 template <class T> T max_abs_component(const Vec3T<T>& v) {
-  return std::fmax(std::fabs(v.x), std::fmax(std::fabs(v.y), std::fabs(v.z)));
+  const T x = std::fabs(v.x), y = std::fabs(v.y), z = std::fabs(v.z);
+  return x > y ? (x > z ? x : z) : (y > z ? y : z);
 }
 template <class T> bool is_finite(const Vec3T<T>& v) {
   return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);

@@ -1,5 +1,9 @@
 #include "simd/block_sweep.h"
 
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+
 #include <xsimd/xsimd.hpp>
 
 #include "core/closest_point.h"
@@ -15,7 +19,15 @@ BlockQuery make_block_query(const Capsule& capsule, const Vec3& motion) {
   q.e = to_double(capsule.b) - q.origin;
   q.d = to_double(motion);
   q.r = capsule.radius;
-  const Vec3d corners[4] = {{}, q.e, q.d, q.e + q.d};
+  limit_block_query(q, 1.0);
+  return q;
+}
+
+void limit_block_query(BlockQuery& q, double t) {
+  // The margin keeps a contact at exactly t (a tie with the best so far) live.
+  const double scale = t >= 1.0 ? 1.0 : std::min(1.0, t * (1 + 1e-6) + 1e-9);
+  q.d_live = q.d * scale;
+  const Vec3d corners[4] = {{}, q.e, q.d_live, q.e + q.d_live};
   q.reach_min = q.reach_max = corners[0];
   for (const Vec3d& c : corners) {
     q.reach_min = min(q.reach_min, c);
@@ -24,7 +36,6 @@ BlockQuery make_block_query(const Capsule& capsule, const Vec3& motion) {
   const Vec3d r{q.r, q.r, q.r};
   q.reach_min -= r;
   q.reach_max += r;
-  return q;
 }
 
 namespace {
@@ -33,31 +44,51 @@ namespace {
 struct PickVariant {
   template <class Arch> BlockSweepVariant operator()(Arch) const;
 };
-template <> BlockSweepVariant PickVariant::operator()(xsimd::avx512f) const { return {"avx512f", kernel::block_sweep_avx512f}; }
-template <> BlockSweepVariant PickVariant::operator()(xsimd::avx2) const { return {"avx2", kernel::block_sweep_avx2}; }
-template <> BlockSweepVariant PickVariant::operator()(xsimd::sse4_2) const { return {"sse4_2", kernel::block_sweep_sse4_2}; }
-template <> BlockSweepVariant PickVariant::operator()(xsimd::sse2) const { return {"sse2", kernel::block_sweep_sse2}; }
+template <> BlockSweepVariant PickVariant::operator()(xsimd::avx512f) const { return {"avx512f", kernel::block_sweep_avx512f, kernel::block_live_avx512f}; }
+template <> BlockSweepVariant PickVariant::operator()(xsimd::avx2) const { return {"avx2", kernel::block_sweep_avx2, kernel::block_live_avx2}; }
+template <> BlockSweepVariant PickVariant::operator()(xsimd::sse4_2) const { return {"sse4_2", kernel::block_sweep_sse4_2, kernel::block_live_sse4_2}; }
+template <> BlockSweepVariant PickVariant::operator()(xsimd::sse2) const { return {"sse2", kernel::block_sweep_sse2, kernel::block_live_sse2}; }
 
 }  // namespace
 
 const BlockSweepVariant& best_block_sweep() {
-  static const BlockSweepVariant best =
-      xsimd::dispatch<xsimd::arch_list<xsimd::avx512f, xsimd::avx2, xsimd::sse4_2, xsimd::sse2>>(PickVariant{})();
+  static const BlockSweepVariant best = [] {
+    // CAPSWEEP_ISA=avx2 (say) picks a lesser variant: for comparisons, or where the widest
+    // vectors lower the clock. An unknown or unavailable name is ignored.
+    if (const char* wanted = std::getenv("CAPSWEEP_ISA")) {
+      for (const BlockSweepVariant& v : block_sweep_variants()) {
+        if (std::strcmp(v.isa, wanted) == 0) return v;
+      }
+    }
+    return xsimd::dispatch<xsimd::arch_list<xsimd::avx512f, xsimd::avx2, xsimd::sse4_2, xsimd::sse2>>(PickVariant{})();
+  }();
   return best;
 }
 
 std::vector<BlockSweepVariant> block_sweep_variants() {
   const auto cpu = xsimd::available_architectures();
   std::vector<BlockSweepVariant> out;
-  if (cpu.avx512f) out.push_back({"avx512f", kernel::block_sweep_avx512f});
-  if (cpu.avx2) out.push_back({"avx2", kernel::block_sweep_avx2});
-  if (cpu.sse4_2) out.push_back({"sse4_2", kernel::block_sweep_sse4_2});
-  out.push_back({"sse2", kernel::block_sweep_sse2});
+  if (cpu.avx512f) out.push_back({"avx512f", kernel::block_sweep_avx512f, kernel::block_live_avx512f});
+  if (cpu.avx2) out.push_back({"avx2", kernel::block_sweep_avx2, kernel::block_live_avx2});
+  if (cpu.sse4_2) out.push_back({"sse4_2", kernel::block_sweep_sse4_2, kernel::block_live_sse4_2});
+  out.push_back({"sse2", kernel::block_sweep_sse2, kernel::block_live_sse2});
   return out;
 }
 
 bool block_sweep_scalar(const TriangleBlock& block, const BlockQuery& query, BlockHits& hits) {
   return kernel::sweep_block<double>(block, query, hits);
+}
+
+std::uint32_t block_live_scalar(const TriangleBlock& block, const BlockQuery& query) {
+  return kernel::live_lanes<double>(block, query);
+}
+
+void copy_lane(const TriangleBlock& f, int i, TriangleBlock& t, int j) {
+  t.x0[j] = f.x0[i], t.y0[j] = f.y0[i], t.z0[j] = f.z0[i];
+  t.x1[j] = f.x1[i], t.y1[j] = f.y1[i], t.z1[j] = f.z1[i];
+  t.x2[j] = f.x2[i], t.y2[j] = f.y2[i], t.z2[j] = f.z2[i];
+  t.nx[j] = f.nx[i], t.ny[j] = f.ny[i], t.nz[j] = f.nz[i];
+  t.triangle[j] = f.triangle[i];
 }
 
 SweepHit lane_hit(const TriangleBlock& b, int lane, const BlockQuery& q, const BlockHits& hits) {

@@ -21,9 +21,14 @@ struct BlockQuery {
   Vec3d e;                     // capsule.b - capsule.a
   Vec3d d;                     // the motion
   double r = 0;                // the radius
-  Vec3d reach_min, reach_max;  // box of everything the capsule may touch, relative to origin
+  // The rejection stage looks only this far along the motion: d_live = d * (a bit over the
+  // best t found so far), and the box of everything the capsule may touch until then.
+  Vec3d d_live;
+  Vec3d reach_min, reach_max;  // relative to origin
 };
 BlockQuery make_block_query(const Capsule& capsule, const Vec3& motion);
+// Narrows the rejection stage to entries no later than t (a contact at t itself stays live).
+void limit_block_query(BlockQuery& query, double t);
 
 // The 20 parts of the rounded prism (see core/sweep.h), in the order the scalar core tries them.
 enum class PrismPart : std::uint8_t {
@@ -47,17 +52,27 @@ struct alignas(64) BlockHits {  // aligned: the kernels store whole batches into
 // Fills `hits` for every lane; returns whether any lane has a finite t or near_start.
 using BlockSweepFn = bool (*)(const TriangleBlock& block, const BlockQuery& query, BlockHits& hits);
 
+// The kernel's first stage alone: bit i set when lane i is used and may be touched (the cheap
+// exact rejections failed to rule it out). A caller can gather live lanes of several blocks
+// into one block before running the full kernel, so that fewer lanes idle.
+using BlockLiveFn = std::uint32_t (*)(const TriangleBlock& block, const BlockQuery& query);
+
 struct BlockSweepVariant {
   const char* isa;
   BlockSweepFn fn;
+  BlockLiveFn live;
 };
 // The best variant this CPU runs (chosen once, on first use).
 const BlockSweepVariant& best_block_sweep();
 // Every variant this CPU runs, best first (for tests and benchmarks).
 std::vector<BlockSweepVariant> block_sweep_variants();
 
-// The scalar twin: the same kernel in plain double, one lane at a time.
+// The scalar twins: the same kernel in plain double, one lane at a time.
 bool block_sweep_scalar(const TriangleBlock& block, const BlockQuery& query, BlockHits& hits);
+std::uint32_t block_live_scalar(const TriangleBlock& block, const BlockQuery& query);
+
+// Copies lane `from` of one block into lane `to` of another.
+void copy_lane(const TriangleBlock& from_block, int from, TriangleBlock& to_block, int to);
 
 // The full answer for a lane the kernel reports entered (finite t): t rounded down to float,
 // the normal, and the contact point and feature of the part entered.

@@ -8,4 +8,8 @@ bool block_sweep_avx2(const TriangleBlock& block, const BlockQuery& query, Block
   return sweep_block<xsimd::batch<double, xsimd::avx2>>(block, query, hits);
 }
 
+std::uint32_t block_live_avx2(const TriangleBlock& block, const BlockQuery& query) {
+  return live_lanes<xsimd::batch<double, xsimd::avx2>>(block, query);
+}
+
 }  // namespace capsweep::kernel

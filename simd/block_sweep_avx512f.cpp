@@ -8,4 +8,8 @@ bool block_sweep_avx512f(const TriangleBlock& block, const BlockQuery& query, Bl
   return sweep_block<xsimd::batch<double, xsimd::avx512f>>(block, query, hits);
 }
 
+std::uint32_t block_live_avx512f(const TriangleBlock& block, const BlockQuery& query) {
+  return live_lanes<xsimd::batch<double, xsimd::avx512f>>(block, query);
+}
+
 }  // namespace capsweep::kernel

@@ -6,8 +6,12 @@
 namespace capsweep::kernel {
 
 bool block_sweep_sse2(const TriangleBlock& block, const BlockQuery& query, BlockHits& hits);
+std::uint32_t block_live_sse2(const TriangleBlock& block, const BlockQuery& query);
 bool block_sweep_sse4_2(const TriangleBlock& block, const BlockQuery& query, BlockHits& hits);
+std::uint32_t block_live_sse4_2(const TriangleBlock& block, const BlockQuery& query);
 bool block_sweep_avx2(const TriangleBlock& block, const BlockQuery& query, BlockHits& hits);
+std::uint32_t block_live_avx2(const TriangleBlock& block, const BlockQuery& query);
 bool block_sweep_avx512f(const TriangleBlock& block, const BlockQuery& query, BlockHits& hits);
+std::uint32_t block_live_avx512f(const TriangleBlock& block, const BlockQuery& query);
 
 }  // namespace capsweep::kernel

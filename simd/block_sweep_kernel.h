@@ -18,6 +18,9 @@
 namespace capsweep::kernel {
 namespace {
 
+// Every helper is inlined into the kernel: a call would pass batches through memory.
+#define CAPSWEEP_INLINE inline __attribute__((always_inline))
+
 // Lane helpers, overloaded for double/bool and for xsimd batches.
 inline double select(bool c, double a, double b) { return c ? a : b; }
 inline bool any(bool c) { return c; }
@@ -80,7 +83,7 @@ struct Entry {
 };
 
 template <class T>
-void take(Entry<T>& best, const Mask<T>& valid, const T& t, const V3<T>& normal, double part) {
+CAPSWEEP_INLINE void take(Entry<T>& best, const Mask<T>& valid, const T& t, const V3<T>& normal, double part) {
   const Mask<T> better = valid && (t < best.t);
   best.t = select(better, t, best.t);
   best.normal = select(better, normal, best.normal);
@@ -119,7 +122,7 @@ struct Clip {
 // Entry through an offset face of the slab around polygon `poly` (3 or 4 corners) with unit
 // normal n, thickness r each side. Side planes point away from the polygon's centroid.
 template <class T>
-void enter_slab(const V3<T>* poly, int count, const V3<T>& n, const Mask<T>& usable, const T& r, const V3<T>& d,
+CAPSWEEP_INLINE void enter_slab(const V3<T>* poly, int count, const V3<T>& n, const Mask<T>& usable, const T& r, const V3<T>& d,
                 double part, Entry<T>& best) {
   V3<T> centroid = poly[0];
   for (int k = 1; k < count; ++k) centroid = centroid + poly[k];
@@ -139,7 +142,7 @@ void enter_slab(const V3<T>* poly, int count, const V3<T>& n, const Mask<T>& usa
 
 // Entry through the side of the radius-r cylinder around [p, q] (see core/sweep.cpp).
 template <class T>
-void enter_cylinder(const V3<T>& p, const V3<T>& q, const T& r, const V3<T>& d, double part, Entry<T>& best) {
+CAPSWEEP_INLINE void enter_cylinder(const V3<T>& p, const V3<T>& q, const T& r, const V3<T>& d, double part, Entry<T>& best) {
   const V3<T> u = q - p;
   const T uu = dot(u, u);
   const V3<T> w = -p;
@@ -157,7 +160,7 @@ void enter_cylinder(const V3<T>& p, const V3<T>& q, const T& r, const V3<T>& d, 
 }
 
 template <class T>
-void enter_sphere(const V3<T>& center, const T& r, const V3<T>& d, double part, Entry<T>& best) {
+CAPSWEEP_INLINE void enter_sphere(const V3<T>& center, const T& r, const V3<T>& d, double part, Entry<T>& best) {
   const V3<T> w = -center;
   const T a = dot(d, d), b = T(2.0) * dot(d, w), c = dot(w, w) - r * r;
   const T disc = b * b - T(4.0) * a * c;
@@ -171,7 +174,7 @@ void enter_sphere(const V3<T>& center, const T& r, const V3<T>& d, double part, 
 // Squared distance between segments [0, e] and [p, p + u] (Ericson 5.1.9, with every branch
 // turned into a select). a = |e|^2 is the same for all lanes.
 template <class T>
-T segment_segment_dist2(const V3<T>& e, double a, const V3<T>& p, const V3<T>& u) {
+CAPSWEEP_INLINE T segment_segment_dist2(const V3<T>& e, double a, const V3<T>& p, const V3<T>& u) {
   const V3<T> rr = -p;
   const T E = dot(u, u), f = dot(u, rr);
   T s, t;
@@ -193,7 +196,7 @@ T segment_segment_dist2(const V3<T>& e, double a, const V3<T>& p, const V3<T>& u
 
 // Whether x (on the triangle's plane) lies inside the triangle (proper lanes).
 template <class T>
-Mask<T> inside_triangle(const Lanes<T>& tri, const V3<T>& x) {
+CAPSWEEP_INLINE Mask<T> inside_triangle(const Lanes<T>& tri, const V3<T>& x) {
   const V3<T>* v = tri.v;
   return (dot(cross(v[1] - v[0], x - v[0]), tri.n) >= T(0.0)) && (dot(cross(v[2] - v[1], x - v[1]), tri.n) >= T(0.0)) &&
          (dot(cross(v[0] - v[2], x - v[2]), tri.n) >= T(0.0));
@@ -201,7 +204,7 @@ Mask<T> inside_triangle(const Lanes<T>& tri, const V3<T>& x) {
 
 // Squared distance between the capsule axis [0, e] and each lane's triangle.
 template <class T>
-T axis_triangle_dist2(const Lanes<T>& tri, const V3<T>& e, double ee) {
+CAPSWEEP_INLINE T axis_triangle_dist2(const Lanes<T>& tri, const V3<T>& e, double ee) {
   const V3<T>* v = tri.v;
   T best = segment_segment_dist2(e, ee, v[0], v[1] - v[0]);
   best = min(best, segment_segment_dist2(e, ee, v[1], v[2] - v[1]));
@@ -219,16 +222,15 @@ T axis_triangle_dist2(const Lanes<T>& tri, const V3<T>& e, double ee) {
   return best;
 }
 
-// The kernel for one set of lanes. Returns per lane: entry (t, normal, part), and whether the
-// start may be within reach (then the scalar core answers that lane).
+// Lanes that may be touched before the query's limit: the triangle's box meets the swept reach,
+// and the swept axis (the parallelogram 0, e, d, e + d, with d = d_live) comes within r of the
+// triangle's plane and of each edge's side plane. Every test is exact (separating planes): a
+// rejected lane is never touched before the limit.
 template <class T>
-void sweep_lanes(const Lanes<T>& tri, const BlockQuery& q, Entry<T>& best, Mask<T>& near_start) {
+CAPSWEEP_INLINE Mask<T> live_mask(const Lanes<T>& tri, const BlockQuery& q) {
   const V3<T>* v = tri.v;
-  const V3<T> e = splat<T>(q.e), d = splat<T>(q.d);
+  const V3<T> e = splat<T>(q.e), d = splat<T>(q.d_live);
   const T r(q.r);
-
-  // 1. Cheap exact rejections: the triangle's box misses the swept reach, or the swept axis
-  //    (the parallelogram 0, e, d, e + d) stays farther than r on one side of its plane.
   Mask<T> out(false);
   const double rmin[3] = {q.reach_min.x, q.reach_min.y, q.reach_min.z};
   const double rmax[3] = {q.reach_max.x, q.reach_max.y, q.reach_max.z};
@@ -241,15 +243,45 @@ void sweep_lanes(const Lanes<T>& tri, const BlockQuery& q, Entry<T>& best, Mask<
   const T s0 = -dot(tri.n, v[0]);
   const T se = s0 + dot(tri.n, e), sd = s0 + dot(tri.n, d), sed = s0 + dot(tri.n, e + d);
   out = out || (min(min(s0, se), min(sd, sed)) > r) || (max(max(s0, se), max(sd, sed)) < -r);
-  const Mask<T> live = !out;
+  // Each edge's outward side plane (in the triangle's plane, perpendicular to the edge): the
+  // swept axis entirely beyond r outside it misses the triangle. The margin covers rounding.
+  // (For a lane that collapses to a segment or point, m = 0 and nothing is rejected.)
+  const T reach = r * T(1 + 1e-9);
+  for (int k = 0; k < 3; ++k) {
+    const V3<T> edge = v[(k + 1) % 3] - v[k];
+    const V3<T> m = cross(edge, tri.n);
+    const T h0 = -dot(m, v[k]);
+    const T he = h0 + dot(m, e), hd = h0 + dot(m, d), hed = h0 + dot(m, e + d);
+    out = out || (min(min(h0, he), min(hd, hed)) > reach * sqrt(dot(m, m)));
+  }
+  return !out;
+}
+
+// The kernel for one set of lanes. Returns per lane: entry (t, normal, part), and whether the
+// start may be within reach (then the scalar core answers that lane).
+template <class T>
+CAPSWEEP_INLINE void sweep_lanes(const Lanes<T>& tri, const BlockQuery& q, Entry<T>& best, Mask<T>& near_start) {
+  const V3<T>* v = tri.v;
+  const V3<T> e = splat<T>(q.e), d = splat<T>(q.d);
+  const T r(q.r);
+
+  // 1. Cheap exact rejections (see live_mask).
+  const T s0 = -dot(tri.n, v[0]);
+  const T se = s0 + dot(tri.n, e);
+  const Mask<T> live = live_mask(tri, q);
   near_start = Mask<T>(false);
   best = Entry<T>{};
   if (!any(live)) return;
 
-  // 2. A start within reach (with a margin far above rounding) goes to the scalar core.
+  // 2. A start within reach (with a margin far above rounding) goes to the scalar core. The
+  //    exact distance is needed only where the start axis is within reach of the plane (always
+  //    so for a lane that collapses to a segment or point: its normal is 0).
   const double ee = q.e.x * q.e.x + q.e.y * q.e.y + q.e.z * q.e.z;
   const double reach = q.r * (1 + 1e-9) + 1e-12;
-  near_start = live && (axis_triangle_dist2(tri, e, ee) <= T(reach * reach));
+  const Mask<T> start_near_plane = live && !((min(s0, se) > T(reach)) || (max(s0, se) < T(-reach)));
+  if (any(start_near_plane)) {
+    near_start = start_near_plane && (axis_triangle_dist2(tri, e, ee) <= T(reach * reach));
+  }
   const Mask<T> sweep = live && !near_start;
   if (!any(sweep)) return;
 
@@ -300,7 +332,7 @@ template <class T> constexpr int lane_count() {
 
 // Lanes [first, first + lane_count) of a block, relative to the query origin.
 template <class T>
-Lanes<T> load_lanes(const TriangleBlock& b, int first, const BlockQuery& q) {
+CAPSWEEP_INLINE Lanes<T> load_lanes(const TriangleBlock& b, int first, const BlockQuery& q) {
   auto load = [first](const double* array) { return load_lanes_from(array + first, static_cast<T*>(nullptr)); };
   const T ox(q.origin.x), oy(q.origin.y), oz(q.origin.z);
   Lanes<T> l;
@@ -338,6 +370,23 @@ bool sweep_block(const TriangleBlock& block, const BlockQuery& q, BlockHits& hit
   }
   return reported;
 }
+
+// Bit i set: lane i of the block is used and live.
+template <class T>
+std::uint32_t live_lanes(const TriangleBlock& block, const BlockQuery& q) {
+  constexpr int width = lane_count<T>();
+  std::uint32_t bits = 0;
+  for (int first = 0; first < kBlockLanes; first += width) {
+    alignas(64) double live[width];
+    store_lanes_to(select(live_mask(load_lanes<T>(block, first, q), q), T(1.0), T(0.0)), live);
+    for (int k = 0; k < width; ++k) {
+      if (live[k] != 0.0 && block.valid(first + k)) bits |= 1u << (first + k);
+    }
+  }
+  return bits;
+}
+
+#undef CAPSWEEP_INLINE
 
 }  // namespace
 }  // namespace capsweep::kernel

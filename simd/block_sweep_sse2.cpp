@@ -8,4 +8,8 @@ bool block_sweep_sse2(const TriangleBlock& block, const BlockQuery& query, Block
   return sweep_block<xsimd::batch<double, xsimd::sse2>>(block, query, hits);
 }
 
+std::uint32_t block_live_sse2(const TriangleBlock& block, const BlockQuery& query) {
+  return live_lanes<xsimd::batch<double, xsimd::sse2>>(block, query);
+}
+
 }  // namespace capsweep::kernel

@@ -59,7 +59,10 @@ TEST(BlockSweep, EveryIsaEqualsTheScalarTwinLaneByLane) {
     const BlockQuery q = make_block_query(c.query.capsule, c.query.motion);
     BlockHits twin;
     const bool twin_reported = block_sweep_scalar(c.block, q, twin);
+    const std::uint32_t twin_live = block_live_scalar(c.block, q);
+    ASSERT_EQ(twin_live >> c.triangles.size(), 0u) << "an unused lane is live";
     for (const BlockSweepVariant& v : variants) {
+      ASSERT_EQ(v.live(c.block, q), twin_live) << v.isa << " case " << n;
       BlockHits wide;
       const bool reported = v.fn(c.block, q, wide);
       ASSERT_EQ(reported, twin_reported) << v.isa << " case " << n;
@@ -121,6 +124,41 @@ TEST(BlockSweep, EveryLaneIsAcceptedByTheOracle) {
   }
   EXPECT_GT(judged, 200000u);
   EXPECT_GT(hits, 25000u);
+}
+
+TEST(BlockSweep, RejectedLanesAreNeverTouchedBeforeTheLimit) {
+  // The rejection stage must be exact: a lane it drops is one the scalar core does not hit
+  // before the query's limit (up to rounding at grazing contacts, which the oracle allows).
+  Random rng(303);
+  std::size_t rejected = 0, limited = 0;
+  for (int n = 0; n < 100000; ++n) {
+    const BlockCase c = make_block_case(rng);
+    const Capsule& cap = c.query.capsule;
+    BlockQuery q = make_block_query(cap, c.query.motion);
+    const double limit = rng.chance(0.5) ? 1.0 : rng.uniform(0, 1);
+    limit_block_query(q, limit);
+    const std::uint32_t live = best_block_sweep().live(c.block, q);
+    for (int lane = 0; lane < int(c.triangles.size()); ++lane) {
+      if (live & (1u << lane)) continue;
+      ++rejected;
+      const Triangle& tri = c.triangles[std::size_t(lane)];
+      SweepHit core;
+      ASSERT_EQ(sweep_capsule_triangle(cap, c.query.motion, tri, core), Status::ok);
+      if (!core.hit || core.t > limit) continue;
+      // Touched no later than the limit: only a grazing contact within the tolerance may be
+      // dropped, so the miss must be acceptable to the oracle for the motion cut at the limit.
+      ++limited;
+      double largest = cases::largest_coordinate(c.query);
+      for (const Vec3& v : tri.v) largest = std::max(largest, double(max_abs_component(v)));
+      const Vec3 cut = c.query.motion * float(limit);
+      ASSERT_EQ(oracle::judge(SweepHit{}, cap, cut, cap.radius, oracle::triangle_obstacle(tri),
+                              oracle::tolerance(largest)),
+                "")
+          << "case " << n << " lane " << lane << ": rejected, but the core hits at t=" << core.t << " <= " << limit;
+    }
+  }
+  EXPECT_GT(rejected, 100000u);
+  EXPECT_LT(limited, rejected / 1000) << "grazing drops should be rare";
 }
 
 TEST(BlockSweep, UnusedLanesNeverReportEvenWhenTheirCopyIsHit) {

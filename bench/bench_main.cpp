@@ -1,0 +1,93 @@
+// Runs the benchmarks, then prints the comparison table: capsweep per core and on all cores,
+// next to Embree's ray rate and Bullet's capsule sweeps on the same queries, with the ratios.
+#include <benchmark/benchmark.h>
+
+#include <cstdio>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace {
+
+// Keeps every run's rate and counters by name, and prints as the console reporter does.
+class Collector : public benchmark::ConsoleReporter {
+ public:
+  void ReportRuns(const std::vector<Run>& runs) override {
+    for (const Run& run : runs) {
+      if (run.error_occurred || run.run_type != Run::RT_Iteration) continue;
+      auto& c = results[run.run_name.function_name];
+      for (const auto& [key, counter] : run.counters) c[key] = counter.value;
+      c["real_ms"] = run.GetAdjustedRealTime();
+    }
+    ConsoleReporter::ReportRuns(runs);
+  }
+  std::map<std::string, std::map<std::string, double>> results;
+};
+
+double get(const Collector& c, const std::string& name, const std::string& key) {
+  const auto it = c.results.find(name);
+  if (it == c.results.end()) return 0;
+  const auto k = it->second.find(key);
+  return k == it->second.end() ? 0 : k->second;
+}
+
+std::string rate(double per_second) {
+  char buf[32];
+  if (per_second <= 0) return "-";
+  if (per_second >= 1e6) {
+    std::snprintf(buf, sizeof buf, "%.2fM", per_second / 1e6);
+  } else {
+    std::snprintf(buf, sizeof buf, "%.0fk", per_second / 1e3);
+  }
+  return buf;
+}
+
+std::string ratio(double a, double b) {
+  char buf[32];
+  if (a <= 0 || b <= 0) return "-";
+  std::snprintf(buf, sizeof buf, "%.2f", a / b);
+  return buf;
+}
+
+void print_summary(const Collector& c) {
+  const char* scenes[] = {"arena", "recast_dungeon.obj", "recast_nav_test.obj", "oa_am_thornish.obj",
+                          "0ad_corinthian_isthmus_4p.obj.gz"};
+  std::printf("\nSweeps (or rays) per second on the same 8192 queries per row; 1 core unless marked.\n\n");
+  std::printf("| scene | workload | simd | simd, all cores | scalar | Embree ray | Bullet | simd/Embree | simd/Bullet "
+              "| nodes/sweep | tris/sweep |\n|---|---|---|---|---|---|---|---|---|---|---|\n");
+  for (const char* scene : scenes) {
+    for (const char* wl : {"tick", "validate", "long"}) {
+      const std::string base = std::string(scene) + "/" + wl;
+      const std::string simd1 = "Sweep/" + base + "/simd/1thread";
+      const double simd = get(c, simd1, "items_per_second");
+      if (simd <= 0) continue;
+      const double all = get(c, "Sweep/" + base + "/simd/allthreads", "items_per_second");
+      const double scalar = get(c, "Sweep/" + base + "/scalar/1thread", "items_per_second");
+      const double embree = get(c, "EmbreeRay/" + base + "/1thread", "items_per_second");
+      const double bullet = get(c, "BulletSweep/" + base + "/1thread", "items_per_second");
+      std::printf("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %.1f | %.1f |\n", scene, wl, rate(simd).c_str(),
+                  rate(all).c_str(), rate(scalar).c_str(), rate(embree).c_str(), rate(bullet).c_str(),
+                  ratio(simd, embree).c_str(), ratio(simd, bullet).c_str(), get(c, simd1, "nodes/sweep"),
+                  get(c, simd1, "tris/sweep"));
+    }
+  }
+  std::printf("\n| scene | triangles | BVH build (ms) | BVH bytes/triangle | depth | lanes used |\n|---|---|---|---|---|---|\n");
+  for (const char* scene : scenes) {
+    const std::string name = std::string("BuildBvh/") + scene;
+    if (get(c, name, "triangles") <= 0) continue;
+    std::printf("| %s | %.0f | %.1f | %.0f | %.0f | %.0f%% |\n", scene, get(c, name, "triangles"), get(c, name, "real_ms"),
+                get(c, name, "bvh_bytes/tri"), get(c, name, "depth"), 100 * get(c, name, "lanes_used"));
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  Collector collector;
+  benchmark::RunSpecifiedBenchmarks(&collector);
+  print_summary(collector);
+  benchmark::Shutdown();
+  return 0;
+}
