@@ -3,6 +3,7 @@
 #pragma once
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 
@@ -53,9 +54,11 @@ void traverse(const Bvh& bvh, const SweptBox& s, float& limit, TraversalStats& s
   Item stack[256];
   int top = 0;
   stack[top++] = {0, 0.f};
-  const F cx(s.c[0]), cy(s.c[1]), cz(s.c[2]);
-  const F hx(s.h[0]), hy(s.h[1]), hz(s.h[2]);
+  // Slab entry and exit per axis: (box.min - (c + h)) / d and (box.max - (c - h)) / d.
+  const F lo_x(s.c[0] + s.h[0]), lo_y(s.c[1] + s.h[1]), lo_z(s.c[2] + s.h[2]);
+  const F hi_x(s.c[0] - s.h[0]), hi_y(s.c[1] - s.h[1]), hi_z(s.c[2] - s.h[2]);
   const F ix(s.inv_d[0]), iy(s.inv_d[1]), iz(s.inv_d[2]);
+  const F zero(0.f), one(1.f);
   while (top > 0) {
     const Item item = stack[--top];
     if (item.t > limit) continue;
@@ -66,28 +69,37 @@ void traverse(const Bvh& bvh, const SweptBox& s, float& limit, TraversalStats& s
     }
     const WideNode& n = bvh.nodes[item.link];
     ++stats.nodes;
-    const F lx = (F::load_aligned(n.min_x) - hx - cx) * ix, ux = (F::load_aligned(n.max_x) + hx - cx) * ix;
-    const F ly = (F::load_aligned(n.min_y) - hy - cy) * iy, uy = (F::load_aligned(n.max_y) + hy - cy) * iy;
-    const F lz = (F::load_aligned(n.min_z) - hz - cz) * iz, uz = (F::load_aligned(n.max_z) + hz - cz) * iz;
-    const F t_near = xsimd::max(xsimd::max(xsimd::min(lx, ux), xsimd::min(ly, uy)),
-                                xsimd::max(xsimd::min(lz, uz), F(0.f)));
-    const F t_far = xsimd::min(xsimd::min(xsimd::max(lx, ux), xsimd::max(ly, uy)),
-                               xsimd::min(xsimd::max(lz, uz), F(1.f)));
-    alignas(16) float near[4], far[4];
+    const F lx = (F::load_aligned(n.min_x) - lo_x) * ix, ux = (F::load_aligned(n.max_x) - hi_x) * ix;
+    const F ly = (F::load_aligned(n.min_y) - lo_y) * iy, uy = (F::load_aligned(n.max_y) - hi_y) * iy;
+    const F lz = (F::load_aligned(n.min_z) - lo_z) * iz, uz = (F::load_aligned(n.max_z) - hi_z) * iz;
+    const F t_near = xsimd::max(xsimd::max(xsimd::min(lx, ux), xsimd::min(ly, uy)), xsimd::max(xsimd::min(lz, uz), zero));
+    const F t_far = xsimd::min(xsimd::min(xsimd::max(lx, ux), xsimd::max(ly, uy)), xsimd::min(xsimd::max(lz, uz), one));
+    const auto entered = (t_near <= t_far) && (t_near <= F(limit));
+    alignas(16) float near[4];
     t_near.store_aligned(near);
-    t_far.store_aligned(far);
+    unsigned bits = 0;
+    {
+      alignas(16) float m[4];
+      xsimd::select(entered, one, zero).store_aligned(m);
+      for (int k = 0; k < WideNode::kWidth; ++k) bits |= unsigned(m[k] != 0.f && n.child[k] != WideNode::kEmpty) << k;
+    }
+    if (bits == 0) continue;
+    if ((bits & (bits - 1)) == 0) {  // one child: the common case deep in the tree
+      const int k = std::countr_zero(bits);
+      stack[top++] = {n.child[k], near[k]};
+      continue;
+    }
     Item hits[4];
     int count = 0;
-    for (int k = 0; k < WideNode::kWidth; ++k) {
-      if (n.child[k] != WideNode::kEmpty && near[k] <= far[k] && near[k] <= limit) {
-        // Insertion by entry time (stable: equal times keep slot order).
-        int at = count++;
-        while (at > 0 && hits[at - 1].t > near[k]) {
-          hits[at] = hits[at - 1];
-          --at;
-        }
-        hits[at] = {n.child[k], near[k]};
+    for (; bits != 0; bits &= bits - 1) {
+      const int k = std::countr_zero(bits);
+      // Insertion by entry time (stable: equal times keep slot order).
+      int at = count++;
+      while (at > 0 && hits[at - 1].t > near[k]) {
+        hits[at] = hits[at - 1];
+        --at;
       }
+      hits[at] = {n.child[k], near[k]};
     }
     for (int k = count - 1; k >= 0; --k) stack[top++] = hits[k];  // nearest on top
   }
