@@ -1,0 +1,104 @@
+// Which way to fill the SIMD lanes: a measured answer.
+//
+//   triangles: one sweep against eight live triangles at a time (what the simd path does: live
+//              lanes of the leaves a sweep visits are gathered before the full kernel);
+//   queries:   a packet of eight nearby sweeps (batch sorted by the Morton code of the capsule
+//              centres) against one triangle at a time, every triangle live for any of them.
+//
+// Both run the same full kernel per lane, so the share of lanes doing useful work decides. This
+// benchmark counts, for every scene and workload, the live (query, triangle) pairs each scheme
+// would evaluate and the lanes it would spend on them.
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <vector>
+
+#include "bench/scenes.h"
+#include "broadphase/traverse.h"
+#include "simd/block_sweep.h"
+
+namespace capsweep::bench {
+namespace {
+
+// The triangles a sweep's rejection stage leaves live (no pruning by hits: an upper bound for
+// both schemes alike).
+std::vector<std::uint32_t> live_triangles(const World& w, const SweepQuery& q) {
+  const BlockQuery bq = make_block_query(q.capsule, q.motion);
+  const BlockLiveFn live = best_block_sweep().live;
+  std::vector<std::uint32_t> out;
+  float limit = 1.f;
+  TraversalStats stats;
+  traverse(w.bvh(), make_swept_box(q.capsule, q.motion), limit, stats, [&](std::uint32_t b) {
+    const TriangleBlock& block = w.bvh().blocks[b];
+    for (std::uint32_t bits = live(block, bq); bits != 0; bits &= bits - 1) {
+      out.push_back(block.triangle[std::countr_zero(bits)]);
+    }
+    return false;
+  });
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::uint32_t spread_bits(std::uint32_t x) {  // 10 bits -> every third bit
+  x &= 0x3FF;
+  x = (x | (x << 16)) & 0x030000FF;
+  x = (x | (x << 8)) & 0x0300F00F;
+  x = (x | (x << 4)) & 0x030C30C3;
+  x = (x | (x << 2)) & 0x09249249;
+  return x;
+}
+
+std::uint32_t morton(const World& w, const Vec3& p) {
+  const Aabb& b = w.bounds();
+  std::uint32_t code = 0;
+  for (int k = 0; k < 3; ++k) {
+    const float extent = std::max(b.max[k] - b.min[k], 1e-6f);
+    const auto cell = std::uint32_t(std::clamp((p[k] - b.min[k]) / extent, 0.f, 1.f) * 1023.f);
+    code |= spread_bits(cell) << k;
+  }
+  return code;
+}
+
+void BM_LaneUse(benchmark::State& state, const std::string& scene, Workload wl) {
+  const World& w = world_for(scene);
+  std::vector<SweepQuery> q = queries_for(scene, wl);
+  std::sort(q.begin(), q.end(), [&](const SweepQuery& x, const SweepQuery& y) {
+    return morton(w, (x.capsule.a + x.capsule.b) * 0.5f) < morton(w, (y.capsule.a + y.capsule.b) * 0.5f);
+  });
+  std::vector<std::vector<std::uint32_t>> live(q.size());
+  for (auto _ : state) {
+    for (std::size_t i = 0; i < q.size(); ++i) live[i] = live_triangles(w, q[i]);
+  }
+  double pairs = 0, triangle_lanes = 0, packet_lanes = 0;
+  for (std::size_t i = 0; i < q.size(); ++i) {
+    pairs += double(live[i].size());
+    triangle_lanes += 8.0 * double((live[i].size() + 7) / 8);  // gathered per sweep, last block partial
+  }
+  for (std::size_t first = 0; first < q.size(); first += 8) {
+    std::vector<std::uint32_t> uni;
+    for (std::size_t i = first; i < std::min(q.size(), first + 8); ++i) uni.insert(uni.end(), live[i].begin(), live[i].end());
+    std::sort(uni.begin(), uni.end());
+    uni.erase(std::unique(uni.begin(), uni.end()), uni.end());
+    packet_lanes += 8.0 * double(uni.size());  // each triangle of the union against all 8 sweeps
+  }
+  state.counters["live_pairs/sweep"] = pairs / double(q.size());
+  state.counters["use_lanes_over_tris"] = triangle_lanes > 0 ? pairs / triangle_lanes : 0;
+  state.counters["use_lanes_over_queries"] = packet_lanes > 0 ? pairs / packet_lanes : 0;
+}
+
+void register_all() {
+  for (const std::string& scene : scene_names()) {
+    for (Workload wl : {Workload::tick, Workload::validate, Workload::long_range}) {
+      benchmark::RegisterBenchmark(("LaneUse/" + scene + "/" + name(wl)).c_str(), BM_LaneUse, scene, wl)
+          ->Unit(benchmark::kMillisecond)
+          ->Iterations(1);
+    }
+  }
+}
+
+const int registered = (register_all(), 0);
+
+}  // namespace
+}  // namespace capsweep::bench
