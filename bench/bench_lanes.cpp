@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "bench/scenes.h"
+#include "broadphase/morton.h"
 #include "broadphase/traverse.h"
 #include "simd/block_sweep.h"
 
@@ -41,31 +42,12 @@ std::vector<std::uint32_t> live_triangles(const World& w, const SweepQuery& q) {
   return out;
 }
 
-std::uint32_t spread_bits(std::uint32_t x) {  // 10 bits -> every third bit
-  x &= 0x3FF;
-  x = (x | (x << 16)) & 0x030000FF;
-  x = (x | (x << 8)) & 0x0300F00F;
-  x = (x | (x << 4)) & 0x030C30C3;
-  x = (x | (x << 2)) & 0x09249249;
-  return x;
-}
-
-std::uint32_t morton(const World& w, const Vec3& p) {
-  const Aabb& b = w.bounds();
-  std::uint32_t code = 0;
-  for (int k = 0; k < 3; ++k) {
-    const float extent = std::max(b.max[k] - b.min[k], 1e-6f);
-    const auto cell = std::uint32_t(std::clamp((p[k] - b.min[k]) / extent, 0.f, 1.f) * 1023.f);
-    code |= spread_bits(cell) << k;
-  }
-  return code;
-}
-
 void BM_LaneUse(benchmark::State& state, const std::string& scene, Workload wl) {
   const World& w = world_for(scene);
   std::vector<SweepQuery> q = queries_for(scene, wl);
   std::sort(q.begin(), q.end(), [&](const SweepQuery& x, const SweepQuery& y) {
-    return morton(w, (x.capsule.a + x.capsule.b) * 0.5f) < morton(w, (y.capsule.a + y.capsule.b) * 0.5f);
+    return morton_code(w.bounds(), (x.capsule.a + x.capsule.b) * 0.5f) <
+           morton_code(w.bounds(), (y.capsule.a + y.capsule.b) * 0.5f);
   });
   std::vector<std::vector<std::uint32_t>> live(q.size());
   for (auto _ : state) {

@@ -5,14 +5,20 @@
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
+#include <tbb/parallel_sort.h>
 #include <tbb/task_arena.h>
 
+#include "broadphase/morton.h"
 #include "broadphase/traverse.h"
 #include "core/contact.h"
 #include "core/sweep.h"
 #include "simd/block_sweep.h"
 
 namespace capsweep {
+
+namespace {
+constexpr std::size_t kSortAboveBytes = 32u << 20;  // about the last-level cache of one socket
+}  // namespace
 
 const char* name(SweepPath path) {
   switch (path) {
@@ -157,8 +163,22 @@ std::size_t World::sweep(std::span<const SweepQuery> queries, std::span<SweepHit
   }
   std::atomic<std::size_t> refused{0};
   auto run = [&] {
+    // A world larger than the caches is walked in Morton order of the capsule centres, so that
+    // neighbouring queries find its nodes and blocks still cached (on the 947k-triangle
+    // terrain: +15 % to +30 %; on worlds that fit in cache the sort costs more than it saves).
+    // Each answer is independent of the others: the order changes no bit of any answer.
+    std::vector<std::pair<std::uint64_t, std::uint32_t>> order;
+    if (bvh_.memory_bytes() > kSortAboveBytes && queries.size() > 256) {
+      order.resize(queries.size());
+      for (std::size_t i = 0; i < queries.size(); ++i) {
+        const Capsule& c = queries[i].capsule;
+        order[i] = {morton_code(bounds_, (c.a + c.b) * 0.5f), std::uint32_t(i)};
+      }
+      tbb::parallel_sort(order.begin(), order.end());
+    }
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, queries.size(), 64), [&](const auto& range) {
-      for (std::size_t i = range.begin(); i != range.end(); ++i) {
+      for (std::size_t k = range.begin(); k != range.end(); ++k) {
+        const std::size_t i = order.empty() ? k : order[k].second;
         const Status s = sweep_one(queries[i], hits[i], options.path);
         if (s != Status::ok) ++refused;
         if (!status.empty()) status[i] = s;
