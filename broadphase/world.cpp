@@ -116,14 +116,11 @@ void World::sweep_simd(const SweepQuery& q, SweepHit& hit, TraversalStats& stats
   float limit = 1.f;
   // Live lanes of the leaves visited are gathered into one block, so the full kernel runs on
   // eight live triangles at once instead of on every leaf with one or two.
-  TriangleBlock stage;
+  KernelBlock stage;
   int staged = 0;
   BlockHits lanes;
   auto flush = [&] {
-    for (int lane = staged; lane < kBlockLanes; ++lane) {
-      copy_lane(stage, 0, stage, lane);
-      stage.triangle[lane] = kNoTriangle;
-    }
+    close_lanes(stage, staged);
     staged = 0;
     if (!kernel.fn(stage, bq, lanes)) return;
     for (int lane = 0; lane < kBlockLanes; ++lane) {
@@ -148,7 +145,7 @@ void World::sweep_simd(const SweepQuery& q, SweepHit& hit, TraversalStats& stats
     const TriangleBlock& block = bvh_.blocks[b];
     for (int lane = 0; lane < kBlockLanes && block.valid(lane); ++lane) ++stats.triangles;
     for (std::uint32_t live = kernel.live(block, bq); live != 0; live &= live - 1) {
-      copy_lane(block, std::countr_zero(live), stage, staged++);
+      gather_lane(block, std::countr_zero(live), stage, staged++);
       if (staged == kBlockLanes) flush();
     }
     return false;

@@ -36,18 +36,24 @@ void limit_block_query(BlockQuery& q, double t) {
   const Vec3d r{q.r, q.r, q.r};
   q.reach_min -= r;
   q.reach_max += r;
+  q.scale = max_abs_component(q.e) + max_abs_component(q.d) + q.r;
 }
 
 namespace {
 
+const BlockSweepVariant kAvx512{"avx512f", kernel::block_sweep_avx512f, kernel::block_live_avx512f};
+const BlockSweepVariant kAvx2{"avx2", kernel::block_sweep_avx2, kernel::block_live_avx2};
+const BlockSweepVariant kSse42{"sse4_2", kernel::block_sweep_sse4_2, kernel::block_live_sse4_2};
+const BlockSweepVariant kSse2{"sse2", kernel::block_sweep_sse2, kernel::block_live_sse2};
+
 // xsimd::dispatch calls this with the best architecture of the list that the CPU runs.
 struct PickVariant {
-  template <class Arch> BlockSweepVariant operator()(Arch) const;
+  template <class Arch> const BlockSweepVariant* operator()(Arch) const;
 };
-template <> BlockSweepVariant PickVariant::operator()(xsimd::avx512f) const { return {"avx512f", kernel::block_sweep_avx512f, kernel::block_live_avx512f}; }
-template <> BlockSweepVariant PickVariant::operator()(xsimd::avx2) const { return {"avx2", kernel::block_sweep_avx2, kernel::block_live_avx2}; }
-template <> BlockSweepVariant PickVariant::operator()(xsimd::sse4_2) const { return {"sse4_2", kernel::block_sweep_sse4_2, kernel::block_live_sse4_2}; }
-template <> BlockSweepVariant PickVariant::operator()(xsimd::sse2) const { return {"sse2", kernel::block_sweep_sse2, kernel::block_live_sse2}; }
+template <> const BlockSweepVariant* PickVariant::operator()(xsimd::avx512f) const { return &kAvx512; }
+template <> const BlockSweepVariant* PickVariant::operator()(xsimd::avx2) const { return &kAvx2; }
+template <> const BlockSweepVariant* PickVariant::operator()(xsimd::sse4_2) const { return &kSse42; }
+template <> const BlockSweepVariant* PickVariant::operator()(xsimd::sse2) const { return &kSse2; }
 
 }  // namespace
 
@@ -60,7 +66,7 @@ const BlockSweepVariant& best_block_sweep() {
         if (std::strcmp(v.isa, wanted) == 0) return v;
       }
     }
-    return xsimd::dispatch<xsimd::arch_list<xsimd::avx512f, xsimd::avx2, xsimd::sse4_2, xsimd::sse2>>(PickVariant{})();
+    return *xsimd::dispatch<xsimd::arch_list<xsimd::avx512f, xsimd::avx2, xsimd::sse4_2, xsimd::sse2>>(PickVariant{})();
   }();
   return best;
 }
@@ -68,30 +74,22 @@ const BlockSweepVariant& best_block_sweep() {
 std::vector<BlockSweepVariant> block_sweep_variants() {
   const auto cpu = xsimd::available_architectures();
   std::vector<BlockSweepVariant> out;
-  if (cpu.avx512f) out.push_back({"avx512f", kernel::block_sweep_avx512f, kernel::block_live_avx512f});
-  if (cpu.avx2) out.push_back({"avx2", kernel::block_sweep_avx2, kernel::block_live_avx2});
-  if (cpu.sse4_2) out.push_back({"sse4_2", kernel::block_sweep_sse4_2, kernel::block_live_sse4_2});
-  out.push_back({"sse2", kernel::block_sweep_sse2, kernel::block_live_sse2});
+  if (cpu.avx512f) out.push_back(kAvx512);
+  if (cpu.avx2) out.push_back(kAvx2);
+  if (cpu.sse4_2) out.push_back(kSse42);
+  out.push_back(kSse2);
   return out;
 }
 
-bool block_sweep_scalar(const TriangleBlock& block, const BlockQuery& query, BlockHits& hits) {
+bool block_sweep_scalar(const KernelBlock& block, const BlockQuery& query, BlockHits& hits) {
   return kernel::sweep_block<double>(block, query, hits);
 }
 
 std::uint32_t block_live_scalar(const TriangleBlock& block, const BlockQuery& query) {
-  return kernel::live_lanes<double>(block, query);
+  return kernel::live_lanes<float>(block, query);
 }
 
-void copy_lane(const TriangleBlock& f, int i, TriangleBlock& t, int j) {
-  t.x0[j] = f.x0[i], t.y0[j] = f.y0[i], t.z0[j] = f.z0[i];
-  t.x1[j] = f.x1[i], t.y1[j] = f.y1[i], t.z1[j] = f.z1[i];
-  t.x2[j] = f.x2[i], t.y2[j] = f.y2[i], t.z2[j] = f.z2[i];
-  t.nx[j] = f.nx[i], t.ny[j] = f.ny[i], t.nz[j] = f.nz[i];
-  t.triangle[j] = f.triangle[i];
-}
-
-SweepHit lane_hit(const TriangleBlock& b, int lane, const BlockQuery& q, const BlockHits& hits) {
+SweepHit lane_hit(const KernelBlock& b, int lane, const BlockQuery& q, const BlockHits& hits) {
   const Vec3d v[3] = {Vec3d{b.x0[lane], b.y0[lane], b.z0[lane]} - q.origin,
                       Vec3d{b.x1[lane], b.y1[lane], b.z1[lane]} - q.origin,
                       Vec3d{b.x2[lane], b.y2[lane], b.z2[lane]} - q.origin};

@@ -25,6 +25,7 @@ struct BlockQuery {
   // best t found so far), and the box of everything the capsule may touch until then.
   Vec3d d_live;
   Vec3d reach_min, reach_max;  // relative to origin
+  double scale = 0;            // |e| + |d| + r (max norms): for the float stage's margins
 };
 BlockQuery make_block_query(const Capsule& capsule, const Vec3& motion);
 // Narrows the rejection stage to entries no later than t (a contact at t itself stays live).
@@ -49,12 +50,13 @@ struct alignas(64) BlockHits {  // aligned: the kernels store whole batches into
   bool near_start[kBlockLanes];
 };
 
-// Fills `hits` for every lane; returns whether any lane has a finite t or near_start.
-using BlockSweepFn = bool (*)(const TriangleBlock& block, const BlockQuery& query, BlockHits& hits);
+// The full kernel: fills `hits` for every lane; returns whether any lane has a finite t or
+// near_start.
+using BlockSweepFn = bool (*)(const KernelBlock& block, const BlockQuery& query, BlockHits& hits);
 
-// The kernel's first stage alone: bit i set when lane i is used and may be touched (the cheap
-// exact rejections failed to rule it out). A caller can gather live lanes of several blocks
-// into one block before running the full kernel, so that fewer lanes idle.
+// The rejection stage, over a compact block in float: bit i set when lane i is used and may be
+// touched (the cheap exact rejections failed to rule it out). A caller gathers live lanes of
+// several blocks into one KernelBlock before running the full kernel, so that fewer lanes idle.
 using BlockLiveFn = std::uint32_t (*)(const TriangleBlock& block, const BlockQuery& query);
 
 struct BlockSweepVariant {
@@ -67,15 +69,12 @@ const BlockSweepVariant& best_block_sweep();
 // Every variant this CPU runs, best first (for tests and benchmarks).
 std::vector<BlockSweepVariant> block_sweep_variants();
 
-// The scalar twins: the same kernel in plain double, one lane at a time.
-bool block_sweep_scalar(const TriangleBlock& block, const BlockQuery& query, BlockHits& hits);
+// The scalar twins: the same kernels in plain double (or float), one lane at a time.
+bool block_sweep_scalar(const KernelBlock& block, const BlockQuery& query, BlockHits& hits);
 std::uint32_t block_live_scalar(const TriangleBlock& block, const BlockQuery& query);
-
-// Copies lane `from` of one block into lane `to` of another.
-void copy_lane(const TriangleBlock& from_block, int from, TriangleBlock& to_block, int to);
 
 // The full answer for a lane the kernel reports entered (finite t): t rounded down to float,
 // the normal, and the contact point and feature of the part entered.
-SweepHit lane_hit(const TriangleBlock& block, int lane, const BlockQuery& query, const BlockHits& hits);
+SweepHit lane_hit(const KernelBlock& block, int lane, const BlockQuery& query, const BlockHits& hits);
 
 }  // namespace capsweep

@@ -1,15 +1,15 @@
-// The block kernel for avx2: 4 lanes of double.
+// The block kernels for avx2: 4 lanes of double, 8 of float.
 #include "simd/block_sweep_isa.h"
 #include "simd/block_sweep_kernel.h"
 
 namespace capsweep::kernel {
 
-bool block_sweep_avx2(const TriangleBlock& block, const BlockQuery& query, BlockHits& hits) {
+bool block_sweep_avx2(const KernelBlock& block, const BlockQuery& query, BlockHits& hits) {
   return sweep_block<xsimd::batch<double, xsimd::avx2>>(block, query, hits);
 }
 
 std::uint32_t block_live_avx2(const TriangleBlock& block, const BlockQuery& query) {
-  return live_lanes<xsimd::batch<double, xsimd::avx2>>(block, query);
+  return live_lanes<xsimd::batch<float, xsimd::avx2>>(block, query);
 }
 
 }  // namespace capsweep::kernel

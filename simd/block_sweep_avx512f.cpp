@@ -1,15 +1,15 @@
-// The block kernel for avx512f: 8 lanes of double.
+// The block kernels for avx512f: 8 lanes of double; the rejection stage keeps AVX2's 8 floats (a block has 8 lanes).
 #include "simd/block_sweep_isa.h"
 #include "simd/block_sweep_kernel.h"
 
 namespace capsweep::kernel {
 
-bool block_sweep_avx512f(const TriangleBlock& block, const BlockQuery& query, BlockHits& hits) {
+bool block_sweep_avx512f(const KernelBlock& block, const BlockQuery& query, BlockHits& hits) {
   return sweep_block<xsimd::batch<double, xsimd::avx512f>>(block, query, hits);
 }
 
 std::uint32_t block_live_avx512f(const TriangleBlock& block, const BlockQuery& query) {
-  return live_lanes<xsimd::batch<double, xsimd::avx512f>>(block, query);
+  return live_lanes<xsimd::batch<float, xsimd::avx2>>(block, query);
 }
 
 }  // namespace capsweep::kernel

@@ -1,17 +1,18 @@
-// The block kernel compiled for each ISA (one translation unit each, see CMakeLists.txt).
+// The block kernels compiled for each ISA (one translation unit each, see CMakeLists.txt): the
+// full kernel over doubles, the rejection stage over floats (8 lanes where AVX2 has them).
 #pragma once
 
 #include "simd/block_sweep.h"
 
 namespace capsweep::kernel {
 
-bool block_sweep_sse2(const TriangleBlock& block, const BlockQuery& query, BlockHits& hits);
+bool block_sweep_sse2(const KernelBlock& block, const BlockQuery& query, BlockHits& hits);
 std::uint32_t block_live_sse2(const TriangleBlock& block, const BlockQuery& query);
-bool block_sweep_sse4_2(const TriangleBlock& block, const BlockQuery& query, BlockHits& hits);
+bool block_sweep_sse4_2(const KernelBlock& block, const BlockQuery& query, BlockHits& hits);
 std::uint32_t block_live_sse4_2(const TriangleBlock& block, const BlockQuery& query);
-bool block_sweep_avx2(const TriangleBlock& block, const BlockQuery& query, BlockHits& hits);
+bool block_sweep_avx2(const KernelBlock& block, const BlockQuery& query, BlockHits& hits);
 std::uint32_t block_live_avx2(const TriangleBlock& block, const BlockQuery& query);
-bool block_sweep_avx512f(const TriangleBlock& block, const BlockQuery& query, BlockHits& hits);
+bool block_sweep_avx512f(const KernelBlock& block, const BlockQuery& query, BlockHits& hits);
 std::uint32_t block_live_avx512f(const TriangleBlock& block, const BlockQuery& query);
 
 }  // namespace capsweep::kernel

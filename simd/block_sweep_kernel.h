@@ -21,26 +21,22 @@ namespace {
 // Every helper is inlined into the kernel: a call would pass batches through memory.
 #define CAPSWEEP_INLINE inline __attribute__((always_inline))
 
-// Lane helpers, overloaded for double/bool and for xsimd batches.
+// Lane helpers for the plain float/double twins. Batches use xsimd's own select, any, min, max,
+// sqrt and abs (found by argument-dependent lookup); min and max agree with them on every input
+// (minpd/minps return the second operand unless the first is less).
 inline double select(bool c, double a, double b) { return c ? a : b; }
+inline float select(bool c, float a, float b) { return c ? a : b; }
 inline bool any(bool c) { return c; }
 inline double sqrt(double x) { return std::sqrt(x); }
+inline float sqrt(float x) { return std::sqrt(x); }
 inline double min(double a, double b) { return a < b ? a : b; }
+inline float min(float a, float b) { return a < b ? a : b; }
 inline double max(double a, double b) { return a > b ? a : b; }
-template <class A>
-xsimd::batch<double, A> select(const xsimd::batch_bool<double, A>& c, const xsimd::batch<double, A>& a,
-                               const xsimd::batch<double, A>& b) {
-  return xsimd::select(c, a, b);
-}
-template <class A> bool any(const xsimd::batch_bool<double, A>& c) { return xsimd::any(c); }
-template <class A> xsimd::batch<double, A> sqrt(const xsimd::batch<double, A>& x) { return xsimd::sqrt(x); }
-// Written as compare + select so that double and batch lanes agree on every input.
-template <class A> xsimd::batch<double, A> min(const xsimd::batch<double, A>& a, const xsimd::batch<double, A>& b) {
-  return xsimd::select(a < b, a, b);
-}
-template <class A> xsimd::batch<double, A> max(const xsimd::batch<double, A>& a, const xsimd::batch<double, A>& b) {
-  return xsimd::select(a > b, a, b);
-}
+inline float max(float a, float b) { return a > b ? a : b; }
+inline float abs(float x) { return std::fabs(x); }
+
+template <class T> struct scalar_of { using type = T; };
+template <class U, class A> struct scalar_of<xsimd::batch<U, A>> { using type = U; };
 
 template <class T> using Mask = decltype(T(0.0) < T(0.0));
 
@@ -222,15 +218,35 @@ CAPSWEEP_INLINE T axis_triangle_dist2(const Lanes<T>& tri, const V3<T>& e, doubl
   return best;
 }
 
+// Loading and storing lanes: one number, or a batch from the aligned block arrays.
+template <class U> U load_lanes_from(const U* p, U*) { return *p; }
+template <class U, class A>
+xsimd::batch<U, A> load_lanes_from(const U* p, xsimd::batch<U, A>*) {
+  return xsimd::batch<U, A>::load_aligned(p);
+}
+template <class U> void store_lanes_to(U x, U* p) { *p = x; }
+template <class U, class A> void store_lanes_to(const xsimd::batch<U, A>& x, U* p) { x.store_aligned(p); }
+template <class T> constexpr int lane_count() {
+  if constexpr (std::is_arithmetic_v<T>) return 1; else return int(T::size);
+}
+
 // Lanes that may be touched before the query's limit: the triangle's box meets the swept reach,
 // and the swept axis (the parallelogram 0, e, d, e + d, with d = d_live) comes within r of the
-// triangle's plane and of each edge's side plane. Every test is exact (separating planes): a
-// rejected lane is never touched before the limit.
+// triangle's plane and of each edge's side plane. Every test is a separating plane, so a
+// rejected lane is never touched before the limit. In double (the full kernel) the tests are
+// as exact as the kernel itself; in float (the rejection stage over compact blocks) each is
+// widened by a margin far above float rounding: 4e-6 x the magnitudes involved.
 template <class T>
 CAPSWEEP_INLINE Mask<T> live_mask(const Lanes<T>& tri, const BlockQuery& q) {
   const V3<T>* v = tri.v;
   const V3<T> e = splat<T>(q.e), d = splat<T>(q.d_live);
-  const T r(q.r);
+  T margin(0.0f);
+  if constexpr (std::is_same_v<typename scalar_of<T>::type, float>) {
+    T size = max(max(abs(v[0].x), abs(v[0].y)), abs(v[0].z));
+    for (int k = 1; k < 3; ++k) size = max(size, max(max(abs(v[k].x), abs(v[k].y)), abs(v[k].z)));
+    margin = T(4e-6f) * (size + T(float(q.scale)));
+  }
+  const T r = T(q.r) + margin;
   Mask<T> out(false);
   const double rmin[3] = {q.reach_min.x, q.reach_min.y, q.reach_min.z};
   const double rmax[3] = {q.reach_max.x, q.reach_max.y, q.reach_max.z};
@@ -238,14 +254,13 @@ CAPSWEEP_INLINE Mask<T> live_mask(const Lanes<T>& tri, const BlockQuery& q) {
     const T a0 = k == 0 ? v[0].x : (k == 1 ? v[0].y : v[0].z);
     const T a1 = k == 0 ? v[1].x : (k == 1 ? v[1].y : v[1].z);
     const T a2 = k == 0 ? v[2].x : (k == 1 ? v[2].y : v[2].z);
-    out = out || (min(min(a0, a1), a2) > T(rmax[k])) || (max(max(a0, a1), a2) < T(rmin[k]));
+    out = out || (min(min(a0, a1), a2) > T(rmax[k]) + margin) || (max(max(a0, a1), a2) < T(rmin[k]) - margin);
   }
   const T s0 = -dot(tri.n, v[0]);
   const T se = s0 + dot(tri.n, e), sd = s0 + dot(tri.n, d), sed = s0 + dot(tri.n, e + d);
   out = out || (min(min(s0, se), min(sd, sed)) > r) || (max(max(s0, se), max(sd, sed)) < -r);
-  // Each edge's outward side plane (in the triangle's plane, perpendicular to the edge): the
-  // swept axis entirely beyond r outside it misses the triangle. The margin covers rounding.
-  // (For a lane that collapses to a segment or point, m = 0 and nothing is rejected.)
+  // Each edge's outward side plane (in the triangle's plane, perpendicular to the edge). For a
+  // lane that collapses to a segment or point, m = 0 and nothing is rejected.
   const T reach = r * T(1 + 1e-9);
   for (int k = 0; k < 3; ++k) {
     const V3<T> edge = v[(k + 1) % 3] - v[k];
@@ -318,22 +333,11 @@ CAPSWEEP_INLINE void sweep_lanes(const Lanes<T>& tri, const BlockQuery& q, Entry
   best.t = select(sweep, best.t, T(kInf));
 }
 
-// Loading and storing lanes: one double, or a batch from 64-byte aligned block arrays.
-inline double load_lanes_from(const double* p, double*) { return *p; }
-template <class A>
-xsimd::batch<double, A> load_lanes_from(const double* p, xsimd::batch<double, A>*) {
-  return xsimd::batch<double, A>::load_aligned(p);
-}
-inline void store_lanes_to(double x, double* p) { *p = x; }
-template <class A> void store_lanes_to(const xsimd::batch<double, A>& x, double* p) { x.store_aligned(p); }
-template <class T> constexpr int lane_count() {
-  if constexpr (std::is_same_v<T, double>) return 1; else return int(T::size);
-}
-
-// Lanes [first, first + lane_count) of a block, relative to the query origin.
-template <class T>
-CAPSWEEP_INLINE Lanes<T> load_lanes(const TriangleBlock& b, int first, const BlockQuery& q) {
-  auto load = [first](const double* array) { return load_lanes_from(array + first, static_cast<T*>(nullptr)); };
+// Lanes [first, first + lane_count) of a block, relative to the query origin: a kernel block in
+// double, or a compact block in float (for the rejection stage).
+template <class T, class Block>
+CAPSWEEP_INLINE Lanes<T> load_lanes(const Block& b, int first, const BlockQuery& q) {
+  auto load = [first](const auto* array) { return load_lanes_from(array + first, static_cast<T*>(nullptr)); };
   const T ox(q.origin.x), oy(q.origin.y), oz(q.origin.z);
   Lanes<T> l;
   l.v[0] = {load(b.x0) - ox, load(b.y0) - oy, load(b.z0) - oz};
@@ -345,7 +349,7 @@ CAPSWEEP_INLINE Lanes<T> load_lanes(const TriangleBlock& b, int first, const Blo
 
 // The block kernel for lane type T.
 template <class T>
-bool sweep_block(const TriangleBlock& block, const BlockQuery& q, BlockHits& hits) {
+bool sweep_block(const KernelBlock& block, const BlockQuery& q, BlockHits& hits) {
   constexpr int width = lane_count<T>();
   static_assert(kBlockLanes % width == 0);
   bool reported = false;
@@ -371,16 +375,16 @@ bool sweep_block(const TriangleBlock& block, const BlockQuery& q, BlockHits& hit
   return reported;
 }
 
-// Bit i set: lane i of the block is used and live.
+// Bit i set: lane i of the compact block is used and live (T: float lanes).
 template <class T>
 std::uint32_t live_lanes(const TriangleBlock& block, const BlockQuery& q) {
   constexpr int width = lane_count<T>();
   std::uint32_t bits = 0;
   for (int first = 0; first < kBlockLanes; first += width) {
-    alignas(64) double live[width];
-    store_lanes_to(select(live_mask(load_lanes<T>(block, first, q), q), T(1.0), T(0.0)), live);
+    alignas(64) float live[width];
+    store_lanes_to(select(live_mask(load_lanes<T>(block, first, q), q), T(1.0f), T(0.0f)), live);
     for (int k = 0; k < width; ++k) {
-      if (live[k] != 0.0 && block.valid(first + k)) bits |= 1u << (first + k);
+      if (live[k] != 0.0f && block.valid(first + k)) bits |= 1u << (first + k);
     }
   }
   return bits;

@@ -1,15 +1,15 @@
-// The block kernel for sse2: 2 lanes of double, the x86-64 baseline.
+// The block kernels for sse2: 2 lanes of double, 4 of float: the x86-64 baseline.
 #include "simd/block_sweep_isa.h"
 #include "simd/block_sweep_kernel.h"
 
 namespace capsweep::kernel {
 
-bool block_sweep_sse2(const TriangleBlock& block, const BlockQuery& query, BlockHits& hits) {
+bool block_sweep_sse2(const KernelBlock& block, const BlockQuery& query, BlockHits& hits) {
   return sweep_block<xsimd::batch<double, xsimd::sse2>>(block, query, hits);
 }
 
 std::uint32_t block_live_sse2(const TriangleBlock& block, const BlockQuery& query) {
-  return live_lanes<xsimd::batch<double, xsimd::sse2>>(block, query);
+  return live_lanes<xsimd::batch<float, xsimd::sse2>>(block, query);
 }
 
 }  // namespace capsweep::kernel

@@ -1,15 +1,15 @@
-// The block kernel for sse4_2: 2 lanes of double.
+// The block kernels for sse4_2: 2 lanes of double, 4 of float.
 #include "simd/block_sweep_isa.h"
 #include "simd/block_sweep_kernel.h"
 
 namespace capsweep::kernel {
 
-bool block_sweep_sse4_2(const TriangleBlock& block, const BlockQuery& query, BlockHits& hits) {
+bool block_sweep_sse4_2(const KernelBlock& block, const BlockQuery& query, BlockHits& hits) {
   return sweep_block<xsimd::batch<double, xsimd::sse4_2>>(block, query, hits);
 }
 
 std::uint32_t block_live_sse4_2(const TriangleBlock& block, const BlockQuery& query) {
-  return live_lanes<xsimd::batch<double, xsimd::sse4_2>>(block, query);
+  return live_lanes<xsimd::batch<float, xsimd::sse4_2>>(block, query);
 }
 
 }  // namespace capsweep::kernel

@@ -7,8 +7,7 @@
 namespace capsweep {
 
 Triangle TriangleBlock::get(int i) const {
-  return Triangle{{Vec3(float(x0[i]), float(y0[i]), float(z0[i])), Vec3(float(x1[i]), float(y1[i]), float(z1[i])),
-                   Vec3(float(x2[i]), float(y2[i]), float(z2[i]))}};
+  return Triangle{{Vec3(x0[i], y0[i], z0[i]), Vec3(x1[i], y1[i], z1[i]), Vec3(x2[i], y2[i], z2[i])}};
 }
 
 TriangleBlock make_block(std::span<const Triangle> soup, std::span<const std::uint32_t> indices) {
@@ -22,13 +21,38 @@ TriangleBlock make_block(std::span<const Triangle> soup, std::span<const std::ui
     const Vec3d v[3] = {to_double(t.v[0]), to_double(t.v[1]), to_double(t.v[2])};
     const TriangleShape shape = classify_triangle(v);
     const Vec3d n = shape.kind == TriangleShape::proper ? shape.normal : Vec3d{};
-    block.x0[lane] = v[0].x, block.y0[lane] = v[0].y, block.z0[lane] = v[0].z;
-    block.x1[lane] = v[1].x, block.y1[lane] = v[1].y, block.z1[lane] = v[1].z;
-    block.x2[lane] = v[2].x, block.y2[lane] = v[2].y, block.z2[lane] = v[2].z;
-    block.nx[lane] = n.x, block.ny[lane] = n.y, block.nz[lane] = n.z;
+    block.x0[lane] = t.v[0].x, block.y0[lane] = t.v[0].y, block.z0[lane] = t.v[0].z;
+    block.x1[lane] = t.v[1].x, block.y1[lane] = t.v[1].y, block.z1[lane] = t.v[1].z;
+    block.x2[lane] = t.v[2].x, block.y2[lane] = t.v[2].y, block.z2[lane] = t.v[2].z;
+    block.nx[lane] = float(n.x), block.ny[lane] = float(n.y), block.nz[lane] = float(n.z);
+    block.exact_nx[lane] = n.x, block.exact_ny[lane] = n.y, block.exact_nz[lane] = n.z;
     block.triangle[lane] = used ? indices[lane] : kNoTriangle;
   }
   return block;
+}
+
+void gather_lane(const TriangleBlock& b, int i, KernelBlock& out, int j) {
+  out.x0[j] = b.x0[i], out.y0[j] = b.y0[i], out.z0[j] = b.z0[i];
+  out.x1[j] = b.x1[i], out.y1[j] = b.y1[i], out.z1[j] = b.z1[i];
+  out.x2[j] = b.x2[i], out.y2[j] = b.y2[i], out.z2[j] = b.z2[i];
+  out.nx[j] = b.exact_nx[i], out.ny[j] = b.exact_ny[i], out.nz[j] = b.exact_nz[i];
+  out.triangle[j] = b.triangle[i];
+}
+
+void close_lanes(KernelBlock& o, int used) {
+  for (int j = used; j < kBlockLanes; ++j) {
+    o.x0[j] = o.x0[0], o.y0[j] = o.y0[0], o.z0[j] = o.z0[0];
+    o.x1[j] = o.x1[0], o.y1[j] = o.y1[0], o.z1[j] = o.z1[0];
+    o.x2[j] = o.x2[0], o.y2[j] = o.y2[0], o.z2[j] = o.z2[0];
+    o.nx[j] = o.nx[0], o.ny[j] = o.ny[0], o.nz[j] = o.nz[0];
+    o.triangle[j] = kNoTriangle;
+  }
+}
+
+KernelBlock widen(const TriangleBlock& block) {
+  KernelBlock out;
+  for (int lane = 0; lane < kBlockLanes; ++lane) gather_lane(block, lane, out, lane);
+  return out;
 }
 
 }  // namespace capsweep

@@ -1,4 +1,5 @@
-// Triangles packed eight to a block in SoA, the unit the wide kernels work on.
+// Triangles eight to a block in SoA: the compact form the BVH's leaves hold, and the double
+// form the full sweep kernel reads.
 #pragma once
 
 #include <cstdint>
@@ -11,25 +12,46 @@ namespace capsweep {
 
 inline constexpr int kBlockLanes = 8;
 
-// Vertices and normals are stored in double: the wide kernels compute in the same precision as
-// the scalar core, so one exactness argument covers both. An unused lane holds a copy of lane 0
-// (finite arithmetic, no special cases in the kernel) and triangle == kNoTriangle, which the
-// kernels report as a miss.
+// A leaf of the BVH. The rejection stage reads only the first 416 bytes: float vertices (the
+// mesh's own numbers, so exact), float normals and the indices. The full kernel also needs each
+// normal in double, exactly as classify_triangle gives it (0 for a triangle that collapses to a
+// segment or point); those sit at the end and are read only for lanes that survive rejection.
+// An unused lane holds a copy of lane 0 (finite arithmetic, no special cases in the kernels)
+// and triangle == kNoTriangle, which the kernels report as a miss.
 struct alignas(64) TriangleBlock {
-  double x0[kBlockLanes], y0[kBlockLanes], z0[kBlockLanes];
-  double x1[kBlockLanes], y1[kBlockLanes], z1[kBlockLanes];
-  double x2[kBlockLanes], y2[kBlockLanes], z2[kBlockLanes];
-  // Unit normal by the winding, as classify_triangle gives it; 0 for a triangle that collapses
-  // to a segment or point (then the kernels see only its edges and corners).
-  double nx[kBlockLanes], ny[kBlockLanes], nz[kBlockLanes];
+  float x0[kBlockLanes], y0[kBlockLanes], z0[kBlockLanes];
+  float x1[kBlockLanes], y1[kBlockLanes], z1[kBlockLanes];
+  float x2[kBlockLanes], y2[kBlockLanes], z2[kBlockLanes];
+  float nx[kBlockLanes], ny[kBlockLanes], nz[kBlockLanes];  // the normals below, rounded
   std::uint32_t triangle[kBlockLanes];  // index in the world's soup, or kNoTriangle
+  double exact_nx[kBlockLanes], exact_ny[kBlockLanes], exact_nz[kBlockLanes];
 
   bool valid(int lane) const { return triangle[lane] != kNoTriangle; }
   Triangle get(int lane) const;
 };
-static_assert(sizeof(TriangleBlock) == 832, "12 x 8 doubles, 8 indices, padded to a cache line");
+static_assert(sizeof(TriangleBlock) == 640, "13 x 8 floats or indices, 3 x 8 doubles, to a cache line");
 
-// Packs up to kBlockLanes triangles; `indices` are their positions in `soup`.
+// What the full kernel reads: eight triangles in double, gathered from the lanes of one or more
+// blocks that survived rejection.
+struct alignas(64) KernelBlock {
+  double x0[kBlockLanes], y0[kBlockLanes], z0[kBlockLanes];
+  double x1[kBlockLanes], y1[kBlockLanes], z1[kBlockLanes];
+  double x2[kBlockLanes], y2[kBlockLanes], z2[kBlockLanes];
+  double nx[kBlockLanes], ny[kBlockLanes], nz[kBlockLanes];
+  std::uint32_t triangle[kBlockLanes];
+
+  bool valid(int lane) const { return triangle[lane] != kNoTriangle; }
+};
+static_assert(sizeof(KernelBlock) == 832, "12 x 8 doubles, 8 indices, padded to a cache line");
+
+// Packs 1 to kBlockLanes triangles; `indices` are their positions in `soup`.
 TriangleBlock make_block(std::span<const Triangle> soup, std::span<const std::uint32_t> indices);
+
+// Copies lane `from` of a block into lane `to` of a kernel block.
+void gather_lane(const TriangleBlock& block, int from, KernelBlock& out, int to);
+// Marks lanes [used, kBlockLanes) of a kernel block unused (copies of lane 0).
+void close_lanes(KernelBlock& out, int used);
+// Every lane of a block, as the full kernel reads it.
+KernelBlock widen(const TriangleBlock& block);
 
 }  // namespace capsweep

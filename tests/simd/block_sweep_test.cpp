@@ -6,6 +6,7 @@
 #include <cmath>
 #include <vector>
 
+#include "core/closest_point.h"
 #include "core/random.h"
 #include "core/sweep.h"
 #include "simd/block_sweep.h"
@@ -23,7 +24,8 @@ struct BlockCase {
   cases::SweepCase query;
   std::vector<Triangle> triangles;
   std::vector<std::uint32_t> ids;
-  TriangleBlock block;
+  TriangleBlock block;  // compact, as the BVH holds it: the rejection stage reads this
+  KernelBlock wide;     // the same lanes in double: the full kernel reads this
 };
 
 BlockCase make_block_case(Random& rng) {
@@ -44,6 +46,7 @@ BlockCase make_block_case(Random& rng) {
     c.ids.push_back(std::uint32_t(lane));
   }
   c.block = make_block(c.triangles, c.ids);
+  c.wide = widen(c.block);
   return c;
 }
 
@@ -58,13 +61,13 @@ TEST(BlockSweep, EveryIsaEqualsTheScalarTwinLaneByLane) {
     const BlockCase c = make_block_case(rng);
     const BlockQuery q = make_block_query(c.query.capsule, c.query.motion);
     BlockHits twin;
-    const bool twin_reported = block_sweep_scalar(c.block, q, twin);
+    const bool twin_reported = block_sweep_scalar(c.wide, q, twin);
     const std::uint32_t twin_live = block_live_scalar(c.block, q);
     ASSERT_EQ(twin_live >> c.triangles.size(), 0u) << "an unused lane is live";
     for (const BlockSweepVariant& v : variants) {
       ASSERT_EQ(v.live(c.block, q), twin_live) << v.isa << " case " << n;
       BlockHits wide;
-      const bool reported = v.fn(c.block, q, wide);
+      const bool reported = v.fn(c.wide, q, wide);
       ASSERT_EQ(reported, twin_reported) << v.isa << " case " << n;
       for (int lane = 0; lane < kBlockLanes; ++lane) {
         SCOPED_TRACE(std::string(v.isa) + " case " + std::to_string(n) + " lane " + std::to_string(lane));
@@ -100,7 +103,7 @@ TEST(BlockSweep, EveryLaneIsAcceptedByTheOracle) {
     const Capsule& cap = c.query.capsule;
     const BlockQuery q = make_block_query(cap, c.query.motion);
     BlockHits lanes;
-    kernel(c.block, q, lanes);
+    kernel(c.wide, q, lanes);
     for (int lane = 0; lane < int(c.triangles.size()); ++lane) {
       const Triangle& tri = c.triangles[std::size_t(lane)];
       double largest = cases::largest_coordinate(c.query);
@@ -115,7 +118,7 @@ TEST(BlockSweep, EveryLaneIsAcceptedByTheOracle) {
       }
       ASSERT_GT(start_distance, cap.radius - tol) << "a start in contact was not flagged: case " << n;
       SweepHit h;
-      if (lanes.t[lane] <= 1.0) h = lane_hit(c.block, lane, q, lanes);
+      if (lanes.t[lane] <= 1.0) h = lane_hit(c.wide, lane, q, lanes);
       hits += h.hit;
       ++judged;
       ASSERT_EQ(oracle::judge(h, cap, c.query.motion, cap.radius, oracle::triangle_obstacle(tri), tol), "")
@@ -161,16 +164,39 @@ TEST(BlockSweep, RejectedLanesAreNeverTouchedBeforeTheLimit) {
   EXPECT_LT(limited, rejected / 1000) << "grazing drops should be rare";
 }
 
+TEST(TriangleBlock, GatheredLanesKeepTheirTriangleAndExactNormal) {
+  Random rng(404);
+  std::vector<Triangle> soup;
+  for (int i = 0; i < 8; ++i) soup.push_back(cases::make(rng, cases::Kind::random).triangle);
+  const std::uint32_t ids[] = {3, 1, 4, 0, 5};
+  const TriangleBlock block = make_block(soup, ids);
+  KernelBlock out;
+  gather_lane(block, 2, out, 0);
+  gather_lane(block, 4, out, 1);
+  close_lanes(out, 2);
+  EXPECT_EQ(out.triangle[0], 4u);
+  EXPECT_EQ(out.triangle[1], 5u);
+  for (int lane = 2; lane < kBlockLanes; ++lane) EXPECT_FALSE(out.valid(lane));
+  const Vec3d v[3] = {to_double(soup[4].v[0]), to_double(soup[4].v[1]), to_double(soup[4].v[2])};
+  const TriangleShape shape = classify_triangle(v);
+  EXPECT_EQ(out.x1[0], double(soup[4].v[1].x));
+  EXPECT_EQ(out.nx[0], shape.normal.x);
+  EXPECT_EQ(out.nz[0], shape.normal.z);
+  for (int k = 0; k < 3; ++k) EXPECT_EQ(block.get(3).v[k], soup[0].v[k]);
+}
+
 TEST(BlockSweep, UnusedLanesNeverReportEvenWhenTheirCopyIsHit) {
   // Lane 0 is hit head-on; lanes 1..7 are unused copies of it.
   const Triangle floor{{{-1, 0, -1}, {1, 0, -1}, {0, 0, 1}}};
   const std::vector<Triangle> soup{floor};
   const std::uint32_t id = 0;
   const TriangleBlock block = make_block(soup, std::span(&id, 1));
+  const KernelBlock wide = widen(block);
   const BlockQuery q = make_block_query({{0, 1, 0}, {0, 2, 0}, 0.5f}, {0, -2, 0});
   for (const BlockSweepVariant& v : block_sweep_variants()) {
+    EXPECT_EQ(v.live(block, q), 1u) << v.isa;
     BlockHits hits;
-    ASSERT_TRUE(v.fn(block, q, hits)) << v.isa;
+    ASSERT_TRUE(v.fn(wide, q, hits)) << v.isa;
     EXPECT_NEAR(hits.t[0], 0.25, 1e-12) << v.isa;
     EXPECT_EQ(hits.part[0], std::uint8_t(PrismPart::face_at_a)) << v.isa;
     for (int lane = 1; lane < kBlockLanes; ++lane) {
@@ -186,8 +212,9 @@ TEST(BlockSweep, DegenerateLanesSweepLikeTheScalarCore) {
                                    Triangle{{{0.5f, 0, 2}, {0.5f, 0, 2}, {0.5f, 0, 2}}}};
   const std::uint32_t ids[] = {0, 1};
   const TriangleBlock block = make_block(soup, ids);
-  EXPECT_EQ(block.nx[0], 0.0);
-  EXPECT_EQ(block.ny[1], 0.0);
+  EXPECT_EQ(block.exact_nx[0], 0.0);
+  EXPECT_EQ(block.exact_ny[1], 0.0);
+  const KernelBlock wide = widen(block);
   Random rng(7);
   for (int n = 0; n < 2000; ++n) {
     const Vec3d a = Vec3d{1, 0, 1} + rng.in_cube(3);
@@ -195,7 +222,7 @@ TEST(BlockSweep, DegenerateLanesSweepLikeTheScalarCore) {
     const Vec3 d = to_float(rng.unit_vector() * rng.uniform(0.1, 6));
     const BlockQuery q = make_block_query(cap, d);
     BlockHits lanes;
-    best_block_sweep().fn(block, q, lanes);
+    best_block_sweep().fn(wide, q, lanes);
     for (int lane = 0; lane < 2; ++lane) {
       if (lanes.near_start[lane]) continue;
       SweepHit core;
