@@ -165,6 +165,7 @@ struct Flattener {
         continue;
       }
       const Range& c = b.child[k];
+      node.used |= 1u << k;
       node.min_x[k] = c.box.min.x, node.min_y[k] = c.box.min.y, node.min_z[k] = c.box.min.z;
       node.max_x[k] = c.box.max.x, node.max_y[k] = c.box.max.y, node.max_z[k] = c.box.max.z;
       if (b.inner[k]) {

@@ -19,8 +19,9 @@ struct alignas(32) WideNode {
   float min_x[kWidth], min_y[kWidth], min_z[kWidth];
   float max_x[kWidth], max_y[kWidth], max_z[kWidth];
   std::uint32_t child[kWidth];  // inner node index, kLeaf | block index, or kEmpty
+  std::uint32_t used;           // bit k set: child[k] is not kEmpty
 };
-static_assert(sizeof(WideNode) == 128, "six float[4] bounds and four child links, padded to 32 bytes");
+static_assert(sizeof(WideNode) == 128, "six float[4] bounds, four child links and a mask, padded to 32 bytes");
 
 struct Bvh {
   std::vector<WideNode> nodes;        // nodes[0] is the root (always an inner node)

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include <emmintrin.h>
 #include <xsimd/xsimd.hpp>
 
 #include "broadphase/bvh.h"
@@ -77,12 +78,7 @@ void traverse(const Bvh& bvh, const SweptBox& s, float& limit, TraversalStats& s
     const auto entered = (t_near <= t_far) && (t_near <= F(limit));
     alignas(16) float near[4];
     t_near.store_aligned(near);
-    unsigned bits = 0;
-    {
-      alignas(16) float m[4];
-      xsimd::select(entered, one, zero).store_aligned(m);
-      for (int k = 0; k < WideNode::kWidth; ++k) bits |= unsigned(m[k] != 0.f && n.child[k] != WideNode::kEmpty) << k;
-    }
+    unsigned bits = unsigned(_mm_movemask_ps(entered)) & n.used;
     if (bits == 0) continue;
     if ((bits & (bits - 1)) == 0) {  // one child: the common case deep in the tree
       const int k = std::countr_zero(bits);
