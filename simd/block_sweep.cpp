@@ -94,31 +94,50 @@ SweepHit lane_hit(const KernelBlock& b, int lane, const BlockQuery& q, const Blo
                       Vec3d{b.x1[lane], b.y1[lane], b.z1[lane]} - q.origin,
                       Vec3d{b.x2[lane], b.y2[lane], b.z2[lane]} - q.origin};
   const double t = hits.t[lane];
-  const Vec3d n{hits.nx[lane], hits.ny[lane], hits.nz[lane]};
   const Vec3d x = q.d * t;  // where the axis start has moved
   const int part = hits.part[lane];
+  // An offset face is entered against the motion: its outward normal has n.d < 0.
+  auto facing = [&](const Vec3d& n) { return dot(n, q.d) < 0 ? n : -n; };
+  // The radial direction from a cylinder's axis [p, p + u] to x (core/sweep.cpp, enter_cylinder).
+  auto radial = [](const Vec3d& x, const Vec3d& p, const Vec3d& u) {
+    const Vec3d r = x - (p + u * (dot(x - p, u) / length_sq(u)));
+    return r / length(r);
+  };
   SweepHit hit;
   hit.hit = true;
   hit.t = round_time_down(t);
-  hit.normal = to_float(n);
   hit.triangle = b.triangle[lane];
-  Vec3d point;
+  Vec3d n, point;
   if (part <= 1) {
+    n = facing(Vec3d{b.nx[lane], b.ny[lane], b.nz[lane]});
     point = x - n * q.r + (part == 1 ? q.e : Vec3d{});
     hit.feature = Feature::face;
   } else if (part <= 4) {
-    const int i = part - 2;
-    point = closest_segment_segment(v[i], v[(i + 1) % 3], x, q.e + x).on_first;
+    const int i = part - 2, j = (i + 1) % 3;
+    n = facing(plane_normal(v[j] - v[i], q.e));
+    point = closest_segment_segment(v[i], v[j], x, q.e + x).on_first;
     hit.feature = Feature::edge;
   } else if (part <= 10) {
-    const int i = (part - 5) / 2;
-    const Vec3d axis_point = (part - 5) % 2 == 0 ? x : q.e + x;
-    point = closest_point_segment(axis_point, v[i], v[(i + 1) % 3]).point;
+    const int i = (part - 5) / 2, j = (i + 1) % 3;
+    const bool at_b = (part - 5) % 2 == 1;
+    const Vec3d shift = at_b ? q.e : Vec3d{};
+    n = radial(x, v[i] - shift, (v[j] - shift) - (v[i] - shift));
+    point = closest_point_segment(x + shift, v[i], v[j]).point;
     hit.feature = Feature::edge;
+  } else if (part <= 13) {
+    const int i = part - 11;
+    n = radial(x, v[i], (v[i] - q.e) - v[i]);
+    point = v[i];
+    hit.feature = Feature::vertex;
   } else {
-    point = v[part <= 13 ? part - 11 : (part - 14) / 2];
+    const int i = (part - 14) / 2;
+    const Vec3d center = (part - 14) % 2 == 1 ? v[i] - q.e : v[i];
+    n = (x - center) / q.r;
+    n = n / length(n);
+    point = v[i];
     hit.feature = Feature::vertex;
   }
+  hit.normal = to_float(n);
   hit.point = to_float(q.origin + point);
   return hit;
 }

@@ -42,9 +42,8 @@ enum class PrismPart : std::uint8_t {
 
 // What the kernel reports per lane.
 struct alignas(64) BlockHits {  // aligned: the kernels store whole batches into it
-  double t[kBlockLanes];                 // first entry in [0, 1]; +inf: not touched (or unused lane)
-  double nx[kBlockLanes], ny[kBlockLanes], nz[kBlockLanes];  // unit normal at entry
-  std::uint8_t part[kBlockLanes];        // PrismPart entered first
+  double t[kBlockLanes];            // first entry in [0, 1]; +inf: not touched (or unused lane)
+  std::uint8_t part[kBlockLanes];   // PrismPart entered first (lane_hit derives the normal)
   // The start may already be within reach. The kernel leaves such lanes (rare: a query that
   // starts touching) to the scalar core, which computes depth and push-out; t is +inf there.
   bool near_start[kBlockLanes];
@@ -74,7 +73,8 @@ bool block_sweep_scalar(const KernelBlock& block, const BlockQuery& query, Block
 std::uint32_t block_live_scalar(const TriangleBlock& block, const BlockQuery& query);
 
 // The full answer for a lane the kernel reports entered (finite t): t rounded down to float,
-// the normal, and the contact point and feature of the part entered.
+// and the normal, contact point and feature of the part entered, computed as the scalar core
+// computes them (so the two paths agree bit for bit on the same t and part).
 SweepHit lane_hit(const KernelBlock& block, int lane, const BlockQuery& query, const BlockHits& hits);
 
 }  // namespace capsweep

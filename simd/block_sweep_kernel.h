@@ -74,36 +74,32 @@ struct Lanes {
 template <class T>
 struct Entry {
   T t = T(kInf);
-  V3<T> normal{T(0.0), T(0.0), T(0.0)};
   T part = T(0.0);
 };
 
 template <class T>
-CAPSWEEP_INLINE void take(Entry<T>& best, const Mask<T>& valid, const T& t, const V3<T>& normal, double part) {
+CAPSWEEP_INLINE void take(Entry<T>& best, const Mask<T>& valid, const T& t, double part) {
   const Mask<T> better = valid && (t < best.t);
   best.t = select(better, t, best.t);
-  best.normal = select(better, normal, best.normal);
   best.part = select(better, T(part), best.part);
 }
 
 // Cyrus-Beck clipping of x(t) = t d against a slab's half-spaces g.x <= h, tracking whether the
-// latest entry is through one of the two offset faces (sign +1 or -1 of the face normal).
+// latest entry is through one of the two offset faces.
 template <class T>
 struct Clip {
   T t_in = T(-kInf), t_out = T(kInf);
   Mask<T> never = Mask<T>(false);
   Mask<T> via_face = Mask<T>(false);
-  T face_sign = T(0.0);
 
-  void add(const V3<T>& g, const T& h, const V3<T>& d, int face) {
+  void add(const V3<T>& g, const T& h, const V3<T>& d, bool face) {
     const T gd = dot(g, d);
     never = never || ((gd == T(0.0)) && (h < T(0.0)));
     const T tt = h / gd;
     const Mask<T> enters = (gd < T(0.0)) && (tt > t_in);
     t_in = select(enters, tt, t_in);
-    if (face != 0) {
+    if (face) {
       via_face = via_face || enters;
-      face_sign = select(enters, T(double(face)), face_sign);
     } else {
       via_face = via_face && !enters;
     }
@@ -125,18 +121,19 @@ CAPSWEEP_INLINE void enter_slab(const V3<T>* poly, int count, const V3<T>& n, co
   centroid = centroid / T(double(count));
   Clip<T> clip;
   const T c = dot(n, poly[0]);
-  clip.add(n, c + r, d, +1);
-  clip.add(-n, r - c, d, -1);
+  clip.add(n, c + r, d, true);
+  clip.add(-n, r - c, d, true);
   for (int k = 0; k < count; ++k) {
     const V3<T>& p = poly[k];
     V3<T> m = cross(poly[(k + 1) % count] - p, n);
     m = select(dot(m, centroid - p) > T(0.0), -m, m);
-    clip.add(m, dot(m, p), d, 0);
+    clip.add(m, dot(m, p), d, false);
   }
-  take(best, usable && clip.entered(), clip.t_in, n * clip.face_sign, part);
+  take(best, usable && clip.entered(), clip.t_in, part);
 }
 
-// Entry through the side of the radius-r cylinder around [p, q] (see core/sweep.cpp).
+// Entry through the side of the radius-r cylinder around [p, q] (see core/sweep.cpp). Only t and
+// the part are kept: lane_hit computes the normal of the winning lane alone, as the core does.
 template <class T>
 CAPSWEEP_INLINE void enter_cylinder(const V3<T>& p, const V3<T>& q, const T& r, const V3<T>& d, double part, Entry<T>& best) {
   const V3<T> u = q - p;
@@ -149,10 +146,9 @@ CAPSWEEP_INLINE void enter_cylinder(const V3<T>& p, const V3<T>& q, const T& r, 
   const V3<T> x = d * tt;
   const T s = dot(x - p, u) / uu;
   const V3<T> radial = x - (p + u * s);
-  const T len = sqrt(dot(radial, radial));
   const Mask<T> ok = (uu > T(0.0)) && (c > T(0.0)) && (b < T(0.0)) && (disc >= T(0.0)) && (tt <= T(1.0)) &&
-                     (s >= T(0.0)) && (s <= T(1.0)) && (len > T(0.0));
-  take(best, ok, tt, radial / len, part);
+                     (s >= T(0.0)) && (s <= T(1.0)) && (dot(radial, radial) > T(0.0));
+  take(best, ok, tt, part);
 }
 
 template <class T>
@@ -161,10 +157,8 @@ CAPSWEEP_INLINE void enter_sphere(const V3<T>& center, const T& r, const V3<T>& 
   const T a = dot(d, d), b = T(2.0) * dot(d, w), c = dot(w, w) - r * r;
   const T disc = b * b - T(4.0) * a * c;
   const T tt = c / ((-b + sqrt(disc)) * T(0.5));
-  V3<T> normal = (d * tt - center) / r;
-  normal = normal / sqrt(dot(normal, normal));
   const Mask<T> ok = (c > T(0.0)) && (b < T(0.0)) && (disc >= T(0.0)) && (tt <= T(1.0));
-  take(best, ok, tt, normal, part);
+  take(best, ok, tt, part);
 }
 
 // Squared distance between segments [0, e] and [p, p + u] (Ericson 5.1.9, with every branch
@@ -272,7 +266,7 @@ CAPSWEEP_INLINE Mask<T> live_mask(const Lanes<T>& tri, const BlockQuery& q) {
   return !out;
 }
 
-// The kernel for one set of lanes. Returns per lane: entry (t, normal, part), and whether the
+// The kernel for one set of lanes. Returns per lane: entry (t, part), and whether the
 // start may be within reach (then the scalar core answers that lane).
 template <class T>
 CAPSWEEP_INLINE void sweep_lanes(const Lanes<T>& tri, const BlockQuery& q, Entry<T>& best, Mask<T>& near_start) {
@@ -359,9 +353,6 @@ bool sweep_block(const KernelBlock& block, const BlockQuery& q, BlockHits& hits)
     sweep_lanes(load_lanes<T>(block, first, q), q, best, near_start);
     alignas(64) double part[width], near[width];
     store_lanes_to(best.t, hits.t + first);
-    store_lanes_to(best.normal.x, hits.nx + first);
-    store_lanes_to(best.normal.y, hits.ny + first);
-    store_lanes_to(best.normal.z, hits.nz + first);
     store_lanes_to(best.part, part);
     store_lanes_to(select(near_start, T(1.0), T(0.0)), near);
     for (int k = 0; k < width; ++k) {
