@@ -141,7 +141,7 @@ void bench_workload(const World& world, Workload w, std::size_t count, int threa
 int cmd_demo(int argc, char** argv) {
   const Options o(argc, argv, 2, {"threads", "count", "path"}, {});
   const int threads = effective_threads(thread_count(o));
-  const auto count = std::size_t(o.integer("count", 20000, 1, 10'000'000));
+  const auto count = std::size_t(o.integer("count", 200000, 1, 10'000'000));
   SweepPath path;
   if (!parse_sweep_path(o.text("path", "simd"), path)) throw UsageError("--path must be simd, scalar or brute");
   const World world(make_arena());

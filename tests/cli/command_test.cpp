@@ -132,6 +132,24 @@ TEST_F(Command, DemoRunsTheMainJob) {
   }
 }
 
+TEST_F(Command, EveryPathWritesTheSameAnswersAndAnUnknownPathIsAUsageError) {
+  const CommandRun gen = capsweep_cmd("queries --scene @arena --workload long --count 3000 --out " + path("q.cwsq"));
+  ASSERT_EQ(gen.code, 0) << gen.output;
+  for (const char* p : {"simd", "scalar", "brute"}) {
+    const CommandRun run = capsweep_cmd("sweep --scene @arena --queries " + path("q.cwsq") + " --out " +
+                                        path(std::string(p) + ".cwsr") + " --path " + p);
+    ASSERT_EQ(run.code, 0) << run.output;
+    EXPECT_NE(run.output.find(std::string("path ") + p), std::string::npos) << run.output;
+  }
+  EXPECT_EQ(read(path("simd.cwsr")), read(path("brute.cwsr")));
+  EXPECT_EQ(read(path("scalar.cwsr")), read(path("brute.cwsr")));
+  const CommandRun bad = capsweep_cmd("sweep --scene @arena --queries " + path("q.cwsq") + " --out " +
+                                      path("x.cwsr") + " --path fast");
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_NE(bad.output.find("--path must be simd, scalar or brute"), std::string::npos) << bad.output;
+  EXPECT_FALSE(std::filesystem::exists(path("x.cwsr")));
+}
+
 TEST_F(Command, ArenaIsWrittenAsObj) {
   const CommandRun run = capsweep_cmd("arena --out " + path("arena.obj"));
   ASSERT_EQ(run.code, 0) << run.output;
