@@ -1,7 +1,8 @@
-// The block sweep kernel, written once for any lane type T: plain double (the scalar twin) or
-// an xsimd batch of doubles (the wide versions). Every lane runs the same branch-free
-// arithmetic; a per-lane decision is a mask and a select, never a branch, so a batch lane and
-// its twin compute bit-identical values (builds use -ffp-contract=off: no fused multiply-adds).
+// The block kernels, written once for any lane type T: plain double or float (the scalar twins)
+// or an xsimd batch (the wide versions): doubles for the full kernel, floats for the rejection
+// stage over compact blocks. Every lane runs the same branch-free arithmetic; a per-lane
+// decision is a mask and a select, never a branch, so a batch lane and its twin compute
+// bit-identical values (builds use -ffp-contract=off: no fused multiply-adds).
 //
 // Included only by the per-ISA translation units and the twin, never by public headers. All of
 // it has internal linkage, so each unit keeps the copy compiled for its own ISA.
