@@ -18,6 +18,18 @@ namespace capsweep {
 
 namespace {
 constexpr std::size_t kSortAboveBytes = 32u << 20;  // about the last-level cache of one socket
+
+struct KeepAll {
+  bool operator()(SweepHit&) const { return true; }
+};
+
+// Keeps the contacts a motion moves into (see World::sweep_approaching).
+struct KeepApproaching {
+  const World& world;
+  Vec3 motion;
+  float radius;
+  bool operator()(SweepHit& h) const;
+};
 }  // namespace
 
 const char* name(SweepPath path) {
@@ -51,6 +63,7 @@ World::World(std::vector<Triangle> triangles) : triangles_(std::move(triangles))
     bounds_.grow(boxes_.back());
   }
   bvh_ = build_bvh(triangles_);
+  links_ = link_triangles(triangles_);
 }
 
 bool is_better_hit(const SweepHit& a, const SweepHit& b) {
@@ -66,8 +79,8 @@ Status World::sweep_one(const SweepQuery& q, SweepHit& hit, SweepPath path, Trav
   if (Status s = check_sweep(q.capsule, q.motion); s != Status::ok) return s;
   TraversalStats local;
   switch (path) {
-    case SweepPath::simd: sweep_simd(q, hit, local); break;
-    case SweepPath::scalar: sweep_scalar(q, hit, local); break;
+    case SweepPath::simd: sweep_simd(q, hit, local, KeepAll{}); break;
+    case SweepPath::scalar: sweep_scalar(q, hit, local, KeepAll{}); break;
     case SweepPath::brute: sweep_brute(q, hit); break;
   }
   if (stats) {
@@ -91,7 +104,8 @@ void World::sweep_brute(const SweepQuery& q, SweepHit& hit) const {
   }
 }
 
-void World::sweep_scalar(const SweepQuery& q, SweepHit& hit, TraversalStats& stats) const {
+template <class Keep>
+void World::sweep_scalar(const SweepQuery& q, SweepHit& hit, TraversalStats& stats, const Keep& keep) const {
   const Aabb reach = swept_bounds(q.capsule, q.motion);
   float limit = 1.f;
   traverse(bvh_, make_swept_box(q.capsule, q.motion), limit, stats, [&](std::uint32_t b) {
@@ -103,14 +117,15 @@ void World::sweep_scalar(const SweepQuery& q, SweepHit& hit, TraversalStats& sta
       SweepHit h;
       sweep_capsule_triangle_unchecked(q.capsule, q.motion, triangles_[i], h);
       h.triangle = i;
-      if (is_better_hit(h, hit)) hit = h;
+      if (h.hit && is_better_hit(h, hit) && keep(h)) hit = h;
     }
     if (hit.hit) limit = hit.t;  // a node entered later holds only worse answers
     return false;
   });
 }
 
-void World::sweep_simd(const SweepQuery& q, SweepHit& hit, TraversalStats& stats) const {
+template <class Keep>
+void World::sweep_simd(const SweepQuery& q, SweepHit& hit, TraversalStats& stats, const Keep& keep) const {
   static const BlockSweepVariant kernel = best_block_sweep();
   BlockQuery bq = make_block_query(q.capsule, q.motion);
   float limit = 1.f;
@@ -134,7 +149,7 @@ void World::sweep_simd(const SweepQuery& q, SweepHit& hit, TraversalStats& stats
       } else {
         continue;
       }
-      if (is_better_hit(h, hit)) hit = h;
+      if (h.hit && is_better_hit(h, hit) && keep(h)) hit = h;
     }
     if (hit.hit) {
       limit = hit.t;  // a node or lane entered later holds only worse answers
@@ -151,6 +166,29 @@ void World::sweep_simd(const SweepQuery& q, SweepHit& hit, TraversalStats& stats
     return false;
   });
   if (staged > 0) flush();
+}
+
+bool KeepApproaching::operator()(SweepHit& h) const {
+  world.seam_normal(h, radius);
+  return dot(h.normal, motion) < 0;
+}
+
+Status World::sweep_approaching(const SweepQuery& q, SweepHit& hit, SweepPath path, TraversalStats* stats) const {
+  hit = SweepHit{};
+  if (Status s = check_sweep(q.capsule, q.motion); s != Status::ok) return s;
+  TraversalStats local;
+  const KeepApproaching keep{*this, q.motion, q.capsule.radius};
+  if (path == SweepPath::simd) {
+    sweep_simd(q, hit, local, keep);
+  } else {
+    sweep_scalar(q, hit, local, keep);
+  }
+  if (stats) {
+    stats->nodes += local.nodes;
+    stats->leaves += local.leaves;
+    stats->triangles += local.triangles;
+  }
+  return Status::ok;
 }
 
 std::size_t World::sweep(std::span<const SweepQuery> queries, std::span<SweepHit> hits, const SweepOptions& options,

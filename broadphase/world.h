@@ -8,7 +8,11 @@
 #include <string>
 #include <vector>
 
+#include "broadphase/adjacency.h"
 #include "broadphase/bvh.h"
+#include "broadphase/validate.h"
+#include "core/contact.h"
+#include "core/move.h"
 #include "core/shapes.h"
 #include "core/status.h"
 #include "core/sweep_hit.h"
@@ -35,6 +39,9 @@ struct SweepOptions {
   int threads = 0;  // worker threads; 0 = every core
 };
 
+// The same for moves and validation (brute is treated as scalar there).
+using BatchOptions = SweepOptions;
+
 // Refused input when building a world: names the triangle.
 class WorldError : public std::runtime_error {
  public:
@@ -52,6 +59,7 @@ class World {
   const std::vector<Triangle>& triangles() const { return triangles_; }
   const Aabb& bounds() const { return bounds_; }
   const Bvh& bvh() const { return bvh_; }
+  const std::vector<TriangleLinks>& links() const { return links_; }
 
   // Answers queries[i] into hits[i] (sizes must match). The first contact over all triangles
   // wins; among equal t, the deeper start overlap, then the lower triangle index, so answers do
@@ -68,15 +76,53 @@ class World {
   // Whether the capsule is farther than `clearance` from every triangle (surface to surface).
   bool is_clear(const Capsule& capsule, float clearance) const;
 
+  // --- Movement (world_move.cpp) ---
+
+  // One tick for a batch of agents (results[i] for agents[i]; `segments`, when not empty,
+  // receives each agent's travelled path). Every agent moves against the static world and
+  // against the other agents as they stood at the start of the tick; an agent whose end
+  // position would overlap another's stays where it was (kMoveHeldByAgents). Results are
+  // bit-identical for any thread count and any order of the agents. Agents with bad input
+  // (NaN/Inf, radius <= 0, out of range) stay put; their status says why. Returns their count.
+  std::size_t move(std::span<const Agent> agents, const MoveSettings& settings, std::span<MoveResult> results,
+                   const BatchOptions& options = {}, std::span<MoveSegments> segments = {},
+                   std::span<Status> status = {}) const;
+
+  // Judges claimed moves (verdicts[i] for moves[i]); parallel and deterministic like move.
+  void validate(std::span<const ClaimedMove> moves, const ValidateSettings& settings, std::span<Verdict> verdicts,
+                const BatchOptions& options = {}) const;
+
+  // The movement solver's sweep: the first contact the capsule moves *into*. A contact whose
+  // normal does not oppose the motion is passed through: the distance to that triangle is
+  // convex along the path, so it cannot shrink from there on. On a seam between coplanar
+  // triangles the face normal is used (and reported), where that keeps the exactness tolerance.
+  Status sweep_approaching(const SweepQuery& query, SweepHit& hit, SweepPath path = SweepPath::simd,
+                           TraversalStats* stats = nullptr) const;
+
+  // Replaces the normal of a contact on a seam (an edge or vertex inside a flat surface) by the
+  // face normal, when that keeps the tolerance for a capsule of this radius.
+  void seam_normal(SweepHit& hit, float radius) const;
+
+  // The triangle the capsule overlaps deepest (smallest distance < radius; for crossing axes
+  // the largest push-out), with the push-out contact. False when it overlaps nothing.
+  bool deepest_overlap(const Capsule& capsule, Contact& contact, std::uint32_t& triangle) const;
+
+  // Whether a contact is ground to stand on: its normal is at least `min_up` upward, or, on an
+  // edge or vertex, one of the faces meeting there is (the top of a step touched on its rim).
+  bool walkable(const SweepHit& hit, float min_up, Vec3& ground_normal) const;
+
  private:
   void sweep_brute(const SweepQuery& query, SweepHit& hit) const;
-  void sweep_scalar(const SweepQuery& query, SweepHit& hit, TraversalStats& stats) const;
-  void sweep_simd(const SweepQuery& query, SweepHit& hit, TraversalStats& stats) const;
+  template <class Keep>
+  void sweep_scalar(const SweepQuery& query, SweepHit& hit, TraversalStats& stats, const Keep& keep) const;
+  template <class Keep>
+  void sweep_simd(const SweepQuery& query, SweepHit& hit, TraversalStats& stats, const Keep& keep) const;
 
   std::vector<Triangle> triangles_;
   std::vector<Aabb> boxes_;
   Aabb bounds_;
   Bvh bvh_;
+  std::vector<TriangleLinks> links_;
 };
 
 // Orders two answers to the same query: the one a batch keeps.

@@ -9,6 +9,7 @@
 
 #include "broadphase/world.h"
 #include "cli/arena.h"
+#include "cli/commands.h"
 #include "cli/options.h"
 #include "cli/query_file.h"
 #include "cli/scene_loader.h"
@@ -16,14 +17,47 @@
 #include "simd/block_sweep.h"
 
 namespace capsweep {
+
+int thread_count(const Options& o) {
+  return int(o.integer("threads", 0, 0, 4096));
+}
+
+int effective_threads(int requested) { return requested > 0 ? requested : tbb::info::default_concurrency(); }
+
+World load_world(const Options& o) {
+  SceneOptions so;
+  so.scale = float(o.number("scale", 1.0));
+  so.z_up = o.has("z-up");
+  const std::string path = o.text("scene");
+  std::vector<Triangle> triangles = load_scene(path, so);
+  try {
+    return World(std::move(triangles));
+  } catch (const WorldError& e) {
+    throw SceneError(path + ": " + e.what());
+  }
+}
+
 namespace {
 
-constexpr const char* kUsage = R"(capsweep - exact swept-capsule queries against static triangle meshes
+constexpr const char* kUsage = R"(capsweep - exact swept-capsule queries and movement against static triangle meshes
 
 usage:
-  capsweep demo [--threads N] [--count N] [--path simd|scalar|brute]
-      The main job: sweep benchmark on the built-in arena (tick, validate and long workloads);
-      prints sweeps/s per core and on all cores.
+  capsweep demo [--agents N] [--ticks T] [--seed S] [--threads N] [--png FILE] [--speed M/S]
+                [--no-agent-collisions]
+      The main job: 2,000 agents walk the built-in arena toward random goals for 600 ticks at
+      60 Hz. Prints agent-ticks/s per core and in total, sweeps per agent-tick and any
+      invariant violation; draws their trails in capsweep_demo.png.
+  capsweep crowd --scene FILE --agents N --ticks T [--seed S] [--trace moves.cwsq] [--png FILE]
+                 [--threads N] [--speed M/S] [--no-agent-collisions] [--scale S] [--z-up]
+      The same on any scene. --trace writes every straight segment an agent travelled (CWSQ:
+      the capsule where it starts, its displacement).
+  capsweep validate --scene FILE --moves M.cwsq --out V.csv [--dt S] [--max-speed M/S]
+                    [--tolerance M] [--threads N] [--scale S] [--z-up]
+      Judges claimed moves (CWSQ: capsule at the last accepted position, claimed displacement):
+      ok, blocked, start_overlaps or too_fast, with the furthest legal point and the corrected
+      position, one CSV line per move.
+  capsweep throughput [--threads N] [--count N] [--path simd|scalar|brute]
+      Sweeps/s on the built-in arena (tick, validate and long workloads), 1 core and all cores.
   capsweep sweep --scene FILE --queries Q.cwsq --out R.cwsr [--threads N]
                  [--path simd|scalar|brute] [--scale S] [--z-up]
       Answers every query of a CWSQ file against a scene and writes a CWSR file. Paths: simd
@@ -44,25 +78,6 @@ using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
-int thread_count(const Options& o) {
-  return int(o.integer("threads", 0, 0, 4096));
-}
-
-int effective_threads(int requested) { return requested > 0 ? requested : tbb::info::default_concurrency(); }
-
-World load_world(const Options& o) {
-  SceneOptions so;
-  so.scale = float(o.number("scale", 1.0));
-  so.z_up = o.has("z-up");
-  const std::string path = o.text("scene");
-  std::vector<Triangle> triangles = load_scene(path, so);
-  try {
-    return World(std::move(triangles));
-  } catch (const WorldError& e) {
-    throw SceneError(path + ": " + e.what());
-  }
 }
 
 int cmd_sweep(int argc, char** argv) {
@@ -138,14 +153,14 @@ void bench_workload(const World& world, Workload w, std::size_t count, int threa
   if (mismatches) throw std::runtime_error(std::to_string(mismatches) + " answers differ between 1 and N threads");
 }
 
-int cmd_demo(int argc, char** argv) {
+int cmd_throughput(int argc, char** argv) {
   const Options o(argc, argv, 2, {"threads", "count", "path"}, {});
   const int threads = effective_threads(thread_count(o));
   const auto count = std::size_t(o.integer("count", 200000, 1, 10'000'000));
   SweepPath path;
   if (!parse_sweep_path(o.text("path", "simd"), path)) throw UsageError("--path must be simd, scalar or brute");
   const World world(make_arena());
-  std::printf("capsweep demo: sweep benchmark on the built-in arena (%zu triangles), path %s%s%s, %d threads\n",
+  std::printf("capsweep throughput: sweeps on the built-in arena (%zu triangles), path %s%s%s, %d threads\n",
               world.triangle_count(), name(path), path == SweepPath::simd ? " " : "",
               path == SweepPath::simd ? best_block_sweep().isa : "", threads);
   std::printf("  %-9s %8s %8s %14s %14s %10s\n", "workload", "queries", "hits", "sweeps/s/core", "sweeps/s all",
@@ -166,6 +181,9 @@ int run(int argc, char** argv) {
     return 0;
   }
   if (command == "demo") return cmd_demo(argc, argv);
+  if (command == "crowd") return cmd_crowd(argc, argv);
+  if (command == "validate") return cmd_validate(argc, argv);
+  if (command == "throughput") return cmd_throughput(argc, argv);
   if (command == "sweep") return cmd_sweep(argc, argv);
   if (command == "queries") return cmd_queries(argc, argv);
   if (command == "arena") return cmd_arena(argc, argv);

@@ -1,6 +1,7 @@
 #include "cli/query_file.h"
 
 #include <bit>
+#include <cstdio>
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -89,15 +90,49 @@ std::vector<SweepQuery> read_queries(const std::string& path) {
   return queries;
 }
 
+namespace {
+void store_query(std::string& out, const SweepQuery& q) {
+  for (float v : {q.capsule.a.x, q.capsule.a.y, q.capsule.a.z, q.capsule.b.x, q.capsule.b.y, q.capsule.b.z,
+                  q.capsule.radius, q.motion.x, q.motion.y, q.motion.z}) {
+    store(out, v);
+  }
+}
+}  // namespace
+
 void write_queries(const std::string& path, const std::vector<SweepQuery>& queries) {
   std::string out = header(kQueryMagic, queries.size(), kQueryBytes);
-  for (const SweepQuery& q : queries) {
-    for (float v : {q.capsule.a.x, q.capsule.a.y, q.capsule.a.z, q.capsule.b.x, q.capsule.b.y, q.capsule.b.z,
-                    q.capsule.radius, q.motion.x, q.motion.y, q.motion.z}) {
-      store(out, v);
-    }
-  }
+  for (const SweepQuery& q : queries) store_query(out, q);
   write_file(path, out);
+}
+
+QueryWriter::QueryWriter(const std::string& path) : path_(path), out_(path, std::ios::binary | std::ios::trunc) {
+  if (!out_) throw FormatError(path + ": cannot create");
+  const std::string h = header(kQueryMagic, 0, kQueryBytes);
+  out_.write(h.data(), std::streamsize(h.size()));
+}
+
+QueryWriter::~QueryWriter() {
+  if (!finished_) {
+    out_.close();
+    std::remove(path_.c_str());
+  }
+}
+
+void QueryWriter::add(const SweepQuery& q) {
+  std::string record;
+  store_query(record, q);
+  out_.write(record.data(), std::streamsize(record.size()));
+  ++count_;
+}
+
+void QueryWriter::finish() {
+  std::string count;
+  store(count, count_);
+  out_.seekp(8);
+  out_.write(count.data(), std::streamsize(count.size()));
+  out_.close();
+  if (!out_) throw FormatError(path_ + ": write failed");
+  finished_ = true;
 }
 
 std::uint8_t hit_code(const SweepHit& hit) { return hit.hit ? (hit.t == 0.f ? 2 : 1) : 0; }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <fstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -28,6 +29,25 @@ class FormatError : public std::runtime_error {
 // Reads and validates every query (finite, radius > 0, within range).
 std::vector<SweepQuery> read_queries(const std::string& path);
 void write_queries(const std::string& path, const std::vector<SweepQuery>& queries);
+
+// Writes a CWSQ file record by record (traces too large to hold in memory). The header's count
+// is written by finish(); a writer destroyed unfinished removes its file.
+class QueryWriter {
+ public:
+  explicit QueryWriter(const std::string& path);  // throws FormatError if it cannot create it
+  ~QueryWriter();
+  QueryWriter(const QueryWriter&) = delete;
+  QueryWriter& operator=(const QueryWriter&) = delete;
+  void add(const SweepQuery& query);
+  void finish();  // throws FormatError if the file could not be written
+  std::uint64_t count() const { return count_; }
+
+ private:
+  std::string path_;
+  std::ofstream out_;
+  std::uint64_t count_ = 0;
+  bool finished_ = false;
+};
 
 // The CWSR hit code: 0 miss, 1 hit at t > 0, 2 hit at t = 0 (start touches or overlaps).
 std::uint8_t hit_code(const SweepHit& hit);

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "broadphase/world.h"
+#include "core/random.h"
 
 namespace capsweep {
 
@@ -23,6 +24,25 @@ bool parse_workload(const std::string& text, Workload& out);
 
 inline constexpr float kPersonRadius = 0.35f;
 inline constexpr float kPersonAxis = 1.1f;
+
+// Random places to stand: points on walkable triangles (normal.y > 0.7), picked by area.
+class StandingPlaces {
+ public:
+  // Throws std::runtime_error if the scene has no walkable triangle.
+  explicit StandingPlaces(const World& world);
+  // A random point on walkable ground.
+  Vec3d point(Random& rng) const;
+  // A person standing at a random point, its bottom sphere 2 cm clear of the triangle's plane
+  // (not checked against the rest of the mesh: see World::is_clear).
+  Capsule person(Random& rng) const;
+
+ private:
+  Vec3d point(Random& rng, Vec3d& normal) const;
+  const World& world_;
+  std::vector<std::uint32_t> walkable_;
+  std::vector<double> cumulative_;
+  double total_ = 0;
+};
 
 // Throws std::runtime_error if the scene has no walkable triangle or no clear place to stand.
 std::vector<SweepQuery> make_workload(const World& world, Workload workload, std::size_t count, std::uint64_t seed);

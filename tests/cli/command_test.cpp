@@ -104,6 +104,8 @@ TEST_F(Command, UsageErrorsExitWithCode2) {
   EXPECT_EQ(capsweep_cmd("sweep --scene @arena --queries x --out y --path warp").code, 2);
   EXPECT_EQ(capsweep_cmd("queries --scene @arena --workload run --count 5 --out x").code, 2);
   EXPECT_EQ(capsweep_cmd("demo --threads -3").code, 2);
+  EXPECT_EQ(capsweep_cmd("crowd --scene @arena --ticks 5").code, 2);  // --agents is required
+  EXPECT_EQ(capsweep_cmd("validate --scene @arena --moves x --out y --tolerance 5").code, 2);
   EXPECT_EQ(capsweep_cmd("help").code, 0);
 }
 
@@ -124,12 +126,53 @@ TEST_F(Command, QueriesAreReproducibleFromTheSeed) {
   }
 }
 
-TEST_F(Command, DemoRunsTheMainJob) {
-  const CommandRun run = capsweep_cmd("demo --count 2000");
+TEST_F(Command, ThroughputSweepsTheArena) {
+  const CommandRun run = capsweep_cmd("throughput --count 2000");
   ASSERT_EQ(run.code, 0) << run.output;
   for (const char* w : {"tick", "validate", "long", "sweeps/s/core", "answers identical"}) {
     EXPECT_NE(run.output.find(w), std::string::npos) << run.output;
   }
+}
+
+TEST_F(Command, DemoRunsTheMainJob) {
+  const CommandRun run = capsweep_cmd("demo --agents 300 --ticks 60 --png " + path("demo.png"));
+  ASSERT_EQ(run.code, 0) << run.output;
+  for (const char* w : {"agent-ticks/s", "per core", "sweeps per agent-tick", "identical on 1 and",
+                        "invariants: 0 agent-ticks inside the skin, 0 overlapping"}) {
+    EXPECT_NE(run.output.find(w), std::string::npos) << run.output;
+  }
+  EXPECT_EQ(read(path("demo.png")).substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
+}
+
+TEST_F(Command, CrowdTraceIsFreeOfTheMeshAndEveryTracedMoveValidates) {
+  const CommandRun run = capsweep_cmd("crowd --scene @arena --agents 200 --ticks 40 --seed 3 --trace " + path("t.cwsq"));
+  ASSERT_EQ(run.code, 0) << run.output;
+  const std::vector<SweepQuery> trace = read_queries(path("t.cwsq"));
+  ASSERT_GT(trace.size(), 4000u);
+  EXPECT_NE(run.output.find("trace: " + std::to_string(trace.size()) + " segments"), std::string::npos) << run.output;
+  // Any tool can check the trace: here, the brute-force sweep finds no contact on any segment.
+  ASSERT_EQ(capsweep_cmd("sweep --scene @arena --path brute --queries " + path("t.cwsq") + " --out " + path("r.cwsr")).code, 0);
+  for (const SweepHit& h : read_results(path("r.cwsr"))) ASSERT_FALSE(h.hit);
+  // And every segment is a legal move.
+  const CommandRun v = capsweep_cmd("validate --scene @arena --moves " + path("t.cwsq") + " --out " + path("v.csv"));
+  ASSERT_EQ(v.code, 0) << v.output;
+  EXPECT_NE(v.output.find(std::to_string(trace.size()) + " ok"), std::string::npos) << v.output;
+  EXPECT_NE(read(path("v.csv")).find("move,verdict,legal_fraction"), std::string::npos);
+}
+
+TEST_F(Command, ValidateFlagsAMoveThroughAWall) {
+  // From the middle of the arena 30 m east: through the pillar at (6, 0) and into the wall.
+  write_queries(path("m.cwsq"), {{{{0, 0.37f, 0}, {0, 1.47f, 0}, 0.35f}, {30, 0, 0}},
+                                 {{{0, 0.37f, 0}, {0, 1.47f, 0}, 0.35f}, {0, 0, 1}}});
+  const CommandRun v = capsweep_cmd("validate --scene @arena --moves " + path("m.cwsq") + " --out " + path("v.csv"));
+  ASSERT_EQ(v.code, 0) << v.output;
+  const std::string csv = read(path("v.csv"));
+  EXPECT_NE(csv.find("\n0,blocked,"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("\n1,ok,1,"), std::string::npos) << csv;
+  const CommandRun missing = capsweep_cmd("validate --scene @arena --moves " + path("none.cwsq") + " --out " + path("w.csv"));
+  EXPECT_EQ(missing.code, 1);
+  EXPECT_NE(missing.output.find("none.cwsq"), std::string::npos) << missing.output;
+  EXPECT_FALSE(std::filesystem::exists(path("w.csv")));
 }
 
 TEST_F(Command, EveryPathWritesTheSameAnswersAndAnUnknownPathIsAUsageError) {

@@ -1,0 +1,135 @@
+#include "broadphase/adjacency.h"
+
+#include <cmath>
+#include <cstring>
+#include <numbers>
+#include <tuple>
+
+#include <tbb/parallel_sort.h>
+
+namespace capsweep {
+
+namespace {
+
+std::uint32_t bits(float f) {
+  if (f == 0.f) f = 0.f;  // -0 welds with +0
+  std::uint32_t u;
+  std::memcpy(&u, &f, sizeof u);
+  return u;
+}
+
+// Welded vertex ids: equal positions share the id of their first occurrence.
+std::vector<std::uint32_t> weld(const std::vector<Triangle>& triangles) {
+  struct Key {
+    std::uint32_t x, y, z, index;
+    bool operator<(const Key& o) const { return std::tie(x, y, z, index) < std::tie(o.x, o.y, o.z, o.index); }
+  };
+  const std::size_t n = triangles.size() * 3;
+  std::vector<Key> keys(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const Vec3& p = triangles[i / 3].v[i % 3];
+    keys[i] = {bits(p.x), bits(p.y), bits(p.z), std::uint32_t(i)};
+  }
+  tbb::parallel_sort(keys.begin(), keys.end());
+  std::vector<std::uint32_t> id(n);
+  for (std::size_t i = 0, first = 0; i < n; ++i) {
+    if (i > 0 && (keys[i].x != keys[i - 1].x || keys[i].y != keys[i - 1].y || keys[i].z != keys[i - 1].z)) first = i;
+    id[keys[i].index] = keys[first].index;
+  }
+  return id;
+}
+
+Vec3d face_normal_d(const Triangle& t) {
+  const Vec3d a = to_double(t.v[0]), b = to_double(t.v[1]), c = to_double(t.v[2]);
+  const Vec3d n = cross(b - a, c - a);
+  const double len = length(n);
+  return len > 0 ? n / len : Vec3d{};
+}
+
+}  // namespace
+
+Vec3 face_normal(const Triangle& t) { return to_float(face_normal_d(t)); }
+
+std::vector<TriangleLinks> link_triangles(const std::vector<Triangle>& triangles) {
+  const std::vector<std::uint32_t> vertex = weld(triangles);
+  const std::size_t count = triangles.size();
+  std::vector<Vec3d> normal(count);
+  for (std::size_t i = 0; i < count; ++i) normal[i] = face_normal_d(triangles[i]);
+
+  // Edges sorted by their welded end points: runs of equal keys are the triangles sharing one.
+  struct Edge {
+    std::uint32_t lo, hi, triangle, side;
+    bool operator<(const Edge& o) const {
+      return std::tie(lo, hi, triangle, side) < std::tie(o.lo, o.hi, o.triangle, o.side);
+    }
+  };
+  std::vector<Edge> edges;
+  edges.reserve(count * 3);
+  for (std::uint32_t t = 0; t < count; ++t) {
+    for (std::uint32_t s = 0; s < 3; ++s) {
+      const std::uint32_t p = vertex[3 * t + s], q = vertex[3 * t + (s + 1) % 3];
+      if (p != q) edges.push_back({std::min(p, q), std::max(p, q), t, s});
+    }
+  }
+  tbb::parallel_sort(edges.begin(), edges.end());
+
+  const double cos_seam = std::cos(double(kSeamDegrees) * std::numbers::pi / 180.0);
+  std::vector<TriangleLinks> links(count);
+  for (std::size_t i = 0; i < edges.size();) {
+    std::size_t j = i + 1;
+    while (j < edges.size() && edges[j].lo == edges[i].lo && edges[j].hi == edges[i].hi) ++j;
+    if (j - i == 2 && edges[i].triangle != edges[i + 1].triangle) {
+      const Edge& e = edges[i];
+      const Edge& f = edges[i + 1];
+      links[e.triangle].across[e.side] = f.triangle;
+      links[f.triangle].across[f.side] = e.triangle;
+      // Coplanar: normals (anti)parallel within the seam angle, and the two triangles on
+      // opposite sides of the edge (a triangle folded back onto its neighbour is not a seam).
+      const Vec3d& n = normal[e.triangle];
+      const Vec3d& m = normal[f.triangle];
+      if (length_sq(n) > 0 && length_sq(m) > 0 && std::fabs(dot(n, m)) >= cos_seam) {
+        const Triangle& a = triangles[e.triangle];
+        const Triangle& b = triangles[f.triangle];
+        const Vec3d p = to_double(a.v[e.side]), dir = to_double(a.v[(e.side + 1) % 3]) - p;
+        const double side_a = dot(cross(dir, to_double(a.v[(e.side + 2) % 3]) - p), n);
+        const double side_b = dot(cross(dir, to_double(b.v[(f.side + 2) % 3]) - p), n);
+        if ((side_a > 0 && side_b < 0) || (side_a < 0 && side_b > 0)) {
+          links[e.triangle].seam_edges |= std::uint8_t(1u << e.side);
+          links[f.triangle].seam_edges |= std::uint8_t(1u << f.side);
+        }
+      }
+    }
+    i = j;
+  }
+
+  // A vertex is flat when the fan around it closes through seams only, every face of it
+  // coplanar with the first (so small bends cannot add up around the fan).
+  for (std::uint32_t t = 0; t < count; ++t) {
+    for (int s = 0; s < 3; ++s) {
+      const std::uint32_t v = vertex[3 * t + s];
+      std::uint32_t current = t;
+      int out_edge = s;  // edge from v to the next vertex
+      bool flat = false;
+      for (int step = 0; step < 64; ++step) {
+        if (!(links[current].seam_edges >> out_edge & 1)) break;
+        const std::uint32_t next = links[current].across[out_edge];
+        if (std::fabs(dot(normal[next], normal[t])) < cos_seam) break;
+        if (next == t) {
+          flat = true;
+          break;
+        }
+        // In `next`, leave v by its other edge.
+        int at = 0;
+        while (at < 3 && vertex[3 * next + at] != v) ++at;
+        if (at == 3) break;
+        const int e_in = links[next].across[at] == current ? at : (at + 2) % 3;
+        out_edge = e_in == at ? (at + 2) % 3 : at;
+        current = next;
+      }
+      if (flat) links[t].flat_vertices |= std::uint8_t(1u << s);
+    }
+  }
+  return links;
+}
+
+}  // namespace capsweep

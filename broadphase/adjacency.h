@@ -1,0 +1,34 @@
+// Triangle adjacency, from vertices welded when the world is built: which triangle lies across
+// each edge, and which edges and vertices are seams inside a flat surface. A sweep touching
+// such a seam reports the face normal, so agents sliding over coplanar triangles are neither
+// stopped nor deflected by the edges between them.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core/shapes.h"
+#include "core/sweep_hit.h"
+
+namespace capsweep {
+
+// Two faces meeting at a smaller angle than this are one flat surface. A few degrees covers
+// modelling noise and gently bent terrain; the sweep only trusts the face normal where doing
+// so keeps the exactness tolerance (see World::sweep_approaching).
+inline constexpr float kSeamDegrees = 2.f;
+
+struct TriangleLinks {
+  // The triangle across edge i (from vertex i to vertex i+1), or kNoTriangle on a border or
+  // where more than two triangles share the edge.
+  std::uint32_t across[3] = {kNoTriangle, kNoTriangle, kNoTriangle};
+  std::uint8_t seam_edges = 0;     // bit i: edge i joins two coplanar triangles
+  std::uint8_t flat_vertices = 0;  // bit i: vertex i is inside a flat surface (closed fan of seams)
+};
+
+// Vertices at the same position (equal floats; -0 equals +0) are welded into one.
+std::vector<TriangleLinks> link_triangles(const std::vector<Triangle>& triangles);
+
+// The unit normal of a proper triangle (winding order), or zero for a degenerate one.
+Vec3 face_normal(const Triangle& t);
+
+}  // namespace capsweep

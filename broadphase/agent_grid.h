@@ -1,0 +1,70 @@
+// The per-tick broadphase over agents: a uniform grid of their boxes, rebuilt every tick (a
+// parallel sort by cell, then a hash table from cell to its agents), asked for the agents whose
+// boxes meet a query box.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <utility>
+#include <vector>
+
+#include "core/shapes.h"
+
+namespace capsweep {
+
+class AgentGrid {
+ public:
+  // Cells are as large as the largest agent box, so each agent is filed in one cell.
+  void build(std::span<const Capsule> capsules);
+
+  // Calls visit(index) for every agent whose box overlaps `box`, in increasing index order
+  // within a cell (the caller breaks ties by id, so the order never shows in results).
+  template <class Visit>
+  void for_each_overlapping(const Aabb& box, Visit&& visit) const {
+    const auto lo = cell_of(box.min - Vec3{cell_, cell_, cell_});
+    const auto hi = cell_of(box.max);
+    const std::uint64_t cells = std::uint64_t(hi[0] - lo[0] + 1) * std::uint64_t(hi[1] - lo[1] + 1) *
+                                std::uint64_t(hi[2] - lo[2] + 1);
+    if (cells > entries_.size() / 4 + 8) {  // a huge box: a scan is cheaper than the lookups
+      for (std::uint32_t i = 0; i < boxes_.size(); ++i) {
+        if (boxes_[i].overlaps(box)) visit(i);
+      }
+      return;
+    }
+    for (std::int32_t x = lo[0]; x <= hi[0]; ++x) {
+      for (std::int32_t y = lo[1]; y <= hi[1]; ++y) {
+        for (std::int32_t z = lo[2]; z <= hi[2]; ++z) {
+          const auto [first, last] = find(key(x, y, z));
+          for (std::size_t k = first; k < last; ++k) {
+            const std::uint32_t i = entries_[k].second;
+            if (boxes_[i].overlaps(box)) visit(i);
+          }
+        }
+      }
+    }
+  }
+
+  std::size_t size() const { return boxes_.size(); }
+
+ private:
+  struct Cell {
+    std::int32_t v[3];
+    std::int32_t operator[](int i) const { return v[i]; }
+  };
+  Cell cell_of(const Vec3& p) const;
+  static std::uint64_t key(std::int32_t x, std::int32_t y, std::int32_t z);
+  std::pair<std::size_t, std::size_t> find(std::uint64_t key) const;
+
+  float cell_ = 1.f;
+  std::vector<Aabb> boxes_;
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> entries_;  // (cell key, agent), sorted
+  // Open addressing from a cell key to its run in entries_ (empty slots have first == last).
+  struct Slot {
+    std::uint64_t key;
+    std::uint32_t first, last;
+  };
+  std::vector<Slot> table_;
+  std::uint64_t mask_ = 0;
+};
+
+}  // namespace capsweep

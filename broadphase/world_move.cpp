@@ -1,0 +1,321 @@
+// World::move and World::validate: the movement solver of core/ (move_agent) run over a batch
+// with oneTBB, against the world's BVH and a per-tick grid of the other agents.
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+
+#include "broadphase/agent_grid.h"
+#include "broadphase/traverse.h"
+#include "broadphase/world.h"
+#include "core/sweep.h"
+
+namespace capsweep {
+
+namespace {
+
+// What one agent's tick sees: the world, and the other agents at their tick-start positions.
+class WorldCollider final : public MoveCollider {
+ public:
+  WorldCollider(const World& world, SweepPath path, const AgentGrid* grid, std::span<const Agent> agents,
+                std::size_t self)
+      : world_(world), path_(path == SweepPath::simd ? SweepPath::simd : SweepPath::scalar), grid_(grid),
+        agents_(agents), self_(self) {}
+
+  void sweep(const Capsule& capsule, const Vec3& motion, MoveHit& out) const override {
+    out = MoveHit{};
+    world_.sweep_approaching({capsule, motion}, out.hit, path_);
+    if (!grid_) return;
+    grid_->for_each_overlapping(swept_bounds(capsule, motion), [&](std::uint32_t j) {
+      if (j == self_) return;
+      SweepHit h;
+      sweep_capsule_capsule(capsule, motion, agents_[j].capsule, h);
+      if (!h.hit || !(dot(h.normal, motion) < 0)) return;
+      // Earliest wins; at equal times the world, then the lower agent id.
+      const std::uint32_t id = agents_[j].id;
+      if (out.hit.hit && (h.t > out.hit.t || (h.t == out.hit.t && (out.agent == kNoAgent || id > out.agent)))) return;
+      out.hit = h;
+      out.hit.triangle = kNoTriangle;
+      out.agent = id;
+    });
+  }
+
+  bool deepest_overlap(const Capsule& capsule, Contact& out, std::uint32_t& triangle) const override {
+    return world_.deepest_overlap(capsule, out, triangle);
+  }
+
+  bool walkable(const MoveHit& hit, float min_up, Vec3& ground_normal) const override {
+    return hit.agent == kNoAgent && world_.walkable(hit.hit, min_up, ground_normal);
+  }
+
+ private:
+  const World& world_;
+  SweepPath path_;
+  const AgentGrid* grid_;
+  std::span<const Agent> agents_;
+  std::size_t self_;
+};
+
+template <class Body>
+void run_in_arena(int threads, Body&& body) {
+  if (threads > 0) {
+    tbb::task_arena arena(threads);
+    arena.execute(body);
+  } else {
+    body();
+  }
+}
+
+bool overlaps(const Capsule& a, const Capsule& b) {
+  Contact k;
+  capsule_capsule_contact(a, b, k);
+  return k.distance < double(a.radius) + double(b.radius);
+}
+
+}  // namespace
+
+const char* name(VerdictKind kind) {
+  switch (kind) {
+    case VerdictKind::ok: return "ok";
+    case VerdictKind::blocked: return "blocked";
+    case VerdictKind::start_overlaps: return "start_overlaps";
+    case VerdictKind::too_fast: return "too_fast";
+    case VerdictKind::refused: return "refused";
+  }
+  return "?";
+}
+
+void World::seam_normal(SweepHit& h, float radius) const {
+  if (h.triangle >= links_.size() || (h.feature != Feature::edge && h.feature != Feature::vertex)) return;
+  const TriangleLinks& links = links_[h.triangle];
+  const Triangle& t = triangles_[h.triangle];
+  const Vec3d p = to_double(h.point);
+  bool seam = false;
+  if (h.feature == Feature::edge) {
+    // The edge the contact point lies on: the nearest of the three.
+    int best = 0;
+    double best_d = INFINITY;
+    for (int i = 0; i < 3; ++i) {
+      const Vec3d a = to_double(t.v[i]), e = to_double(t.v[(i + 1) % 3]) - a;
+      const double len_sq = length_sq(e);
+      const double s = len_sq > 0 ? std::clamp(dot(p - a, e) / len_sq, 0.0, 1.0) : 0.0;
+      const double d = length_sq(p - (a + e * s));
+      if (d < best_d) best_d = d, best = i;
+    }
+    seam = links.seam_edges >> best & 1;
+  } else {
+    int best = 0;
+    double best_d = INFINITY;
+    for (int i = 0; i < 3; ++i) {
+      const double d = length_sq(p - to_double(t.v[i]));
+      if (d < best_d) best_d = d, best = i;
+    }
+    seam = links.flat_vertices >> best & 1;
+  }
+  if (!seam) return;
+  Vec3 n = face_normal(t);
+  if (dot(n, h.normal) < 0) n = -n;
+  // Passing through the seam may bring the capsule closer to its edge than the radius by
+  // radius * (1 - cos(angle between the normals)): only trusted while that stays far below the
+  // exactness tolerance (exactly coplanar faces: float noise; bent ones: tiny angles).
+  const double slack = std::max(2.5e-5, 1e-7 * double(max_abs_component(h.point)));
+  if (double(radius) * (1.0 - double(dot(n, h.normal))) <= slack) h.normal = n;
+}
+
+bool World::walkable(const SweepHit& hit, float min_up, Vec3& ground_normal) const {
+  if (!hit.hit) return false;
+  if (hit.normal.y >= min_up) {
+    ground_normal = hit.normal;
+    return true;
+  }
+  if (hit.triangle >= triangles_.size() || (hit.feature != Feature::edge && hit.feature != Feature::vertex)) {
+    return false;
+  }
+  // On a rim: the faces meeting there (this triangle, and its neighbours across the edges
+  // through the contact point), each seen from the agent's side.
+  const Triangle& t = triangles_[hit.triangle];
+  const TriangleLinks& links = links_[hit.triangle];
+  std::uint32_t candidates[3] = {hit.triangle, kNoTriangle, kNoTriangle};
+  const Vec3d p = to_double(hit.point);
+  for (int i = 0, k = 1; i < 3; ++i) {
+    const Vec3d a = to_double(t.v[i]), e = to_double(t.v[(i + 1) % 3]) - a;
+    const double len_sq = length_sq(e);
+    const double s = len_sq > 0 ? std::clamp(dot(p - a, e) / len_sq, 0.0, 1.0) : 0.0;
+    const double d = length(p - (a + e * s));
+    // Within rounding of the edge (the contact point is computed on it).
+    if (d <= 1e-5 * (1.0 + std::sqrt(len_sq)) && k < 3) candidates[k++] = links.across[i];
+  }
+  for (std::uint32_t c : candidates) {
+    if (c == kNoTriangle) continue;
+    Vec3 n = face_normal(triangles_[c]);
+    if (dot(n, hit.normal) < 0) n = -n;
+    if (n.y >= min_up) {
+      ground_normal = n;
+      return true;
+    }
+  }
+  return false;
+}
+
+bool World::deepest_overlap(const Capsule& capsule, Contact& contact, std::uint32_t& triangle) const {
+  const Aabb box = swept_bounds(capsule, {});
+  bool found = false;
+  float limit = 1.f;
+  TraversalStats stats;
+  traverse(bvh_, make_swept_box(capsule, {}), limit, stats, [&](std::uint32_t b) {
+    const TriangleBlock& block = bvh_.blocks[b];
+    for (int lane = 0; lane < kBlockLanes && block.valid(lane); ++lane) {
+      const std::uint32_t i = block.triangle[lane];
+      if (!box.overlaps(boxes_[i])) continue;
+      Contact k;
+      capsule_triangle_contact(capsule, triangles_[i], k);
+      if (!(k.distance < capsule.radius)) continue;
+      // Deepest first; at equal depth the lower index (blocks are visited in tree order).
+      if (!found || k.depth > contact.depth || (k.depth == contact.depth && i < triangle)) {
+        contact = k;
+        triangle = i;
+        found = true;
+      }
+    }
+    return false;
+  });
+  return found;
+}
+
+std::size_t World::move(std::span<const Agent> agents, const MoveSettings& settings, std::span<MoveResult> results,
+                        const BatchOptions& options, std::span<MoveSegments> segments,
+                        std::span<Status> status) const {
+  if (results.size() != agents.size() || (!segments.empty() && segments.size() != agents.size()) ||
+      (!status.empty() && status.size() != agents.size())) {
+    throw std::invalid_argument("World::move: agents, results, segments and status must have the same size");
+  }
+  std::atomic<std::size_t> refused{0};
+  run_in_arena(options.threads, [&] {
+    AgentGrid grid;
+    if (settings.agents_collide) {
+      std::vector<Capsule> capsules(agents.size());
+      for (std::size_t i = 0; i < agents.size(); ++i) capsules[i] = agents[i].capsule;
+      grid.build(capsules);
+    }
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, agents.size(), 16), [&](const auto& range) {
+      for (std::size_t i = range.begin(); i != range.end(); ++i) {
+        const Agent& a = agents[i];
+        MoveSegments* trace = segments.empty() ? nullptr : &segments[i];
+        Status s = check_sweep(a.capsule, a.displacement);
+        if (s == Status::ok && !std::isfinite(a.vertical_speed)) s = Status::non_finite_motion;
+        if (!status.empty()) status[i] = s;
+        if (s != Status::ok) {
+          ++refused;
+          results[i] = MoveResult{};
+          results[i].capsule = a.capsule;
+          results[i].flags = kMoveBlocked;
+          if (trace) trace->count = 0;
+          continue;
+        }
+        const WorldCollider collider(*this, options.path, settings.agents_collide ? &grid : nullptr, agents, i);
+        move_agent(collider, a, settings, results[i], trace);
+      }
+    });
+    if (!settings.agents_collide) return;
+
+    // Each agent avoided the others' start positions, but two may have moved into the same
+    // place. Those stay where they were. A start position never overlaps another agent's end
+    // (that agent swept against it), except after a depenetration push: hence the rounds,
+    // which only ever add agents held, so the result is the same in any order.
+    std::vector<std::uint8_t> held(agents.size(), 0);
+    for (int round = 0; round < 16; ++round) {
+      std::vector<Capsule> ends(agents.size());
+      for (std::size_t i = 0; i < agents.size(); ++i) ends[i] = held[i] ? agents[i].capsule : results[i].capsule;
+      AgentGrid end_grid;
+      end_grid.build(ends);
+      std::vector<std::uint8_t> hold(agents.size(), 0);
+      tbb::parallel_for(tbb::blocked_range<std::size_t>(0, agents.size(), 64), [&](const auto& range) {
+        for (std::size_t i = range.begin(); i != range.end(); ++i) {
+          if (held[i] || results[i].moved == Vec3{}) continue;
+          end_grid.for_each_overlapping(swept_bounds(ends[i], {}), [&](std::uint32_t j) {
+            if (j != i && !hold[i] && overlaps(ends[i], ends[j])) hold[i] = 1;
+          });
+        }
+      });
+      bool any = false;
+      for (std::size_t i = 0; i < agents.size(); ++i) {
+        if (!hold[i]) continue;
+        any = true;
+        held[i] = 1;
+        MoveResult& r = results[i];
+        r.capsule = agents[i].capsule;
+        r.moved = {};
+        r.pushed = 0;
+        r.flags = std::uint8_t((r.flags & ~(kMoveSteppedUp | kMoveSnapped | kMoveDepenetrated)) | kMoveBlocked |
+                               kMoveHeldByAgents);
+        if (!segments.empty()) segments[i].count = 0;
+      }
+      if (!any) break;
+    }
+  });
+  return refused.load();
+}
+
+void World::validate(std::span<const ClaimedMove> moves, const ValidateSettings& settings, std::span<Verdict> verdicts,
+                     const BatchOptions& options) const {
+  if (verdicts.size() != moves.size()) throw std::invalid_argument("World::validate: moves and verdicts differ in size");
+  const SweepPath path = options.path == SweepPath::simd ? SweepPath::simd : SweepPath::scalar;
+  run_in_arena(options.threads, [&] {
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, moves.size(), 16), [&](const auto& range) {
+      for (std::size_t i = range.begin(); i != range.end(); ++i) {
+        const ClaimedMove& m = moves[i];
+        Verdict& v = verdicts[i];
+        v = Verdict{};
+        v.furthest = v.corrected = m.from;
+        v.status = check_sweep(m.from, m.motion);
+        if (v.status == Status::ok && !(std::isfinite(m.dt) && m.dt >= 0)) v.status = Status::non_finite_motion;
+        if (v.status == Status::ok && !(settings.tolerance >= 0 && settings.tolerance < m.from.radius)) {
+          v.status = Status::bad_radius;  // the tolerance must leave a capsule to sweep
+        }
+        if (v.status != Status::ok) {
+          v.kind = VerdictKind::refused;
+          v.legal_fraction = 0;
+          continue;
+        }
+        const Capsule shrunk{m.from.a, m.from.b, m.from.radius - settings.tolerance};
+        Contact contact;
+        std::uint32_t triangle;
+        if (deepest_overlap(shrunk, contact, triangle)) {
+          v.kind = VerdictKind::start_overlaps;
+          v.legal_fraction = 0;
+          v.hit.hit = true;
+          v.hit.t = 0;
+          v.hit.normal = contact.normal;
+          v.hit.point = contact.point;
+          v.hit.depth = contact.depth;
+          v.hit.feature = contact.feature;
+          v.hit.triangle = triangle;
+        } else {
+          sweep_one({shrunk, m.motion}, v.hit, path);
+          v.legal_fraction = v.hit.hit ? v.hit.t : 1.f;
+          const bool too_fast = settings.max_speed > 0 && m.dt > 0 &&
+                                double(length(m.motion)) > double(settings.max_speed) * m.dt + settings.tolerance;
+          v.kind = too_fast ? VerdictKind::too_fast : v.hit.hit ? VerdictKind::blocked : VerdictKind::ok;
+        }
+        const Vec3 free_part = m.motion * v.legal_fraction;
+        v.furthest = {m.from.a + free_part, m.from.b + free_part, m.from.radius};
+        if (v.kind == VerdictKind::ok) {
+          v.corrected = {m.from.a + m.motion, m.from.b + m.motion, m.from.radius};
+          continue;
+        }
+        // Where the agent would have got: one tick of the movement solver on the claim.
+        MoveSettings ms = settings.movement;
+        ms.agents_collide = false;
+        const WorldCollider collider(*this, path, nullptr, {}, 0);
+        MoveResult r;
+        move_agent(collider, {m.from, m.motion, 0.f, 0}, ms, r);
+        v.corrected = r.capsule;
+      }
+    });
+  });
+}
+
+}  // namespace capsweep

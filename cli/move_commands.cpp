@@ -1,0 +1,243 @@
+// capsweep demo | crowd | validate: the movement commands.
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <memory>
+#include <optional>
+
+#include "cli/arena.h"
+#include "cli/commands.h"
+#include "cli/crowd.h"
+#include "cli/picture.h"
+#include "cli/query_file.h"
+#include "simd/block_sweep.h"
+
+namespace capsweep {
+
+namespace {
+
+struct CrowdRun {
+  std::string scene_name;
+  std::size_t ticks = 600;
+  std::string trace_path, png_path;
+};
+
+// A hash of every agent's state: equal for runs that are equal bit for bit.
+std::uint64_t state_hash(const std::vector<Agent>& agents) {
+  std::uint64_t h = 1469598103934665603ull;
+  for (const Agent& a : agents) {
+    const unsigned char* p = reinterpret_cast<const unsigned char*>(&a);
+    for (std::size_t k = 0; k < sizeof(Capsule); ++k) h = (h ^ p[k]) * 1099511628211ull;
+    std::uint32_t vs;
+    std::memcpy(&vs, &a.vertical_speed, sizeof vs);
+    h = (h ^ vs) * 1099511628211ull;
+  }
+  return h;
+}
+
+class ProgressBar {
+ public:
+  explicit ProgressBar(std::size_t total) : total_(total), tty_(isatty(2)) {}
+  void update(std::size_t done) {
+    const int percent = int(100 * done / total_);
+    if (percent == shown_ || (!tty_ && percent % 25 != 0)) return;
+    shown_ = percent;
+    const int filled = percent * 40 / 100;
+    std::fprintf(stderr, "%s[%s%s] %3d%%  tick %zu/%zu%s", tty_ ? "\r" : "", std::string(std::size_t(filled), '#').c_str(),
+                 std::string(std::size_t(40 - filled), '.').c_str(), percent, done, total_, tty_ ? "" : "\n");
+    if (tty_ && done == total_) std::fputc('\n', stderr);
+    std::fflush(stderr);
+  }
+
+ private:
+  std::size_t total_;
+  bool tty_;
+  int shown_ = -1;
+};
+
+int run_crowd(const World& world, CrowdSettings settings, const CrowdRun& run) {
+  const int threads = effective_threads(settings.batch.threads);
+  std::printf("capsweep crowd: %zu agents, %zu ticks at %.0f Hz on %s (%zu triangles), agents %s, %d threads, %s kernel\n",
+              settings.agents, run.ticks, 1.0 / settings.move.dt, run.scene_name.c_str(), world.triangle_count(),
+              settings.move.agents_collide ? "collide" : "pass through each other", threads, best_block_sweep().isa);
+
+  // One core, first: the per-core rate, and the reference the all-core run must match bit for bit.
+  const std::size_t probe_ticks = std::min<std::size_t>(run.ticks, 60);
+  CrowdSettings one = settings;
+  one.batch.threads = 1;
+  one.trace = false;
+  Crowd single(world, one);
+  std::vector<std::uint64_t> reference;
+  for (std::size_t t = 0; t < probe_ticks; ++t) {
+    single.tick();
+    reference.push_back(state_hash(single.agents()));
+  }
+
+  settings.trace = !run.trace_path.empty();
+  Crowd crowd(world, settings);
+  std::unique_ptr<QueryWriter> trace;
+  if (settings.trace) trace = std::make_unique<QueryWriter>(run.trace_path);
+  std::optional<TopDownPicture> picture;
+  if (!run.png_path.empty()) picture.emplace(world);
+  ProgressBar bar(run.ticks);
+  std::size_t penetrating = 0, overlapping = 0, bad_ticks = 0, mismatched = 0;
+  for (std::size_t t = 0; t < run.ticks; ++t) {
+    crowd.tick();
+    if (t < reference.size() && state_hash(crowd.agents()) != reference[t]) ++mismatched;
+    const CrowdViolations v = crowd.check();
+    penetrating += v.penetrating;
+    overlapping += v.overlapping;
+    if (v.penetrating + v.overlapping > 0 && bad_ticks++ < 5) {
+      std::fprintf(stderr, "\ninvariant violated at tick %zu: %zu agents inside the skin, %zu pairs overlapping\n", t,
+                   v.penetrating, v.overlapping);
+    }
+    if (trace) {
+      for (const MoveSegments& s : crowd.segments()) {
+        for (int k = 0; k < s.count; ++k) trace->add({s.segment[k].capsule, s.segment[k].motion});
+      }
+    }
+    if (picture) {
+      for (std::size_t i = 0; i < crowd.agents().size(); ++i) {
+        const MoveResult& r = crowd.results()[i];
+        const Vec3 from = crowd.previous()[i].capsule.a;
+        const float speed = length(Vec3{r.moved.x, 0, r.moved.z}) / settings.move.dt;
+        picture->trail(from, r.capsule.a, speed, settings.max_speed);
+        for (int k = 0; k < r.contact_count; ++k) {
+          const MoveContact& c = r.contacts[k];
+          if (c.agent != kNoAgent || c.normal.y < 0.7071f) picture->contact(c.point, c.agent != kNoAgent);
+        }
+      }
+    }
+    bar.update(t + 1);
+  }
+  if (trace) trace->finish();
+
+  const CrowdTotals& total = crowd.totals();
+  const CrowdTotals& first = single.totals();
+  const double rate_all = double(total.agent_ticks) / total.move_seconds;
+  const double rate_one = double(first.agent_ticks) / first.move_seconds;
+  std::printf("agent-ticks/s: %.0f per core (1 thread, first %zu ticks), %.0f in total on %d threads (%.2fx)\n",
+              rate_one, probe_ticks, rate_all, threads, rate_all / rate_one);
+  std::printf("a %zu-agent tick takes %.2f ms on 1 core, %.2f ms on %d threads\n", settings.agents,
+              1e3 * double(settings.agents) / rate_one, 1e3 * double(settings.agents) / rate_all, threads);
+  std::printf("sweeps per agent-tick: %.2f\n", double(total.sweeps) / double(total.agent_ticks));
+  std::printf("agent-ticks: %llu; stepped up %llu, snapped down %llu, blocked %llu, falling %llu, held by other "
+              "agents %llu\n",
+              (unsigned long long)total.agent_ticks, (unsigned long long)total.stepped,
+              (unsigned long long)total.snapped, (unsigned long long)total.blocked, (unsigned long long)total.falling,
+              (unsigned long long)total.held);
+  std::printf("depenetration pushes: %llu (%.4f m in total; not travel); respawned after falling off the world: "
+              "%llu\n",
+              (unsigned long long)total.depenetrated, total.pushed, (unsigned long long)total.respawned);
+  if (trace) std::printf("trace: %llu segments -> %s\n", (unsigned long long)trace->count(), run.trace_path.c_str());
+  if (picture) {
+    for (const Agent& a : crowd.agents()) picture->agent(a.capsule.a, a.capsule.radius);
+    picture->write_png(run.png_path);
+    std::printf("picture: %dx%d -> %s\n", picture->width(), picture->height(), run.png_path.c_str());
+  }
+  std::printf("determinism: the first %zu ticks are %s on 1 and %d threads\n", probe_ticks,
+              mismatched ? "NOT identical" : "identical", threads);
+  std::printf("invariants: %zu agent-ticks inside the skin, %zu overlapping agent pairs (tolerance %.1e m)\n",
+              penetrating, overlapping, double(crowd.tolerance()));
+  return penetrating + overlapping + mismatched > 0 ? 1 : 0;
+}
+
+CrowdSettings crowd_settings(const Options& o, std::size_t default_agents) {
+  CrowdSettings s;
+  s.agents = std::size_t(o.integer("agents", (long long)default_agents, 1, 10'000'000));
+  s.seed = std::uint64_t(o.integer("seed", 1, 0, INT64_MAX));
+  s.batch.threads = thread_count(o);
+  s.move.agents_collide = !o.has("no-agent-collisions");
+  if (o.has("speed")) {
+    const double v = o.number("speed", 1.4);
+    if (!(v > 0 && v <= 1e5)) throw UsageError("--speed must be in (0, 100000] m/s");
+    s.min_speed = s.max_speed = float(v);
+  }
+  return s;
+}
+
+}  // namespace
+
+int cmd_demo(int argc, char** argv) {
+  const Options o(argc, argv, 2, {"agents", "ticks", "seed", "threads", "png", "speed"}, {"no-agent-collisions"});
+  const World world(make_arena());
+  CrowdRun run;
+  run.scene_name = "the built-in arena";
+  run.ticks = std::size_t(o.integer("ticks", 600, 1, 10'000'000));
+  run.png_path = o.text("png", "capsweep_demo.png");
+  return run_crowd(world, crowd_settings(o, 2000), run);
+}
+
+int cmd_crowd(int argc, char** argv) {
+  const Options o(argc, argv, 2, {"scene", "agents", "ticks", "seed", "threads", "trace", "png", "speed", "scale"},
+                  {"z-up", "no-agent-collisions"});
+  if (!o.has("agents")) throw UsageError("--agents is required");
+  if (!o.has("ticks")) throw UsageError("--ticks is required");
+  CrowdRun run;
+  run.scene_name = o.text("scene");
+  run.ticks = std::size_t(o.integer("ticks", 600, 1, 10'000'000));
+  run.trace_path = o.text("trace", "");
+  run.png_path = o.text("png", "");
+  const CrowdSettings settings = crowd_settings(o, 0);
+  const World world = load_world(o);
+  return run_crowd(world, settings, run);
+}
+
+int cmd_validate(int argc, char** argv) {
+  const Options o(argc, argv, 2, {"scene", "moves", "out", "dt", "max-speed", "tolerance", "threads", "scale"},
+                  {"z-up"});
+  ValidateSettings vs;
+  const double dt = o.number("dt", 0);
+  vs.max_speed = float(o.number("max-speed", 0));
+  vs.tolerance = float(o.number("tolerance", vs.tolerance));
+  if (!(dt >= 0 && dt < 1e6)) throw UsageError("--dt must be a number of seconds >= 0");
+  if (!(vs.max_speed >= 0 && vs.max_speed < 1e6)) throw UsageError("--max-speed must be >= 0 m/s");
+  if (!(vs.tolerance >= 0 && vs.tolerance < 1)) throw UsageError("--tolerance must be in [0, 1) m");
+  const std::string out_path = o.text("out");
+  const std::vector<SweepQuery> recorded = read_queries(o.text("moves"));
+  const World world = load_world(o);
+  std::vector<ClaimedMove> moves(recorded.size());
+  for (std::size_t i = 0; i < recorded.size(); ++i) moves[i] = {recorded[i].capsule, recorded[i].motion, float(dt)};
+  std::vector<Verdict> verdicts(moves.size());
+  BatchOptions bo;
+  bo.threads = thread_count(o);
+  const auto start = std::chrono::steady_clock::now();
+  world.validate(moves, vs, verdicts, bo);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+  const std::string tmp = out_path + ".partial";
+  {
+    std::ofstream out(tmp);
+    if (!out) throw std::runtime_error(out_path + ": cannot create");
+    out << "move,verdict,legal_fraction,triangle,normal_x,normal_y,normal_z,point_x,point_y,point_z,"
+           "furthest_x,furthest_y,furthest_z,corrected_x,corrected_y,corrected_z,reason\n";
+    out.precision(9);
+    for (std::size_t i = 0; i < verdicts.size(); ++i) {
+      const Verdict& v = verdicts[i];
+      const bool hit = v.hit.hit;
+      out << i << ',' << name(v.kind) << ',' << v.legal_fraction << ',';
+      if (hit && v.hit.triangle != kNoTriangle) out << v.hit.triangle;
+      out << ',' << (hit ? v.hit.normal.x : 0) << ',' << (hit ? v.hit.normal.y : 0) << ',' << (hit ? v.hit.normal.z : 0)
+          << ',' << (hit ? v.hit.point.x : 0) << ',' << (hit ? v.hit.point.y : 0) << ',' << (hit ? v.hit.point.z : 0)
+          << ',' << v.furthest.a.x << ',' << v.furthest.a.y << ',' << v.furthest.a.z << ',' << v.corrected.a.x << ','
+          << v.corrected.a.y << ',' << v.corrected.a.z << ','
+          << (v.kind == VerdictKind::refused ? describe(v.status) : "") << '\n';
+    }
+    out.close();
+    if (!out) {
+      std::remove(tmp.c_str());
+      throw std::runtime_error(out_path + ": write failed");
+    }
+  }
+  if (std::rename(tmp.c_str(), out_path.c_str()) != 0) throw std::runtime_error(out_path + ": cannot write");
+  std::size_t counts[5] = {};
+  for (const Verdict& v : verdicts) ++counts[int(v.kind)];
+  std::printf("%zu moves in %.3f s: %zu ok, %zu blocked, %zu start_overlaps, %zu too_fast, %zu refused -> %s\n",
+              verdicts.size(), seconds, counts[0], counts[1], counts[2], counts[3], counts[4], out_path.c_str());
+  return 0;
+}
+
+}  // namespace capsweep

@@ -1,0 +1,375 @@
+#include "core/move.h"
+
+#include <algorithm>
+#include <cmath>
+#include <iterator>
+#include <numbers>
+
+namespace capsweep {
+
+namespace {
+
+constexpr Vec3 kUp{0, 1, 0};
+
+Capsule moved_by(const Capsule& c, const Vec3& d) { return {c.a + d, c.b + d, c.radius}; }
+Vec3 horizontal(const Vec3& v) { return {v.x, 0, v.z}; }
+
+// Clipped motions lean off their planes by this fraction of their length, so that float
+// rounding leaves them parallel-or-away (the sweep passes those) and never slightly into a plane.
+constexpr float kLean = 2e-6f;
+
+// The plane solver of one pass: the planes hit so far and the motion clipped against them
+// (after Quake's PM_SlideMove and box2d's b2SolvePlanes, reduced to what a capsule needs).
+class PlaneSet {
+ public:
+  // Clips `motion` after a hit on a plane with normal m. Returns false when the motion must
+  // stop: a third plane, or two planes facing each other.
+  // `lift` (metres) moves the motion off the plane by at least that much: a start inside the
+  // skin (see Solver::skin_deficit) leaves it along the slide instead of riding it.
+  bool clip(Vec3& motion, const Vec3& m, bool keep_horizontal_speed, float lift) {
+    // The same plane met again (walking on along a ramp): still one plane.
+    if (count_ > 0 && dot(m, plane_[count_ - 1]) > 0.99999f) plane_[--count_] = m;
+    if (count_ == 2) return false;  // three planes: a corner; stopping is the only stable answer
+    plane_[count_++] = m;
+    const float len = length(motion);
+    // One plane: slide along it. On walkable ground walking keeps its horizontal speed (the
+    // motion is lifted onto the plane vertically) so ramps do not slow agents down.
+    Vec3 along = keep_horizontal_speed && m.y > 0 ? Vec3{motion.x, -(m.x * motion.x + m.z * motion.z) / m.y, motion.z}
+                                                  : motion - m * dot(motion, m);
+    if (count_ == 1 || dot(along, plane_[0]) >= 0) {
+      if (count_ == 2) plane_[0] = m, count_ = 1;  // the motion leaves the first plane: forget it
+      motion = along + m * std::fmax(kLean * len, lift);
+      return true;
+    }
+    // Two planes and the slide along the newer runs into the older: follow their crease.
+    const Vec3 crease = cross(plane_[0], m);
+    const float crease_sq = length_sq(crease);
+    const float facing = 1.f + dot(plane_[0], m);
+    if (!(crease_sq > 1e-12f) || facing < 1e-3f) return false;
+    motion = crease * (dot(motion, crease) / crease_sq) + (plane_[0] + m) * (std::fmax(kLean * len, lift) / facing);
+    return true;
+  }
+
+ private:
+  Vec3 plane_[2];
+  int count_ = 0;
+};
+
+enum class Pass { walk, fall };
+
+struct PassOutcome {
+  bool hit_steep = false;  // a walk hit world geometry too steep to walk (a step, a wall)
+  bool landed = false;     // a fall reached walkable ground
+  MoveHit ground;
+  Vec3 ground_normal;
+};
+
+class Solver {
+ public:
+  Solver(const MoveCollider& world, const MoveSettings& s, MoveResult& result, MoveSegments* segments)
+      : world_(world), s_(s), result_(result), segments_(segments),
+        min_up_(std::cos(s.max_slope_degrees * std::numbers::pi_v<float> / 180.f)) {}
+
+  void run(const Agent& agent) {
+    Capsule c = agent.capsule;
+    depenetrate(c);
+
+    MoveHit ground;
+    Vec3 ground_normal;
+    const bool grounded_at_start = probe_ground(c, s_.ground_distance, ground, ground_normal);
+    float vertical_speed = agent.vertical_speed;
+    if (grounded_at_start && vertical_speed <= 0) vertical_speed = 0;
+
+    const Vec3 walk = horizontal(agent.displacement);
+    const float wanted = length(walk);
+    if (wanted >= s_.min_distance) walk_or_step(c, walk, grounded_at_start && vertical_speed == 0);
+
+    bool grounded = false;
+    if (grounded_at_start && vertical_speed == 0) grounded = snap(c, ground, ground_normal);
+    if (!grounded) {
+      vertical_speed = std::fmax(vertical_speed - s_.gravity * s_.dt, -s_.max_fall_speed);
+      PassOutcome fall;
+      if (vertical_speed != 0) slide_pass(c, kUp * (vertical_speed * s_.dt), Pass::fall, fall, segments_);
+      if (fall.landed) {
+        grounded = true;
+        ground = fall.ground;
+        ground_normal = fall.ground_normal;
+        vertical_speed = 0;
+      }
+    }
+
+    result_.capsule = c;
+    result_.moved = c.a - agent.capsule.a;
+    result_.vertical_speed = vertical_speed;
+    result_.grounded = grounded;
+    if (grounded) {
+      result_.ground_normal = ground_normal;
+      result_.ground_triangle = ground.hit.triangle;
+    } else {
+      result_.flags |= kMoveFalling;
+    }
+    if (wanted >= s_.min_distance && dot(horizontal(result_.moved), walk) < 0.9f * wanted * wanted) {
+      result_.flags |= kMoveBlocked;
+    }
+  }
+
+ private:
+  // Stage 1: a start inside geometry is pushed out along the discrete penetration normal, the
+  // deepest overlap first, a bounded number of times. Pushes are not travel (no segment).
+  void depenetrate(Capsule& c) {
+    for (int i = 0; i < s_.max_depenetration_iterations; ++i) {
+      Contact contact;
+      std::uint32_t triangle;
+      if (!world_.deepest_overlap(c, contact, triangle)) return;
+      const float push = contact.depth + s_.skin;
+      c = moved_by(c, contact.normal * push);
+      result_.pushed += push;
+      result_.flags |= kMoveDepenetrated;
+    }
+  }
+
+  // Stage 2: is there walkable ground within `distance` below?
+  bool probe_ground(const Capsule& c, float distance, MoveHit& ground, Vec3& normal) {
+    ground = sweep(c, kUp * -distance);
+    return supports(c, kUp * -distance, ground, normal);
+  }
+
+  // Stage 3: walk. Collide-and-slide; if a step-like obstacle blocked a grounded agent, also
+  // try up / forward / down and keep whichever got further.
+  void walk_or_step(Capsule& c, const Vec3& walk, bool grounded) {
+    const Capsule start = c;
+    MoveSegments plain_segments;
+    MoveSegments* plain_trace = segments_ ? &plain_segments : nullptr;
+    PassOutcome plain;
+    slide_pass(c, walk, Pass::walk, plain, plain_trace);
+    if (grounded && plain.hit_steep && s_.step_height > 0) {
+      // A refused step leaves no contacts behind (its sweeps still count).
+      const std::uint8_t contact_count = result_.contact_count;
+      MoveContact contacts[kMaxMoveContacts];
+      std::copy(std::begin(result_.contacts), std::end(result_.contacts), contacts);
+      MoveSegments step_segments;
+      Capsule stepped = start;
+      const Vec3 dir = walk / length(walk);
+      if (step_up(stepped, walk, step_segments) &&
+          dot(stepped.a - start.a, dir) > dot(c.a - start.a, dir) + s_.min_distance) {
+        c = stepped;
+        result_.flags |= kMoveSteppedUp;
+        if (segments_) append(step_segments);
+        return;
+      }
+      result_.contact_count = contact_count;
+      std::copy(std::begin(contacts), std::end(contacts), result_.contacts);
+    }
+    if (segments_) append(plain_segments);
+  }
+
+  bool step_up(Capsule& c, const Vec3& walk, MoveSegments& trace) {
+    MoveSegments* t = segments_ ? &trace : nullptr;
+    const float feet = std::fmin(c.a.y, c.b.y) - c.radius;
+    const Vec3 up = kUp * s_.step_height;
+    const MoveHit ceiling = sweep(c, up);  // a ceiling stops the lift
+    const float lift = s_.step_height * (ceiling.hit.hit ? advance(c, up, ceiling, t) : 1.f);
+    if (!ceiling.hit.hit) travel(c, up, t);
+    if (lift < s_.min_distance) return false;
+    PassOutcome forward;
+    slide_pass(c, walk, Pass::walk, forward, t);
+    const Vec3 down = kUp * -(lift + s_.snap_distance);
+    const MoveHit land = sweep(c, down);
+    Vec3 normal;
+    if (!land.hit.hit || land.hit.t == 0.f || !supports(c, down, land, normal)) return false;
+    // A step is what the feet can reach: landing on a rim higher than that (hanging on the
+    // edge of a ledge, lifted by the rounded bottom) is no step.
+    if (land.hit.point.y > feet + s_.step_height + s_.skin) return false;
+    advance(c, down, land, t);
+    return true;
+  }
+
+  // Stage 4: follow the ground down (stairs, slopes) up to the snap distance: a fall pass
+  // (sliding off rims on the way) that only counts if it lands.
+  bool snap(Capsule& c, MoveHit& ground, Vec3& normal) {
+    const float reach = std::fmax(s_.snap_distance, s_.ground_distance);
+    Capsule snapped = c;
+    MoveSegments local;
+    PassOutcome fall;
+    slide_pass(snapped, kUp * -reach, Pass::fall, fall, segments_ ? &local : nullptr);
+    if (!fall.landed) return false;
+    if (c.a.y - snapped.a.y > s_.skin) result_.flags |= kMoveSnapped;
+    c = snapped;
+    if (segments_) append(local);
+    ground = fall.ground;
+    normal = fall.ground_normal;
+    return true;
+  }
+
+  // One collide-and-slide pass: sweep, advance to the contact (the sweep uses the capsule
+  // grown by the skin, so the agent stops one skin short), clip the rest of the motion against
+  // the planes hit, repeat.
+  void slide_pass(Capsule& c, Vec3 motion, Pass pass, PassOutcome& out, MoveSegments* trace) {
+    PlaneSet planes;
+    for (int i = 0; i < s_.max_iterations; ++i) {
+      if (!(length(motion) >= s_.min_distance)) return;
+      // Walking along a slope follows its plane, which ends somewhere: go at most one radius
+      // along it before looking again, so a long step cannot run off the top of a ramp into
+      // the air (the rest waits, level, for the next iteration; the snap covers the overshoot).
+      Vec3 later;
+      if (pass == Pass::walk && motion.y != 0) {
+        const float len = length(motion);
+        if (len > c.radius) {
+          later = horizontal(motion) * (1.f - c.radius / len);
+          motion = motion * (c.radius / len);
+        }
+      }
+      const MoveHit h = sweep(c, motion);
+      if (!h.hit.hit) {
+        travel(c, motion, trace);
+        motion = later;
+        if (later == Vec3{}) return;
+        continue;
+      }
+      motion = motion * (1.f - advance(c, motion, h, trace)) + later;
+      Vec3 ground_normal;
+      const bool is_agent = h.agent != kNoAgent;
+      if (pass == Pass::fall && supports(c, {}, h, ground_normal)) {
+        restore_skin(c, h, trace);
+        out.landed = true;  // ground is reported as ground, not as a contact
+        out.ground = h;
+        out.ground_normal = ground_normal;
+        return;
+      }
+      add_contact(h);
+      Vec3 n = h.hit.normal;
+      bool walkable_plane = false;
+      if (pass == Pass::walk) {
+        walkable_plane = !is_agent && n.y >= min_up_;
+        if (!walkable_plane) {
+          // Too steep to walk (or another agent): a wall. Clipping against its horizontal
+          // normal keeps the slide level, so steep surfaces are never climbed by sliding.
+          out.hit_steep |= !is_agent;  // agents are not climbed: no step for them
+          const Vec3 w = horizontal(n);
+          if (length_sq(w) > 1e-8f) n = w / length(w);
+        }
+      }
+      if (!planes.clip(motion, n, walkable_plane, skin_deficit(h))) return;
+    }
+  }
+
+  // Whether the hit of `c` moving by `motion` is ground to stand on. A contact normal too
+  // steep to walk still counts on the rim of a walkable face (the top of a step touched by the
+  // rounded bottom) if the rim lies under the body: within 0.9 radius of the axis, horizontally.
+  bool supports(const Capsule& c, const Vec3& motion, const MoveHit& h, Vec3& normal) const {
+    if (!h.hit.hit || !world_.walkable(h, min_up_, normal)) return false;
+    if (h.hit.normal.y >= min_up_) return true;
+    const Vec3 at = c.a + motion * h.hit.t, axis = c.b - c.a;
+    const float len_sq = length_sq(axis);
+    const float s = len_sq > 0 ? std::clamp(dot(h.hit.point - at, axis) / len_sq, 0.f, 1.f) : 0.f;
+    const Vec3 off = horizontal(h.hit.point - (at + axis * s));
+    return length_sq(off) <= 0.81f * c.radius * c.radius;
+  }
+
+  MoveHit sweep(const Capsule& c, const Vec3& motion) {
+    ++result_.sweeps;
+    MoveHit h;
+    world_.sweep({c.a, c.b, c.radius + s_.skin}, motion, h);
+    return h;
+  }
+
+  // How far a start contact lies inside the skin, plus the backoff: the lift that takes the
+  // agent back out (0 for a contact met on the way or a real overlap, depenetration's case).
+  float skin_deficit(const MoveHit& h) const {
+    return h.hit.t == 0 && h.hit.depth > 0 && h.hit.depth <= s_.skin ? h.hit.depth + s_.backoff : 0.f;
+  }
+
+  // Far from the origin float positions round by up to half an ulp per tick (0.25 mm at
+  // 5 km), and an agent riding a slope or a crease can drift into its skin a little every
+  // tick. A sweep that starts inside the skin reports how far (depth = skin deficit): push back
+  // out by that plus the backoff, as a swept move, so drift never builds up. When the push is
+  // stopped at once by another surface whose skin the agent is also inside (a crease), the
+  // push is recomputed to leave both (the shortest vector p with p . n_i = need_i).
+  void restore_skin(Capsule& c, const MoveHit& h, MoveSegments* trace) {
+    if (h.hit.t != 0 || !(h.hit.depth > 0) || h.hit.depth > s_.skin) return;  // deeper: depenetration's case
+    Vec3d n[3];
+    double need[3];
+    int count = 0;
+    n[count] = to_double(h.hit.normal);
+    need[count++] = double(h.hit.depth) + s_.backoff;
+    for (;;) {
+      Vec3d push;
+      if (count == 1) {
+        push = n[0] * need[0];
+      } else if (count == 2) {
+        const double k = dot(n[0], n[1]), det = 1 - k * k;
+        if (!(det > 1e-6)) return;
+        push = n[0] * ((need[0] - k * need[1]) / det) + n[1] * ((need[1] - k * need[0]) / det);
+      } else {
+        // Three planes: p = sum of need_i * (n_j x n_k) / (n_i . (n_j x n_k)).
+        const double det = dot(n[0], cross(n[1], n[2]));
+        if (!(std::fabs(det) > 1e-6)) return;
+        push = (cross(n[1], n[2]) * need[0] + cross(n[2], n[0]) * need[1] + cross(n[0], n[1]) * need[2]) / det;
+      }
+      if (!(length(push) <= 4.0 * (s_.skin + s_.backoff))) return;
+      const Vec3 p = to_float(push);
+      const MoveHit block = sweep(c, p);
+      if (!block.hit.hit) {
+        travel(c, p, trace);
+        return;
+      }
+      if (block.hit.t > 0 || count == 3 || !(block.hit.depth > 0) || block.hit.depth > s_.skin) {
+        advance(c, p, block, trace);
+        return;
+      }
+      n[count] = to_double(block.hit.normal);
+      need[count++] = double(block.hit.depth) + s_.backoff;
+    }
+  }
+
+  // Moves to a hit, then back along the way it came until the hit surface is `backoff`
+  // beyond the skin (the distance grows at least as fast as the cosine of the approach: it is
+  // convex along the path). Returns the fraction of `motion` travelled.
+  float advance(Capsule& c, const Vec3& motion, const MoveHit& h, MoveSegments* trace) const {
+    const float len = length(motion);
+    const float approach = -dot(h.hit.normal, motion) / len;  // cosine, > 0 for a hit moved into
+    const float reached = h.hit.t * len;
+    const float back = approach > 0 ? std::fmin(s_.backoff / approach, reached) : 0.f;
+    const float fraction = (reached - back) / len;
+    if (fraction > 0) travel(c, motion * fraction, trace);
+    return fraction;
+  }
+
+  static void travel(Capsule& c, const Vec3& motion, MoveSegments* trace) {
+    if (trace && trace->count < MoveSegments::kMax) trace->segment[trace->count++] = {c, motion};
+    c = moved_by(c, motion);
+  }
+
+  void append(const MoveSegments& more) {
+    for (int i = 0; i < more.count && segments_->count < MoveSegments::kMax; ++i) {
+      segments_->segment[segments_->count++] = more.segment[i];
+    }
+  }
+
+  void add_contact(const MoveHit& h) {
+    for (int i = 0; i < result_.contact_count; ++i) {
+      const MoveContact& k = result_.contacts[i];
+      if (k.triangle == h.hit.triangle && k.agent == h.agent) return;
+    }
+    if (result_.contact_count == kMaxMoveContacts) return;
+    result_.contacts[result_.contact_count++] = {h.hit.point, h.hit.normal, h.agent == kNoAgent ? h.hit.triangle : kNoTriangle,
+                                                 h.agent};
+  }
+
+  const MoveCollider& world_;
+  const MoveSettings& s_;
+  MoveResult& result_;
+  MoveSegments* segments_;
+  const float min_up_;
+};
+
+}  // namespace
+
+void move_agent(const MoveCollider& collider, const Agent& agent, const MoveSettings& settings, MoveResult& result,
+                MoveSegments* segments) {
+  result = MoveResult{};
+  if (segments) segments->count = 0;
+  Solver(collider, settings, result, segments).run(agent);
+}
+
+}  // namespace capsweep

@@ -1,0 +1,196 @@
+// Movement invariants on every shared scene and the arena, over at least 1,000,000 agent-moves
+// at walking speed and 1,000,000 at 100 m per tick, agents colliding:
+//   - no agent ends a tick closer to the mesh than skin - tolerance (exact distance, the
+//     oracle's own code, candidates from the oracle's own grid);
+//   - every segment an agent travelled keeps that clearance along its whole path: the axis
+//     sweeps a parallelogram, and its distance to each triangle is a triangle-triangle distance
+//     (the oracle's segment-triangle distance over the edges of both);
+//   - no two agents overlap beyond the tolerance.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <mutex>
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
+#include "broadphase/agent_grid.h"
+#include "cli/arena.h"
+#include "cli/crowd.h"
+#include "cli/scene_loader.h"
+#include "tests/support/oracle.h"
+#include "tests/support/triangle_grid.h"
+
+namespace {
+
+using namespace capsweep;
+
+std::vector<std::string> scene_names() {
+  std::vector<std::string> names{"@arena"};
+  std::vector<std::string> files;
+  std::error_code error;
+  for (std::filesystem::directory_iterator it(CAPSWEEP_SHARED_SCENES, error), end; !error && it != end;
+       it.increment(error)) {
+    const std::string f = it->path().filename().string();
+    if (f.ends_with(".obj") || f.ends_with(".obj.gz")) files.push_back(f);
+  }
+  if (files.empty()) files.push_back("no scenes in " CAPSWEEP_SHARED_SCENES);
+  std::sort(files.begin(), files.end());
+  names.insert(names.end(), files.begin(), files.end());
+  return names;
+}
+
+double triangle_triangle(const Vec3d a[3], const Vec3d b[3]) {
+  double best = INFINITY;
+  for (int i = 0; i < 3; ++i) {
+    best = std::min(best, oracle::segment_triangle(a[i], a[(i + 1) % 3], b).distance);
+    best = std::min(best, oracle::segment_triangle(b[i], b[(i + 1) % 3], a).distance);
+  }
+  return best;
+}
+
+// Closest approach of the axis [p, q] moving by d to the triangle: the distance from the
+// parallelogram the axis sweeps (two triangles, or one segment when d is along the axis).
+double path_distance(const Vec3d& p, const Vec3d& q, const Vec3d& d, const Vec3d tri[3]) {
+  const Vec3d e = q - p;
+  if (length(cross(e, d)) <= 1e-12 * (length_sq(e) + length_sq(d))) {
+    Vec3d lo = p, hi = p;
+    for (const Vec3d& v : {q, p + d, q + d}) {
+      if (dot(v - p, e + d) < dot(lo - p, e + d)) lo = v;
+      if (dot(v - p, e + d) > dot(hi - p, e + d)) hi = v;
+    }
+    return oracle::segment_triangle(lo, hi, tri).distance;
+  }
+  const Vec3d t1[3] = {p, q, q + d}, t2[3] = {p, q + d, p + d};
+  return std::min(triangle_triangle(t1, tri), triangle_triangle(t2, tri));
+}
+
+struct Speed {
+  const char* name;
+  float metres_per_second;
+  Steering steering;
+  std::size_t agents, ticks;
+};
+
+void check_crowd(const std::string& scene, const Speed& speed) {
+  const std::vector<Triangle> triangles =
+      scene == "@arena" ? make_arena() : load_scene(std::string(CAPSWEEP_SHARED_SCENES) + "/" + scene);
+  const World world(triangles);
+  const oracle::TriangleGrid grid(world.triangles());
+  CrowdSettings cs;
+  cs.agents = speed.agents;
+  cs.seed = 11;
+  cs.min_speed = cs.max_speed = speed.metres_per_second;
+  cs.steering = speed.steering;
+  cs.trace = true;
+  Crowd crowd(world, cs);
+  const double tol = crowd.tolerance();
+  const double clearance = cs.move.skin - tol;
+  std::atomic<std::size_t> inside{0}, through{0}, overlapping{0}, segments{0};
+  std::string first_failure;
+  std::mutex failure_mutex;
+  auto report = [&](const std::string& what) {
+    std::lock_guard lock(failure_mutex);
+    if (first_failure.size() < 2000) first_failure += what + "\n";
+  };
+  for (std::size_t tick = 0; tick < speed.ticks; ++tick) {
+    crowd.tick();
+    const auto& agents = crowd.agents();
+    AgentGrid others;
+    std::vector<Capsule> ends(agents.size());
+    for (std::size_t i = 0; i < agents.size(); ++i) ends[i] = agents[i].capsule;
+    others.build(ends);
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, agents.size(), 8), [&](const auto& range) {
+      for (std::size_t i = range.begin(); i != range.end(); ++i) {
+        const Capsule& c = ends[i];
+        const Vec3d p = to_double(c.a), q = to_double(c.b);
+        const double reach = c.radius + cs.move.skin;
+        // End of tick: clear of the mesh by the skin.
+        for (std::size_t k : grid.near(swept_bounds({c.a, c.b, float(reach)}, {}))) {
+          const Triangle& t = triangles[k];
+          const Vec3d v[3] = {to_double(t.v[0]), to_double(t.v[1]), to_double(t.v[2])};
+          if (const double g = oracle::segment_triangle(p, q, v).distance - c.radius; g < clearance) {
+            report("agent " + std::to_string(i) + " ends " + std::to_string(g) + " m from triangle " +
+                   std::to_string(k));
+            ++inside;
+            break;
+          }
+        }
+        // Every segment travelled, along its whole path (candidates gathered per 2 m piece).
+        const MoveSegments& s = crowd.segments()[i];
+        segments += std::size_t(s.count);
+        for (int k = 0; k < s.count; ++k) {
+          const Capsule& from = s.segment[k].capsule;
+          const Vec3& motion = s.segment[k].motion;
+          const int pieces = std::max(1, int(std::ceil(length(motion) / 2.f)));
+          bool free = true;
+          for (int piece = 0; piece < pieces && free; ++piece) {
+            const Vec3d d = to_double(motion) / double(pieces);
+            const Vec3d p0 = to_double(from.a) + d * double(piece), p1 = to_double(from.b) + d * double(piece);
+            const Capsule start{to_float(p0), to_float(p1), float(from.radius + cs.move.skin + 1e-3)};
+            for (std::size_t tri : grid.near(swept_bounds(start, to_float(d)))) {
+              const Triangle& t = triangles[tri];
+              const Vec3d v[3] = {to_double(t.v[0]), to_double(t.v[1]), to_double(t.v[2])};
+              if (const double g = path_distance(p0, p1, d, v) - from.radius; g < clearance) {
+                char text[400];
+                std::snprintf(text, sizeof text,
+                              "agent %zu segment %d of %d passes %.6g m from triangle %zu: from (%.9g %.9g %.9g) "
+                              "motion (%.9g %.9g %.9g)",
+                              i, k, s.count, g, tri, from.a.x, from.a.y, from.a.z, motion.x, motion.y, motion.z);
+                report(text);
+                free = false;
+                break;
+              }
+            }
+          }
+          if (!free) ++through;
+        }
+        // No overlap with another agent.
+        others.for_each_overlapping(swept_bounds(c, {}), [&](std::uint32_t j) {
+          if (j <= i) return;
+          const double gap = oracle::segment_segment(p, q, to_double(ends[j].a), to_double(ends[j].b)).distance;
+          if (gap < double(c.radius) + ends[j].radius - tol) ++overlapping;
+        });
+      }
+    });
+    if (inside + through + overlapping > 0) {
+      first_failure = "tick " + std::to_string(tick) + ":\n" + first_failure;
+      break;
+    }
+  }
+  const CrowdTotals& t = crowd.totals();
+  EXPECT_EQ(inside.load(), 0u) << first_failure;
+  EXPECT_EQ(through.load(), 0u) << first_failure;
+  EXPECT_EQ(overlapping.load(), 0u) << first_failure;
+  EXPECT_GE(t.agent_ticks, 1'000'000u);
+  // The crowd really moved: most agent-ticks were not held in place.
+  EXPECT_GT(segments.load(), t.agent_ticks / 2);
+  std::printf("%s %s: %llu agent-moves, %zu segments checked, %llu steps up, %llu held, %llu falling, %llu "
+              "respawned, %.3f m pushed\n",
+              scene.c_str(), speed.name, (unsigned long long)t.agent_ticks, segments.load(),
+              (unsigned long long)t.stepped, (unsigned long long)t.held, (unsigned long long)t.falling,
+              (unsigned long long)t.respawned, t.pushed);
+}
+
+class MoveInvariants : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(MoveInvariants, AtWalkingSpeed) {
+  check_crowd(GetParam(), {"walking", 1.5f, Steering::goals, 2000, 500});
+}
+
+TEST_P(MoveInvariants, At100MetresPerTick) {
+  check_crowd(GetParam(), {"100 m/tick", 6000.f, Steering::directions, 100, 10000});
+}
+
+INSTANTIATE_TEST_SUITE_P(Scenes, MoveInvariants, ::testing::ValuesIn(scene_names()),
+                         [](const ::testing::TestParamInfo<std::string>& info) {
+                           std::string n;
+                           for (char ch : info.param) n += std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
+                           return n;
+                         });
+
+}  // namespace

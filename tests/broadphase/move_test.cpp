@@ -1,0 +1,365 @@
+// World::move, one behaviour per test, on small hand-built worlds: stairs, ramps, slopes,
+// walls, corners, creases, seams, ledges, other agents, starts inside geometry, bad input.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <numbers>
+#include <thread>
+
+#include "broadphase/world.h"
+#include "cli/arena.h"
+#include "cli/crowd.h"
+#include "tests/support/oracle.h"
+#include "tests/support/test_meshes.h"
+
+namespace {
+
+using namespace capsweep;
+using testmesh::Mesh;
+
+constexpr float kR = 0.35f;
+constexpr float kAxis = 1.1f;
+
+// A person whose bottom sphere is 2 cm above the height `ground` at (x, z).
+Agent person(float x, float ground, float z, const Vec3& walk = {}) {
+  Agent a;
+  a.capsule = {{x, ground + kR + 0.02f, z}, {x, ground + kR + 0.02f + kAxis, z}, kR};
+  a.displacement = walk;
+  return a;
+}
+
+MoveSettings alone() {
+  MoveSettings s;
+  s.agents_collide = false;
+  return s;
+}
+
+// Runs ticks for one agent; returns the last result.
+MoveResult walk(const World& w, Agent& a, int ticks, const MoveSettings& s = alone()) {
+  MoveResult r;
+  for (int i = 0; i < ticks; ++i) {
+    w.move({&a, 1}, s, {&r, 1});
+    a.capsule = r.capsule;
+    a.vertical_speed = r.vertical_speed;
+  }
+  return r;
+}
+
+float bottom(const Agent& a) { return a.capsule.a.y - a.capsule.radius; }
+
+// Exact distance from the capsule's surface to the nearest triangle (the oracle's own code).
+double gap(const World& w, const Capsule& c) {
+  double best = INFINITY;
+  for (const Triangle& t : w.triangles()) {
+    const Vec3d v[3] = {to_double(t.v[0]), to_double(t.v[1]), to_double(t.v[2])};
+    best = std::min(best, oracle::segment_triangle(to_double(c.a), to_double(c.b), v).distance);
+  }
+  return best - c.radius;
+}
+
+TEST(Move, ClimbsStepsUpToTheStepHeight) {
+  const World w(Mesh().floor(-2, -2, 6, 2, 1).box({1, 0, -2}, {6, 0.3f, 2}).triangles());
+  Agent a = person(0, 0, 0, {0.1f, 0, 0});
+  bool stepped = false;
+  for (int i = 0; i < 40; ++i) stepped |= (walk(w, a, 1).flags & kMoveSteppedUp) != 0;
+  EXPECT_TRUE(stepped);
+  EXPECT_GT(a.capsule.a.x, 3.f);                       // kept walking on top
+  EXPECT_NEAR(bottom(a), 0.3f + 0.015f, 0.003f);       // one skin plus the backoff above the step
+  EXPECT_GE(gap(w, a.capsule), 0.01 - 1e-4);
+}
+
+TEST(Move, RefusesStepsHigherThanTheStepHeight) {
+  const World w(Mesh().floor(-2, -2, 6, 2, 1).box({1, 0, -2}, {6, 0.5f, 2}).triangles());
+  Agent a = person(0, 0, 0, {0.1f, 0, 0});
+  const MoveResult r = walk(w, a, 40);
+  EXPECT_LT(a.capsule.a.x, 1.f - kR + 0.05f);  // still before the step
+  EXPECT_LT(bottom(a), 0.05f);
+  EXPECT_TRUE(r.flags & kMoveBlocked);
+  EXPECT_TRUE(r.grounded);
+}
+
+TEST(Move, WalksUpA30DegreeRamp) {
+  const World w(Mesh().floor(-3, -2, 1, 2, 1).ramp(1, -2, 4, 30, 2, 3).triangles());
+  Agent a = person(0, 0, 0, {0.1f, 0, 0});
+  for (int i = 0; i < 70; ++i) {
+    const MoveResult r = walk(w, a, 1);
+    ASSERT_TRUE(r.grounded) << "tick " << i;
+  }
+  EXPECT_GT(a.capsule.a.x, 1 + 2 / std::tan(std::numbers::pi_v<float> / 6));  // on the platform at the top
+  EXPECT_NEAR(bottom(a), 2.015f, 0.003f);
+}
+
+TEST(Move, CannotWalkUpA60DegreeSlope) {
+  const World w(Mesh().floor(-3, -2, 1, 2, 1).ramp(1, -2, 4, 60, 3, 3).triangles());
+  Agent a = person(0, 0, 0, {0.1f, 0, 0});
+  float highest = 0;
+  for (int i = 0; i < 100; ++i) {
+    walk(w, a, 1);
+    highest = std::max(highest, bottom(a));
+  }
+  EXPECT_LT(highest, 0.05f);  // not even partly up
+  EXPECT_LT(a.capsule.a.x, 1.f);
+}
+
+TEST(Move, StandsStillOnA30DegreeSlopeUnderGravity) {
+  const World w(Mesh().ramp(-5, -2, 4, 30, 6, 1).triangles());
+  // Stand on the slope: the sphere centre one radius (plus 2 cm) from the plane.
+  const float angle = std::numbers::pi_v<float> / 6;
+  const float x = 0, ground = (x + 5) * std::tan(angle);
+  Agent a = person(x, ground + kR * (1 / std::cos(angle) - 1), 0);
+  walk(w, a, 10);  // settle onto the slope
+  const Capsule settled = a.capsule;
+  const MoveResult r = walk(w, a, 300);
+  EXPECT_TRUE(r.grounded);
+  EXPECT_EQ(r.vertical_speed, 0.f);
+  EXPECT_NEAR(a.capsule.a.x, settled.a.x, 1e-5);
+  EXPECT_NEAR(a.capsule.a.y, settled.a.y, 1e-5);
+}
+
+TEST(Move, SlidesAlongAWallKeepingTheTangentialSpeed) {
+  const World w(Mesh().floor(-4, -4, 4, 4, 1).wall(-4, 1, 4, 1, 3).triangles());
+  // 45 degrees into the wall at z = 1: the x part (0.1 m per tick) must survive in full.
+  Agent a = person(-3, 0, 0, {0.1f, 0, 0.1f});
+  walk(w, a, 15);  // reach the wall
+  for (int i = 0; i < 20; ++i) {
+    const float x = a.capsule.a.x;
+    const MoveResult r = walk(w, a, 1);
+    EXPECT_NEAR(a.capsule.a.x - x, 0.1f, 1e-4) << "tick " << i;
+    EXPECT_NEAR(a.capsule.a.z, 1 - kR - 0.015f, 1e-3);
+    EXPECT_TRUE(r.grounded);
+  }
+  EXPECT_GE(gap(w, a.capsule), 0.01 - 1e-4);
+}
+
+void expect_rests_without_jitter(const World& w, Agent a) {
+  walk(w, a, 100);  // reach the corner and settle
+  const Capsule rest = a.capsule;
+  for (int i = 0; i < 100; ++i) {
+    walk(w, a, 1);
+    ASSERT_NEAR(a.capsule.a.x, rest.a.x, 1e-5) << "tick " << i;
+    ASSERT_NEAR(a.capsule.a.y, rest.a.y, 1e-5) << "tick " << i;
+    ASSERT_NEAR(a.capsule.a.z, rest.a.z, 1e-5) << "tick " << i;
+  }
+  EXPECT_GE(gap(w, a.capsule), 0.01 - 1e-4);
+}
+
+TEST(Move, RestsInA90DegreeCornerWithoutJitter) {
+  const World w(Mesh().floor(-4, -4, 4, 4, 1).wall(-4, 2, 2, 2, 3).wall(2, -4, 2, 2, 3).triangles());
+  expect_rests_without_jitter(w, person(0, 0, 0, {0.1f, 0, 0.07f}));
+}
+
+TEST(Move, RestsInAVShapedCreaseWithoutJitter) {
+  // Two walls meeting at 40 degrees at (2, 0); the agent pushes straight into the apex.
+  const float half = 20 * std::numbers::pi_v<float> / 180;
+  const World w(Mesh()
+                    .floor(-4, -4, 4, 4, 1)
+                    .wall(2 - 6 * std::cos(half), -6 * std::sin(half), 2, 0, 3)
+                    .wall(2 - 6 * std::cos(half), 6 * std::sin(half), 2, 0, 3)
+                    .triangles());
+  expect_rests_without_jitter(w, person(-2, 0, 0.01f, {0.1f, 0, 0}));
+}
+
+TEST(Move, CrossesSeamsOfAFloorOfManyTrianglesWithoutSlowingOrTurning) {
+  // 0.25 m cells: a 0.13 m step crosses a seam every other tick. The agent starts exactly one
+  // skin above the floor, sliding in contact with it, where edge contacts would show.
+  const World w(Mesh().floor(-10, -10, 10, 10, 0.25f).triangles());
+  Agent a = person(-8, 0, -7, {0.12f, 0, 0.05f});
+  a.capsule.a.y = a.capsule.radius + MoveSettings{}.skin;
+  a.capsule.b.y = a.capsule.a.y + kAxis;
+  for (int i = 0; i < 100; ++i) {
+    const Vec3 before = a.capsule.a;
+    const MoveResult r = walk(w, a, 1);
+    ASSERT_NEAR(a.capsule.a.x - before.x, 0.12f, 1e-5) << "tick " << i;
+    ASSERT_NEAR(a.capsule.a.z - before.z, 0.05f, 1e-5) << "tick " << i;
+    ASSERT_FALSE(r.flags & kMoveBlocked);
+    ASSERT_EQ(r.contact_count, 0) << "tick " << i;
+  }
+}
+
+TEST(Move, SeamContactsReportTheFaceNormal) {
+  const World w(Mesh().floor(-2, -2, 2, 2, 0.5f).triangles());
+  // Exactly at the skin, moving along the floor: every edge ahead is a seam.
+  const float y = kR + 0.01f;
+  SweepHit hit;
+  // Straight down onto a seam between two cells: the sweep touches edges and vertices.
+  ASSERT_EQ(w.sweep_approaching({{{0.5f, y + 0.3f, 0.25f}, {0.5f, y + 1.4f, 0.25f}, kR + 0.01f}, {0, -1, 0}}, hit),
+            Status::ok);
+  ASSERT_TRUE(hit.hit);
+  EXPECT_EQ(hit.normal, (Vec3{0, 1, 0}));
+  // Along the floor at exactly the sweep radius: nothing blocks.
+  ASSERT_EQ(w.sweep_approaching({{{-1.9f, y, 0.3f}, {-1.9f, y + 1.1f, 0.3f}, kR + 0.01f}, {3.5f, 0, 0.1f}}, hit),
+            Status::ok);
+  EXPECT_FALSE(hit.hit);
+}
+
+TEST(Move, WalksOffALedgeAndFalls) {
+  const World w(Mesh().floor(-6, -3, 6, 3, 1).box({-6, 0, -3}, {0, 2, 3}).triangles());
+  Agent a = person(-1, 2, 0, {0.1f, 0, 0});
+  bool fell = false;
+  float lowest_speed = 0;
+  for (int i = 0; i < 120; ++i) {
+    if (i == 20) a.displacement = {};  // off the ledge by now: stop walking, let it land
+    const MoveResult r = walk(w, a, 1);
+    fell |= (r.flags & kMoveFalling) != 0;
+    lowest_speed = std::min(lowest_speed, r.vertical_speed);
+  }
+  EXPECT_TRUE(fell);
+  EXPECT_LT(lowest_speed, -3.f);               // it accelerated downward
+  EXPECT_NEAR(bottom(a), 0.015f, 0.003f);      // and landed on the floor below
+  EXPECT_GT(a.capsule.a.x, 0.f);
+  EXPECT_EQ(a.vertical_speed, 0.f);
+}
+
+TEST(Move, WalksDownStairsStayingGrounded) {
+  // Ten 0.2 m steps down along +x, 0.35 m treads.
+  Mesh m;
+  m.floor(-3, -2, 8, 2, 1);
+  for (int s = 0; s < 10; ++s) m.box({-3, 0, -2}, {0.35f * float(s), 0.2f * float(10 - s), 2});
+  const World w(m.triangles());
+  Agent a = person(-1, 2, 0, {0.08f, 0, 0});
+  walk(w, a, 3);
+  int snapped = 0;
+  for (int i = 0; i < 80; ++i) {
+    const MoveResult r = walk(w, a, 1);
+    ASSERT_TRUE(r.grounded) << "tick " << i;
+    ASSERT_FALSE(r.flags & kMoveFalling) << "tick " << i;
+    snapped += (r.flags & kMoveSnapped) != 0;
+  }
+  EXPECT_GE(snapped, 9);
+  EXPECT_NEAR(bottom(a), 0.015f, 0.003f);
+  EXPECT_GT(a.capsule.a.x, 3.5f);
+}
+
+TEST(Move, TwoAgentsWalkingIntoEachOtherNeverInterpenetrate) {
+  const World w(Mesh().floor(-6, -3, 6, 3, 1).triangles());
+  for (float offset : {0.f, 0.2f}) {  // head on, and off-centre (they slide past)
+    std::vector<Agent> agents{person(-2, 0, 0, {0.1f, 0, 0}), person(2, 0, offset, {-0.1f, 0, 0})};
+    agents[1].id = 1;
+    std::vector<MoveResult> r(2);
+    for (int i = 0; i < 80; ++i) {
+      w.move(agents, MoveSettings{}, r);
+      for (int k = 0; k < 2; ++k) agents[k].capsule = r[k].capsule;
+      Contact c;
+      capsule_capsule_contact(agents[0].capsule, agents[1].capsule, c);
+      ASSERT_GE(c.distance, 2 * kR - 1e-4) << "tick " << i;
+    }
+    if (offset == 0) {
+      EXPECT_LT(agents[0].capsule.a.x, agents[1].capsule.a.x);  // they stopped, facing each other
+    }
+  }
+}
+
+TEST(Move, AgentsPassThroughEachOtherWhenCollisionIsOff) {
+  const World w(Mesh().floor(-6, -3, 6, 3, 1).triangles());
+  std::vector<Agent> agents{person(-2, 0, 0, {0.1f, 0, 0}), person(2, 0, 0, {-0.1f, 0, 0})};
+  std::vector<MoveResult> r(2);
+  for (int i = 0; i < 60; ++i) {
+    w.move(agents, alone(), r);
+    for (int k = 0; k < 2; ++k) agents[k].capsule = r[k].capsule;
+  }
+  EXPECT_GT(agents[0].capsule.a.x, agents[1].capsule.a.x);
+}
+
+TEST(Move, StartInsideAWallIsPushedOut) {
+  const World w(Mesh().floor(-4, -4, 4, 4, 1).box({0, 0, -2}, {1, 3, 2}).triangles());
+  Agent a = person(0.1f, 0, 0);  // axis 0.1 m inside the box
+  const MoveResult r = walk(w, a, 1);
+  EXPECT_TRUE(r.flags & kMoveDepenetrated);
+  EXPECT_GT(r.pushed, 0.f);
+  EXPECT_GE(gap(w, r.capsule), 0.01 - 1e-4);
+}
+
+TEST(Move, ACeilingStopsTheStepUp) {
+  // A 0.3 m step under a ceiling 1.85 m above the floor: lifting would hit it, so no step.
+  const World w(Mesh()
+                    .floor(-2, -2, 6, 2, 1)
+                    .box({1, 0, -2}, {6, 0.3f, 2})
+                    .box({-2, 1.83f + 0.06f, -2}, {6, 2.2f, 2})
+                    .triangles());
+  Agent a = person(0, 0, 0, {0.1f, 0, 0});
+  const MoveResult r = walk(w, a, 30);
+  EXPECT_LT(a.capsule.a.x, 1.f - kR + 0.05f);  // still before the step
+  EXPECT_LT(bottom(a), 0.05f);
+  EXPECT_FALSE(r.flags & kMoveSteppedUp);
+  EXPECT_GE(gap(w, a.capsule), 0.01 - 1e-4);
+}
+
+TEST(Move, RefusesBadAgentsAndKeepsThemInPlace) {
+  const World w(Mesh().floor(-2, -2, 2, 2, 1).triangles());
+  std::vector<Agent> agents{person(0, 0, 0, {NAN, 0, 0}), person(1, 0, 1, {0.1f, 0, 0})};
+  agents[0].id = 0;
+  agents[1].capsule.radius = -1;
+  std::vector<MoveResult> r(2);
+  std::vector<Status> status(2);
+  EXPECT_EQ(w.move(agents, MoveSettings{}, r, {}, {}, status), 2u);
+  EXPECT_EQ(status[0], Status::non_finite_motion);
+  EXPECT_EQ(status[1], Status::bad_radius);
+  EXPECT_EQ(r[0].capsule.a, agents[0].capsule.a);
+  std::vector<MoveResult> wrong(1);
+  EXPECT_THROW(w.move(agents, MoveSettings{}, wrong), std::invalid_argument);
+}
+
+// Every field a caller sees, bit for bit.
+bool same(const MoveResult& x, const MoveResult& y) {
+  auto eq = [](const auto& p, const auto& q) { return std::memcmp(&p, &q, sizeof p) == 0; };
+  if (!eq(x.capsule, y.capsule) || !eq(x.moved, y.moved) || !eq(x.vertical_speed, y.vertical_speed) ||
+      x.grounded != y.grounded || !eq(x.ground_normal, y.ground_normal) || x.ground_triangle != y.ground_triangle ||
+      x.flags != y.flags || x.contact_count != y.contact_count || x.sweeps != y.sweeps || !eq(x.pushed, y.pushed)) {
+    return false;
+  }
+  for (int k = 0; k < x.contact_count; ++k) {
+    const MoveContact &a = x.contacts[k], &b = y.contacts[k];
+    if (!eq(a.point, b.point) || !eq(a.normal, b.normal) || a.triangle != b.triangle || a.agent != b.agent) return false;
+  }
+  return true;
+}
+
+TEST(MoveDeterminism, IdenticalForEveryThreadCountAndAgentOrder) {
+  const World w(make_arena());
+  CrowdSettings cs;
+  cs.agents = 1500;
+  cs.seed = 7;
+  Crowd crowd(w, cs);
+  for (int i = 0; i < 30; ++i) crowd.tick();  // a crowd in motion, pressed together
+  const std::vector<Agent> agents = crowd.agents();
+  for (SweepPath path : {SweepPath::simd, SweepPath::scalar}) {
+    BatchOptions one;
+    one.threads = 1;
+    one.path = path;
+    std::vector<MoveResult> reference(agents.size());
+    w.move(agents, MoveSettings{}, reference, one);
+    const int max_threads = int(std::max(2u, std::thread::hardware_concurrency()));
+    for (int threads = 2; threads <= max_threads; ++threads) {
+      BatchOptions o = one;
+      o.threads = threads;
+      std::vector<MoveResult> r(agents.size());
+      w.move(agents, MoveSettings{}, r, o);
+      for (std::size_t i = 0; i < agents.size(); ++i) ASSERT_TRUE(same(r[i], reference[i])) << "agent " << i;
+    }
+    std::vector<Agent> reversed(agents.rbegin(), agents.rend());
+    std::vector<MoveResult> r(agents.size());
+    w.move(reversed, MoveSettings{}, r, one);
+    for (std::size_t i = 0; i < agents.size(); ++i) {
+      ASSERT_TRUE(same(r[agents.size() - 1 - i], reference[i])) << "agent " << i;
+    }
+  }
+}
+
+TEST(MoveDeterminism, SimdAndScalarPathsAgree) {
+  const World w(make_arena());
+  CrowdSettings cs;
+  cs.agents = 1000;
+  Crowd crowd(w, cs);
+  for (int i = 0; i < 20; ++i) crowd.tick();
+  BatchOptions simd, scalar;
+  scalar.path = SweepPath::scalar;
+  std::vector<MoveResult> a(cs.agents), b(cs.agents);
+  w.move(crowd.agents(), MoveSettings{}, a, simd);
+  w.move(crowd.agents(), MoveSettings{}, b, scalar);
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    EXPECT_LE(length(a[i].capsule.a - b[i].capsule.a), 1e-4f) << "agent " << i;
+  }
+}
+
+}  // namespace
