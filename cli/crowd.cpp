@@ -56,6 +56,7 @@ Crowd::Crowd(const World& world, const CrowdSettings& settings)
     }
     if (!free) {
       if (++failures > 10000 + 50 * settings.agents) {
+        if (settings.up_to_capacity && !placed.empty()) break;
         throw std::runtime_error("the scene has room for only " + std::to_string(placed.size()) + " of " +
                                  std::to_string(settings.agents) + " agents");
       }
@@ -63,7 +64,8 @@ Crowd::Crowd(const World& world, const CrowdSettings& settings)
     }
     placed.push_back(c);
   }
-  const std::size_t n = settings.agents;
+  const std::size_t n = placed.size();
+  settings_.agents = n;
   agents_.resize(n);
   results_.resize(n);
   goal_.resize(n);

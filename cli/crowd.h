@@ -25,6 +25,7 @@ struct CrowdSettings {
   MoveSettings move;
   BatchOptions batch;
   bool trace = false;  // keep each tick's travelled segments (segments())
+  bool up_to_capacity = false;  // spawn as many agents as fit, up to `agents`, instead of failing
 };
 
 // Checks of one tick's end state (counted, not thrown: the demo prints them).
@@ -44,7 +45,7 @@ struct CrowdTotals {
 class Crowd {
  public:
   // Spawns the agents free of the mesh and of each other. Throws std::runtime_error when the
-  // scene has too little free walkable ground for them.
+  // scene has too little free walkable ground for them (unless up_to_capacity).
   Crowd(const World& world, const CrowdSettings& settings);
 
   void tick();

@@ -81,7 +81,8 @@ void TopDownPicture::contact(const Vec3& p, bool with_agent) {
 }
 
 void TopDownPicture::agent(const Vec3& p, float radius) {
-  const float cx = px(p.x), cy = py(p.z), r = std::max(radius * scale_, 1.f);
+  // Drawn at 40 % of the radius so that the trails underneath stay visible in dense crowds.
+  const float cx = px(p.x), cy = py(p.z), r = std::max(0.4f * radius * scale_, 1.f);
   for (int y = int(cy - r); y <= int(cy + r); ++y) {
     for (int x = int(cx - r); x <= int(cx + r); ++x) {
       if ((float(x) + 0.5f - cx) * (float(x) + 0.5f - cx) + (float(y) + 0.5f - cy) * (float(y) + 0.5f - cy) <= r * r) {

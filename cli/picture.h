@@ -19,7 +19,7 @@ class TopDownPicture {
   void trail(const Vec3& from, const Vec3& to, float speed, float max_speed);
   // A contact: yellow with the world, magenta with another agent.
   void contact(const Vec3& p, bool with_agent);
-  // Where an agent ends: a white disc of its radius.
+  // Where an agent ends: a white disc (40 % of its radius).
   void agent(const Vec3& p, float radius);
 
   // Throws std::runtime_error naming the file when it cannot be written.
