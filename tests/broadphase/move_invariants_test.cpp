@@ -23,26 +23,13 @@
 #include "cli/crowd.h"
 #include "cli/scene_loader.h"
 #include "tests/support/oracle.h"
+#include "tests/support/scene_list.h"
 #include "tests/support/triangle_grid.h"
 
 namespace {
 
 using namespace capsweep;
 
-std::vector<std::string> scene_names() {
-  std::vector<std::string> names{"@arena"};
-  std::vector<std::string> files;
-  std::error_code error;
-  for (std::filesystem::directory_iterator it(CAPSWEEP_SHARED_SCENES, error), end; !error && it != end;
-       it.increment(error)) {
-    const std::string f = it->path().filename().string();
-    if (f.ends_with(".obj") || f.ends_with(".obj.gz")) files.push_back(f);
-  }
-  if (files.empty()) files.push_back("no scenes in " CAPSWEEP_SHARED_SCENES);
-  std::sort(files.begin(), files.end());
-  names.insert(names.end(), files.begin(), files.end());
-  return names;
-}
 
 double triangle_triangle(const Vec3d a[3], const Vec3d b[3]) {
   double best = INFINITY;
@@ -77,8 +64,7 @@ struct Speed {
 };
 
 void check_crowd(const std::string& scene, const Speed& speed) {
-  const std::vector<Triangle> triangles =
-      scene == "@arena" ? make_arena() : load_scene(std::string(CAPSWEEP_SHARED_SCENES) + "/" + scene);
+  const std::vector<Triangle> triangles = scenes::load(scene);
   const World world(triangles);
   const oracle::TriangleGrid grid(world.triangles());
   CrowdSettings cs;
@@ -186,7 +172,7 @@ TEST_P(MoveInvariants, At100MetresPerTick) {
   check_crowd(GetParam(), {"100 m/tick", 6000.f, Steering::directions, 100, 10000});
 }
 
-INSTANTIATE_TEST_SUITE_P(Scenes, MoveInvariants, ::testing::ValuesIn(scene_names()),
+INSTANTIATE_TEST_SUITE_P(Scenes, MoveInvariants, ::testing::ValuesIn(scenes::names()),
                          [](const ::testing::TestParamInfo<std::string>& info) {
                            std::string n;
                            for (char ch : info.param) n += std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';

@@ -18,6 +18,7 @@
 #include "cli/scene_loader.h"
 #include "cli/workloads.h"
 #include "tests/support/oracle.h"
+#include "tests/support/scene_list.h"
 #include "tests/support/scene_oracle.h"
 #include "tests/support/scene_queries.h"
 
@@ -28,26 +29,7 @@ using namespace capsweep;
 constexpr std::size_t kQueries = 100'000;
 constexpr std::size_t kOracleSample = 2000;  // per query set, besides every disagreement
 
-// Runs while the tests are listed (at build time), so it must not throw: a missing scene
-// folder becomes one test that fails saying so.
-std::vector<std::string> scene_names() {
-  std::vector<std::string> names{"@arena"};
-  std::vector<std::string> files;
-  std::error_code error;
-  for (std::filesystem::directory_iterator it(CAPSWEEP_SHARED_SCENES, error), end; !error && it != end;
-       it.increment(error)) {
-    const std::string f = it->path().filename().string();
-    if (f.ends_with(".obj") || f.ends_with(".obj.gz")) files.push_back(f);
-  }
-  if (files.empty()) files.push_back("no scenes in " CAPSWEEP_SHARED_SCENES);
-  std::sort(files.begin(), files.end());
-  names.insert(names.end(), files.begin(), files.end());
-  return names;
-}
 
-std::vector<Triangle> load(const std::string& name) {
-  return name == "@arena" ? make_arena() : load_scene(std::string(CAPSWEEP_SHARED_SCENES) + "/" + name);
-}
 
 double tolerance_for(const SweepQuery& q) {
   double largest = 0;
@@ -69,7 +51,7 @@ std::vector<SweepHit> run(const World& w, std::span<const SweepQuery> q, SweepPa
 class ScenePaths : public testing::TestWithParam<std::string> {};
 
 TEST_P(ScenePaths, AllPathsAgreeAndTheOracleAcceptsThem) {
-  const std::vector<Triangle> tris = load(GetParam());
+  const std::vector<Triangle> tris = scenes::load(GetParam());
   const World world(tris);
   const oracle::TriangleGrid grid(tris);
   // Brute force over a large scene costs ~n per query: a subset there.
@@ -136,7 +118,7 @@ TEST_P(ScenePaths, AllPathsAgreeAndTheOracleAcceptsThem) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(EveryScene, ScenePaths, testing::ValuesIn(scene_names()),
+INSTANTIATE_TEST_SUITE_P(EveryScene, ScenePaths, testing::ValuesIn(scenes::names()),
                          [](const testing::TestParamInfo<std::string>& info) {
                            std::string n;
                            for (char c : info.param) n += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';

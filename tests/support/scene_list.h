@@ -1,0 +1,19 @@
+// The scenes every per-scene test runs on: the built-in arena and each mesh in the shared
+// scenes folder.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/shapes.h"
+
+namespace scenes {
+
+// "@arena" first, then the shared folder's .obj and .obj.gz files, sorted. Runs while the tests
+// are listed (at build time), so it never throws: a missing folder yields one name that says
+// so, and the test instantiated with it fails loading it.
+std::vector<std::string> names();
+
+std::vector<capsweep::Triangle> load(const std::string& name);
+
+}  // namespace scenes
