@@ -8,6 +8,7 @@
 #include <tbb/parallel_sort.h>
 #include <tbb/task_arena.h>
 
+#include "broadphase/contacts_near.h"
 #include "broadphase/morton.h"
 #include "broadphase/traverse.h"
 #include "core/contact.h"
@@ -231,23 +232,10 @@ std::size_t World::sweep(std::span<const SweepQuery> queries, std::span<SweepHit
 
 bool World::is_clear(const Capsule& capsule, float clearance) const {
   const float reach = capsule.radius + clearance;
-  const Aabb box = swept_bounds({capsule.a, capsule.b, reach}, {});
   bool clear = true;
-  float limit = 1.f;
-  TraversalStats stats;
-  traverse(bvh_, make_swept_box(capsule, {}, clearance), limit, stats, [&](std::uint32_t b) {
-    const TriangleBlock& block = bvh_.blocks[b];
-    for (int lane = 0; lane < kBlockLanes && block.valid(lane); ++lane) {
-      const std::uint32_t i = block.triangle[lane];
-      if (!box.overlaps(boxes_[i])) continue;
-      Contact k;
-      capsule_triangle_contact(capsule, triangles_[i], k);
-      if (k.distance <= reach) {
-        clear = false;
-        return true;
-      }
-    }
-    return false;
+  for_each_contact(capsule, clearance, [&](std::uint32_t, const Contact& k) {
+    clear = !(k.distance <= reach);
+    return !clear;
   });
   return clear;
 }

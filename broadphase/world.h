@@ -112,6 +112,10 @@ class World {
   bool walkable(const SweepHit& hit, float min_up, Vec3& ground_normal) const;
 
  private:
+  // Calls visit(triangle, contact) for every triangle whose box meets the capsule's box grown
+  // by `clearance`, with their discrete contact; visit returns true to stop (traverse.h).
+  template <class Visit>
+  void for_each_contact(const Capsule& capsule, float clearance, Visit&& visit) const;
   void sweep_brute(const SweepQuery& query, SweepHit& hit) const;
   template <class Keep>
   void sweep_scalar(const SweepQuery& query, SweepHit& hit, TraversalStats& stats, const Keep& keep) const;

@@ -9,7 +9,7 @@
 #include <tbb/task_arena.h>
 
 #include "broadphase/agent_grid.h"
-#include "broadphase/traverse.h"
+#include "broadphase/contacts_near.h"
 #include "broadphase/world.h"
 #include "core/sweep.h"
 
@@ -161,24 +161,14 @@ bool World::walkable(const SweepHit& hit, float min_up, Vec3& ground_normal) con
 }
 
 bool World::deepest_overlap(const Capsule& capsule, Contact& contact, std::uint32_t& triangle) const {
-  const Aabb box = swept_bounds(capsule, {});
   bool found = false;
-  float limit = 1.f;
-  TraversalStats stats;
-  traverse(bvh_, make_swept_box(capsule, {}), limit, stats, [&](std::uint32_t b) {
-    const TriangleBlock& block = bvh_.blocks[b];
-    for (int lane = 0; lane < kBlockLanes && block.valid(lane); ++lane) {
-      const std::uint32_t i = block.triangle[lane];
-      if (!box.overlaps(boxes_[i])) continue;
-      Contact k;
-      capsule_triangle_contact(capsule, triangles_[i], k);
-      if (!(k.distance < capsule.radius)) continue;
-      // Deepest first; at equal depth the lower index (blocks are visited in tree order).
-      if (!found || k.depth > contact.depth || (k.depth == contact.depth && i < triangle)) {
-        contact = k;
-        triangle = i;
-        found = true;
-      }
+  for_each_contact(capsule, 0.f, [&](std::uint32_t i, const Contact& k) {
+    // Deepest first; at equal depth the lower index, whatever the order of the walk.
+    if (k.distance < capsule.radius &&
+        (!found || k.depth > contact.depth || (k.depth == contact.depth && i < triangle))) {
+      contact = k;
+      triangle = i;
+      found = true;
     }
     return false;
   });

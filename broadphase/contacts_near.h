@@ -1,0 +1,29 @@
+// World::for_each_contact: the triangles near a standing capsule, with their discrete contact.
+// Internal to broadphase/ (uses the BVH traversal); shared by is_clear and deepest_overlap.
+#pragma once
+
+#include "broadphase/traverse.h"
+#include "broadphase/world.h"
+#include "core/contact.h"
+
+namespace capsweep {
+
+template <class Visit>
+void World::for_each_contact(const Capsule& capsule, float clearance, Visit&& visit) const {
+  const Aabb box = swept_bounds({capsule.a, capsule.b, capsule.radius + clearance}, {});
+  float limit = 1.f;
+  TraversalStats stats;
+  traverse(bvh_, make_swept_box(capsule, {}, clearance), limit, stats, [&](std::uint32_t b) {
+    const TriangleBlock& block = bvh_.blocks[b];
+    for (int lane = 0; lane < kBlockLanes && block.valid(lane); ++lane) {
+      const std::uint32_t i = block.triangle[lane];
+      if (!box.overlaps(boxes_[i])) continue;
+      Contact k;
+      capsule_triangle_contact(capsule, triangles_[i], k);
+      if (visit(i, k)) return true;
+    }
+    return false;
+  });
+}
+
+}  // namespace capsweep
