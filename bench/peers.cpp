@@ -17,7 +17,7 @@ struct EmbreeScene::Impl {
   RTCScene scene = nullptr;
 };
 
-EmbreeScene::EmbreeScene(const std::vector<Triangle>& triangles) : impl_(std::make_unique<Impl>()) {
+EmbreeScene::EmbreeScene(std::span<const Triangle> triangles) : impl_(std::make_unique<Impl>()) {
   impl_->device = rtcNewDevice(nullptr);
   if (!impl_->device) throw std::runtime_error("Embree: rtcNewDevice failed");
   impl_->scene = rtcNewScene(impl_->device);
@@ -77,7 +77,7 @@ struct BulletScene::Impl {
   std::unique_ptr<btCollisionWorld> world;
 };
 
-BulletScene::BulletScene(const std::vector<Triangle>& triangles) : impl_(std::make_unique<Impl>()) {
+BulletScene::BulletScene(std::span<const Triangle> triangles) : impl_(std::make_unique<Impl>()) {
   Impl& m = *impl_;
   for (const Triangle& t : triangles) {
     for (const Vec3& v : t.v) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "broadphase/world.h"
@@ -18,7 +19,7 @@ struct PeerHit {
 
 class EmbreeScene {
  public:
-  explicit EmbreeScene(const std::vector<Triangle>& triangles);
+  explicit EmbreeScene(std::span<const Triangle> triangles);
   ~EmbreeScene();
   EmbreeScene(const EmbreeScene&) = delete;
   EmbreeScene& operator=(const EmbreeScene&) = delete;
@@ -32,7 +33,7 @@ class EmbreeScene {
 
 class BulletScene {
  public:
-  explicit BulletScene(const std::vector<Triangle>& triangles);
+  explicit BulletScene(std::span<const Triangle> triangles);
   ~BulletScene();
   BulletScene(const BulletScene&) = delete;
   BulletScene& operator=(const BulletScene&) = delete;

@@ -23,7 +23,9 @@ struct TriangleLinks {
   std::uint32_t across[3] = {kNoTriangle, kNoTriangle, kNoTriangle};
   std::uint8_t seam_edges = 0;     // bit i: edge i joins two coplanar triangles
   std::uint8_t flat_vertices = 0;  // bit i: vertex i is inside a flat surface (closed fan of seams)
+  std::uint8_t spare[2] = {};      // zero: explicit padding, so snapshots are reproducible bytes
 };
+static_assert(sizeof(TriangleLinks) == 16);
 
 // Vertices at the same position (equal floats; -0 equals +0) are welded into one.
 std::vector<TriangleLinks> link_triangles(const std::vector<Triangle>& triangles);

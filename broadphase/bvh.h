@@ -20,17 +20,32 @@ struct alignas(32) WideNode {
   float max_x[kWidth], max_y[kWidth], max_z[kWidth];
   std::uint32_t child[kWidth];  // inner node index, kLeaf | block index, or kEmpty
   std::uint32_t used;           // bit k set: child[k] is not kEmpty
+  std::uint32_t spare[3] = {};  // zero: the padding is explicit, so snapshots are reproducible bytes
 };
 static_assert(sizeof(WideNode) == 128, "six float[4] bounds, four child links and a mask, padded to 32 bytes");
+
+// Deepest tree the traversal's fixed stack holds (3 entries per level); the builder stays far
+// below it and snapshots are checked against it.
+inline constexpr int kMaxBvhDepth = 64;
+
+// The tree as the traversal reads it, wherever its arrays live (built, or mapped from a snapshot).
+struct BvhView {
+  std::span<const WideNode> nodes;
+  std::span<const TriangleBlock> blocks;
+  int depth = 0;
+
+  std::size_t memory_bytes() const {
+    return nodes.size() * sizeof(WideNode) + blocks.size() * sizeof(TriangleBlock);
+  }
+};
 
 struct Bvh {
   std::vector<WideNode> nodes;        // nodes[0] is the root (always an inner node)
   std::vector<TriangleBlock> blocks;  // the leaves: up to 8 triangles each
   int depth = 0;                      // wide levels, root = 1
 
-  std::size_t memory_bytes() const {
-    return nodes.size() * sizeof(WideNode) + blocks.size() * sizeof(TriangleBlock);
-  }
+  BvhView view() const { return {nodes, blocks, depth}; }
+  std::size_t memory_bytes() const { return view().memory_bytes(); }
 };
 
 // What a traversal touched (for benchmarks and tuning).

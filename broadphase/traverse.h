@@ -44,7 +44,7 @@ inline SweptBox make_swept_box(const Capsule& capsule, const Vec3& motion, float
 // is called as leaf(block_index) and may lower `limit` (the best time found so far); it returns
 // true to stop the walk.
 template <class Leaf>
-void traverse(const Bvh& bvh, const SweptBox& s, float& limit, TraversalStats& stats, Leaf&& leaf) {
+void traverse(const BvhView& bvh, const SweptBox& s, float& limit, TraversalStats& stats, Leaf&& leaf) {
   using F = xsimd::batch<float, xsimd::sse2>;  // baseline x86-64: four children per compare
   static_assert(F::size == WideNode::kWidth);
   struct Item {
@@ -52,7 +52,7 @@ void traverse(const Bvh& bvh, const SweptBox& s, float& limit, TraversalStats& s
     float t;
   };
   // Depth is bounded by the builder (median splits past a fixed depth): 3 pushes per level.
-  Item stack[256];
+  Item stack[3 * kMaxBvhDepth + 4];
   int top = 0;
   stack[top++] = {0, 0.f};
   // Slab entry and exit per axis: (box.min - (c + h)) / d and (box.max - (c - h)) / d.

@@ -52,19 +52,51 @@ bool parse_sweep_path(const std::string& text, SweepPath& out) {
   return false;
 }
 
-World::World(std::vector<Triangle> triangles) : triangles_(std::move(triangles)) {
-  if (triangles_.empty()) throw WorldError("the mesh has no triangles");
-  if (triangles_.size() >= kNoTriangle) throw WorldError("the mesh has more than 2^32 - 2 triangles");
-  boxes_.reserve(triangles_.size());
-  for (std::size_t i = 0; i < triangles_.size(); ++i) {
-    if (Status s = check_triangle(triangles_[i]); s != Status::ok) {
+namespace {
+
+// What a world built in memory owns.
+struct BuiltArrays {
+  std::vector<Triangle> triangles;
+  std::vector<Aabb> boxes;
+  Bvh bvh;
+  std::vector<TriangleLinks> links;
+};
+
+}  // namespace
+
+World::World(std::vector<Triangle> triangles) {
+  if (triangles.empty()) throw WorldError("the mesh has no triangles");
+  if (triangles.size() >= kNoTriangle) throw WorldError("the mesh has more than 2^32 - 2 triangles");
+  auto built = std::make_shared<BuiltArrays>();
+  built->boxes.reserve(triangles.size());
+  for (std::size_t i = 0; i < triangles.size(); ++i) {
+    if (Status s = check_triangle(triangles[i]); s != Status::ok) {
       throw WorldError("triangle " + std::to_string(i) + ": " + describe(s));
     }
-    boxes_.push_back(capsweep::bounds(triangles_[i]));
-    bounds_.grow(boxes_.back());
+    built->boxes.push_back(capsweep::bounds(triangles[i]));
+    bounds_.grow(built->boxes.back());
   }
-  bvh_ = build_bvh(triangles_);
-  links_ = link_triangles(triangles_);
+  built->triangles = std::move(triangles);
+  built->bvh = build_bvh(built->triangles);
+  built->links = link_triangles(built->triangles);
+  triangles_ = built->triangles;
+  boxes_ = built->boxes;
+  bvh_ = built->bvh.view();
+  links_ = built->links;
+  owner_ = std::move(built);
+}
+
+World::World(const WorldArrays& arrays, std::shared_ptr<const void> owner)
+    : owner_(std::move(owner)),
+      triangles_(arrays.triangles),
+      boxes_(arrays.boxes),
+      bounds_(arrays.bounds),
+      bvh_(arrays.bvh),
+      links_(arrays.links) {
+  if (triangles_.empty() || boxes_.size() != triangles_.size() || links_.size() != triangles_.size() ||
+      bvh_.nodes.empty() || bvh_.blocks.empty()) {
+    throw WorldError("inconsistent world arrays");
+  }
 }
 
 bool is_better_hit(const SweepHit& a, const SweepHit& b) {
@@ -217,6 +249,40 @@ std::size_t World::sweep(std::span<const SweepQuery> queries, std::span<SweepHit
         const std::size_t i = order.empty() ? k : order[k].second;
         const Status s = sweep_one(queries[i], hits[i], options.path);
         if (s != Status::ok) ++refused;
+        if (!status.empty()) status[i] = s;
+      }
+    });
+  };
+  if (options.threads > 0) {
+    tbb::task_arena arena(options.threads);
+    arena.execute(run);
+  } else {
+    run();
+  }
+  return refused.load();
+}
+
+std::size_t World::overlap(std::span<const Capsule> capsules, float clearance, std::span<OverlapResult> results,
+                           const BatchOptions& options, std::span<Status> status) const {
+  if (results.size() != capsules.size() || (!status.empty() && status.size() != capsules.size())) {
+    throw std::invalid_argument("World::overlap: capsules, results and status must have the same size");
+  }
+  if (!(clearance >= 0.f && clearance <= kMaxCoordinate)) {
+    throw std::invalid_argument("World::overlap: the clearance must be finite and >= 0");
+  }
+  std::atomic<std::size_t> refused{0};
+  auto run = [&] {
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, capsules.size(), 64), [&](const auto& range) {
+      for (std::size_t i = range.begin(); i != range.end(); ++i) {
+        OverlapResult r;
+        const Status s = check_capsule(capsules[i]);
+        if (s == Status::ok) {
+          r.clear = is_clear(capsules[i], clearance);
+          r.overlapping = deepest_overlap(capsules[i], r.deepest, r.triangle);
+        } else {
+          ++refused;
+        }
+        results[i] = r;
         if (!status.empty()) status[i] = s;
       }
     });

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -42,10 +43,28 @@ struct SweepOptions {
 // The same for moves and validation (brute is treated as scalar there).
 using BatchOptions = SweepOptions;
 
+// A static capsule against the world (World::overlap).
+struct OverlapResult {
+  bool clear = false;        // farther than the clearance from every triangle
+  bool overlapping = false;  // closer than its radius to some triangle: the deepest is below
+  Contact deepest;           // the deepest overlap: push-out normal and depth, closest points
+  std::uint32_t triangle = kNoTriangle;
+};
+
 // Refused input when building a world: names the triangle.
 class WorldError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
+};
+
+// The arrays a world answers from, wherever they live: built in memory, or mapped from a
+// snapshot file (broadphase/snapshot.h).
+struct WorldArrays {
+  std::span<const Triangle> triangles;  // the soup, in the caller's order (hits name these indices)
+  std::span<const Aabb> boxes;          // one box per triangle
+  Aabb bounds;                          // of every triangle
+  BvhView bvh;
+  std::span<const TriangleLinks> links;  // one per triangle
 };
 
 class World {
@@ -55,11 +74,16 @@ class World {
   // BVH (in parallel for large meshes).
   explicit World(std::vector<Triangle> triangles);
 
+  // A world over arrays that `owner` keeps alive (a mapped snapshot). The arrays must be
+  // consistent; load_snapshot checks every index in them before it calls this.
+  World(const WorldArrays& arrays, std::shared_ptr<const void> owner);
+
   std::size_t triangle_count() const { return triangles_.size(); }
-  const std::vector<Triangle>& triangles() const { return triangles_; }
+  std::span<const Triangle> triangles() const { return triangles_; }
   const Aabb& bounds() const { return bounds_; }
-  const Bvh& bvh() const { return bvh_; }
-  const std::vector<TriangleLinks>& links() const { return links_; }
+  const BvhView& bvh() const { return bvh_; }
+  std::span<const TriangleLinks> links() const { return links_; }
+  WorldArrays arrays() const { return {triangles_, boxes_, bounds_, bvh_, links_}; }
 
   // Answers queries[i] into hits[i] (sizes must match). The first contact over all triangles
   // wins; among equal t, the deeper start overlap, then the lower triangle index, so answers do
@@ -75,6 +99,13 @@ class World {
 
   // Whether the capsule is farther than `clearance` from every triangle (surface to surface).
   bool is_clear(const Capsule& capsule, float clearance) const;
+
+  // Static capsules against the world, in parallel (results[i] for capsules[i]): is_clear with
+  // `clearance` (finite and >= 0, else std::invalid_argument) and deepest_overlap. A refused
+  // capsule (NaN/Inf, radius <= 0, out of range) is neither clear nor overlapping; its status
+  // says why. Returns the number refused.
+  std::size_t overlap(std::span<const Capsule> capsules, float clearance, std::span<OverlapResult> results,
+                      const BatchOptions& options = {}, std::span<Status> status = {}) const;
 
   // --- Movement (world_move.cpp) ---
 
@@ -122,11 +153,12 @@ class World {
   template <class Keep>
   void sweep_simd(const SweepQuery& query, SweepHit& hit, TraversalStats& stats, const Keep& keep) const;
 
-  std::vector<Triangle> triangles_;
-  std::vector<Aabb> boxes_;
+  std::shared_ptr<const void> owner_;  // keeps the arrays below alive; a World copies cheaply
+  std::span<const Triangle> triangles_;
+  std::span<const Aabb> boxes_;
   Aabb bounds_;
-  Bvh bvh_;
-  std::vector<TriangleLinks> links_;
+  BvhView bvh_;
+  std::span<const TriangleLinks> links_;
 };
 
 // Orders two answers to the same query: the one a batch keeps.

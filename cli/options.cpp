@@ -7,13 +7,16 @@
 namespace capsweep {
 
 Options::Options(int argc, char** argv, int first, const std::set<std::string>& valued,
-                 const std::set<std::string>& flags) {
+                 const std::set<std::string>& flags, const std::set<std::string>& repeated) {
   for (int i = first; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg.rfind("--", 0) != 0) throw UsageError("unexpected argument '" + arg + "'");
     const std::string key = arg.substr(2);
     if (flags.count(key)) {
       values_[key] = "1";
+    } else if (repeated.count(key)) {
+      if (i + 1 >= argc) throw UsageError("--" + key + " needs a value");
+      lists_[key].push_back(argv[++i]);
     } else if (valued.count(key)) {
       if (i + 1 >= argc) throw UsageError("--" + key + " needs a value");
       values_[key] = argv[++i];
@@ -21,6 +24,11 @@ Options::Options(int argc, char** argv, int first, const std::set<std::string>& 
       throw UsageError("unknown option --" + key);
     }
   }
+}
+
+std::vector<std::string> Options::all(const std::string& key) const {
+  auto it = lists_.find(key);
+  return it == lists_.end() ? std::vector<std::string>{} : it->second;
 }
 
 std::string Options::text(const std::string& key) const {

@@ -25,6 +25,7 @@ struct alignas(64) TriangleBlock {
   float nx[kBlockLanes], ny[kBlockLanes], nz[kBlockLanes];  // the normals below, rounded
   std::uint32_t triangle[kBlockLanes];  // index in the world's soup, or kNoTriangle
   double exact_nx[kBlockLanes], exact_ny[kBlockLanes], exact_nz[kBlockLanes];
+  std::uint32_t spare[kBlockLanes] = {};  // zero: explicit padding, so snapshots are reproducible
 
   bool valid(int lane) const { return triangle[lane] != kNoTriangle; }
   Triangle get(int lane) const;

@@ -173,10 +173,6 @@ TEST_P(MoveInvariants, At100MetresPerTick) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Scenes, MoveInvariants, ::testing::ValuesIn(scenes::names()),
-                         [](const ::testing::TestParamInfo<std::string>& info) {
-                           std::string n;
-                           for (char ch : info.param) n += std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
-                           return n;
-                         });
+                         [](const auto& info) { return scenes::test_name(info.param); });
 
 }  // namespace

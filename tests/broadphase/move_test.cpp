@@ -11,6 +11,7 @@
 #include "cli/arena.h"
 #include "cli/crowd.h"
 #include "tests/support/oracle.h"
+#include "tests/support/same_answers.h"
 #include "tests/support/test_meshes.h"
 
 namespace {
@@ -300,20 +301,7 @@ TEST(Move, RefusesBadAgentsAndKeepsThemInPlace) {
   EXPECT_THROW(w.move(agents, MoveSettings{}, wrong), std::invalid_argument);
 }
 
-// Every field a caller sees, bit for bit.
-bool same(const MoveResult& x, const MoveResult& y) {
-  auto eq = [](const auto& p, const auto& q) { return std::memcmp(&p, &q, sizeof p) == 0; };
-  if (!eq(x.capsule, y.capsule) || !eq(x.moved, y.moved) || !eq(x.vertical_speed, y.vertical_speed) ||
-      x.grounded != y.grounded || !eq(x.ground_normal, y.ground_normal) || x.ground_triangle != y.ground_triangle ||
-      x.flags != y.flags || x.contact_count != y.contact_count || x.sweeps != y.sweeps || !eq(x.pushed, y.pushed)) {
-    return false;
-  }
-  for (int k = 0; k < x.contact_count; ++k) {
-    const MoveContact &a = x.contacts[k], &b = y.contacts[k];
-    if (!eq(a.point, b.point) || !eq(a.normal, b.normal) || a.triangle != b.triangle || a.agent != b.agent) return false;
-  }
-  return true;
-}
+bool same(const MoveResult& x, const MoveResult& y) { return answers::same(x, y); }
 
 TEST(MoveDeterminism, IdenticalForEveryThreadCountAndAgentOrder) {
   const World w(make_arena());

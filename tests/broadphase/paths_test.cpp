@@ -119,10 +119,6 @@ TEST_P(ScenePaths, AllPathsAgreeAndTheOracleAcceptsThem) {
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryScene, ScenePaths, testing::ValuesIn(scenes::names()),
-                         [](const testing::TestParamInfo<std::string>& info) {
-                           std::string n;
-                           for (char c : info.param) n += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
-                           return n;
-                         });
+                         [](const auto& info) { return scenes::test_name(info.param); });
 
 }  // namespace

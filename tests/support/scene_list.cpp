@@ -1,5 +1,7 @@
 #include "tests/support/scene_list.h"
 
+#include <cctype>
+
 #include <algorithm>
 #include <filesystem>
 
@@ -26,6 +28,12 @@ std::vector<std::string> names() {
 std::vector<capsweep::Triangle> load(const std::string& name) {
   return name == "@arena" ? capsweep::make_arena()
                           : capsweep::load_scene(std::string(CAPSWEEP_SHARED_SCENES) + "/" + name);
+}
+
+std::string test_name(const std::string& name) {
+  std::string n;
+  for (char c : name) n += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+  return n;
 }
 
 }  // namespace scenes

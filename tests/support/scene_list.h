@@ -15,5 +15,7 @@ namespace scenes {
 std::vector<std::string> names();
 
 std::vector<capsweep::Triangle> load(const std::string& name);
+// The name as a gtest parameter name: letters and digits, '_' for the rest.
+std::string test_name(const std::string& name);
 
 }  // namespace scenes

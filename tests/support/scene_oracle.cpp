@@ -9,7 +9,7 @@ namespace oracle {
 
 using namespace capsweep;
 
-std::string judge_scene(const SweepHit& hit, const SweepQuery& q, const std::vector<Triangle>& triangles,
+std::string judge_scene(const SweepHit& hit, const SweepQuery& q, std::span<const Triangle> triangles,
                         const TriangleGrid* grid) {
   double largest = 0;
   for (const Vec3& v : {q.capsule.a, q.capsule.b, q.capsule.a + q.motion, q.capsule.b + q.motion}) {

@@ -1,6 +1,7 @@
 // The oracle over a whole triangle soup: the first contact over all triangles.
 #pragma once
 
+#include <span>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,6 @@ namespace oracle {
 // oracle::judge demands. Empty string when accepted.
 // With a grid (built over the same triangles) the candidates come from it, else from a scan.
 std::string judge_scene(const capsweep::SweepHit& hit, const capsweep::SweepQuery& query,
-                        const std::vector<capsweep::Triangle>& triangles, const TriangleGrid* grid = nullptr);
+                        std::span<const capsweep::Triangle> triangles, const TriangleGrid* grid = nullptr);
 
 }  // namespace oracle

@@ -7,7 +7,7 @@ namespace oracle {
 
 using namespace capsweep;
 
-TriangleGrid::TriangleGrid(const std::vector<Triangle>& triangles) : triangles_(triangles) {
+TriangleGrid::TriangleGrid(std::span<const Triangle> triangles) : triangles_(triangles) {
   for (const Triangle& t : triangles_) {
     boxes_.push_back(bounds(t));
     bounds_.grow(boxes_.back());

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "core/shapes.h"
@@ -12,14 +13,14 @@ namespace oracle {
 
 class TriangleGrid {
  public:
-  explicit TriangleGrid(const std::vector<capsweep::Triangle>& triangles);
+  explicit TriangleGrid(std::span<const capsweep::Triangle> triangles);
   // Every triangle whose box overlaps `box`, in increasing index order.
   std::vector<std::size_t> near(const capsweep::Aabb& box) const;
 
  private:
   void cell_range(const capsweep::Aabb& box, int lo[3], int hi[3]) const;
 
-  const std::vector<capsweep::Triangle>& triangles_;
+  std::span<const capsweep::Triangle> triangles_;
   std::vector<capsweep::Aabb> boxes_;
   capsweep::Aabb bounds_;
   int dims_[3];

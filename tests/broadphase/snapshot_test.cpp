@@ -1,0 +1,178 @@
+// Snapshots: a loaded snapshot holds the same arrays and gives the same answers as the world
+// it was saved from, for every request kind; truncated, corrupted, wrong-version and foreign
+// files are refused with a message, never loaded.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+
+#include "broadphase/snapshot.h"
+#include "core/random.h"
+#include "tests/support/batches.h"
+#include "tests/support/same_answers.h"
+#include "tests/support/scene_list.h"
+#include "tests/support/test_meshes.h"
+
+namespace {
+
+using namespace capsweep;
+
+std::string temp_path(const std::string& name) { return ::testing::TempDir() + "capsweep_snapshot_" + name; }
+
+std::vector<unsigned char> read_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+void write_bytes(const std::string& path, const std::vector<unsigned char>& bytes) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+}
+
+template <class T>
+bool same_array(std::span<const T> a, std::span<const T> b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size_bytes()) == 0;
+}
+
+template <class T, class Run>
+void expect_same_answers(const char* what, std::size_t n, Run&& run) {
+  std::vector<T> built(n), loaded(n);
+  run(0, built);
+  run(1, loaded);
+  for (std::size_t i = 0; i < n; ++i) ASSERT_TRUE(answers::same(built[i], loaded[i])) << what << " " << i;
+}
+
+class SnapshotScenes : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(SnapshotScenes, LoadedWorldAnswersLikeTheBuiltOne) {
+  const World built(scenes::load(GetParam()));
+  const std::string path = temp_path("scene.cwsw");
+  save_snapshot(built, GetParam(), path);
+  const Snapshot snap = load_snapshot(path);
+  EXPECT_EQ(snap.source, GetParam());
+  const World& loaded = snap.world;
+  const WorldArrays a = built.arrays(), b = loaded.arrays();
+  EXPECT_TRUE(same_array(a.triangles, b.triangles));
+  EXPECT_TRUE(same_array(a.boxes, b.boxes));
+  EXPECT_TRUE(same_array(a.bvh.nodes, b.bvh.nodes));
+  EXPECT_TRUE(same_array(a.bvh.blocks, b.bvh.blocks));
+  EXPECT_TRUE(same_array(a.links, b.links));
+  EXPECT_EQ(a.bvh.depth, b.bvh.depth);
+  EXPECT_TRUE(answers::bits(a.bounds, b.bounds));
+
+  const batches::Batches q = batches::make(built, 2000, 11);
+  const World* worlds[2] = {&built, &loaded};
+  for (SweepPath path_kind : {SweepPath::simd, SweepPath::scalar}) {
+    BatchOptions o;
+    o.path = path_kind;
+    expect_same_answers<SweepHit>("sweep", q.sweeps.size(), [&](int w, std::vector<SweepHit>& r) {
+      worlds[w]->sweep(q.sweeps, r, o);
+    });
+    expect_same_answers<MoveResult>("move", q.agents.size(), [&](int w, std::vector<MoveResult>& r) {
+      worlds[w]->move(q.agents, MoveSettings{}, r, o);
+    });
+    expect_same_answers<Verdict>("validate", q.claims.size(), [&](int w, std::vector<Verdict>& r) {
+      worlds[w]->validate(q.claims, ValidateSettings{}, r, o);
+    });
+  }
+  expect_same_answers<OverlapResult>("overlap", q.capsules.size(), [&](int w, std::vector<OverlapResult>& r) {
+    worlds[w]->overlap(q.capsules, 0.05f, r);
+  });
+  std::remove(path.c_str());
+}
+
+INSTANTIATE_TEST_SUITE_P(Scenes, SnapshotScenes, ::testing::ValuesIn(scenes::names()),
+                         [](const auto& info) { return scenes::test_name(info.param); });
+
+World small_world() { return World(testmesh::Mesh().floor(-5, -5, 5, 5, 1).box({1, 0, 1}, {2, 1, 2}).triangles()); }
+
+TEST(Snapshot, SavingTwiceGivesTheSameBytes) {
+  const World w = small_world();
+  save_snapshot(w, "small", temp_path("a.cwsw"));
+  save_snapshot(small_world(), "small", temp_path("b.cwsw"));
+  EXPECT_EQ(read_bytes(temp_path("a.cwsw")), read_bytes(temp_path("b.cwsw")));
+}
+
+void expect_refused(const std::string& path, const std::string& words) {
+  try {
+    load_snapshot(path);
+    ADD_FAILURE() << "loaded " << path << " (expected: " << words << ")";
+  } catch (const SnapshotError& e) {
+    const std::string message = e.what();
+    EXPECT_NE(message.find(path), std::string::npos) << message;
+    EXPECT_NE(message.find(words), std::string::npos) << message;
+  }
+}
+
+TEST(Snapshot, EveryTruncationIsRefused) {
+  const std::string good = temp_path("good.cwsw"), bad = temp_path("cut.cwsw");
+  save_snapshot(small_world(), "small", good);
+  const std::vector<unsigned char> bytes = read_bytes(good);
+  for (std::size_t length = 0; length < bytes.size(); length += (length < 256 ? 1 : 97)) {
+    write_bytes(bad, std::vector<unsigned char>(bytes.begin(), bytes.begin() + std::ptrdiff_t(length)));
+    expect_refused(bad, length < 8 ? "no CWSW magic" : "truncated");
+  }
+  std::vector<unsigned char> longer = bytes;
+  longer.push_back(0);
+  write_bytes(bad, longer);
+  expect_refused(bad, "beyond what the header describes");
+}
+
+TEST(Snapshot, EveryCorruptedByteIsRefused) {
+  const std::string good = temp_path("good.cwsw"), bad = temp_path("flipped.cwsw");
+  save_snapshot(small_world(), "small", good);
+  const std::vector<unsigned char> bytes = read_bytes(good);
+  Random rng(5);
+  // Every header byte, and random bytes and bits of the rest.
+  for (std::size_t k = 0; k < 128 + 400; ++k) {
+    std::vector<unsigned char> b = bytes;
+    const std::size_t at = k < 128 ? k : 128 + rng.below(bytes.size() - 128);
+    b[at] ^= k % 2 ? 0xFF : std::uint8_t(1u << rng.below(8));
+    write_bytes(bad, b);
+    EXPECT_THROW(load_snapshot(bad), SnapshotError) << "byte " << at;
+  }
+}
+
+TEST(Snapshot, AnotherVersionIsRefusedByName) {
+  const std::string good = temp_path("good.cwsw"), bad = temp_path("v2.cwsw");
+  save_snapshot(small_world(), "small", good);
+  std::vector<unsigned char> b = read_bytes(good);
+  const std::uint32_t v2 = kSnapshotVersion + 1;
+  std::memcpy(&b[8], &v2, 4);  // the version follows the 8-byte magic (docs/FORMATS.md)
+  write_bytes(bad, b);
+  expect_refused(bad, "snapshot version " + std::to_string(v2) + ", this build reads version 1");
+}
+
+TEST(Snapshot, ForeignAndMissingFilesAreRefused) {
+  const std::string obj = temp_path("mesh.obj");
+  write_bytes(obj, {'v', ' ', '0', ' ', '0', ' ', '0', '\n', 'v', ' ', '1', ' ', '0', ' ', '0', '\n'});
+  expect_refused(obj, "no CWSW magic");
+  EXPECT_FALSE(looks_like_snapshot(obj));
+  expect_refused(temp_path("does_not_exist.cwsw"), "cannot open");
+  expect_refused(::testing::TempDir(), "not a regular file");
+}
+
+TEST(Snapshot, AFailedSaveLeavesNothingBehind) {
+  const std::string path = ::testing::TempDir() + "no_such_dir/world.cwsw";
+  EXPECT_THROW(save_snapshot(small_world(), "small", path), SnapshotError);
+  EXPECT_FALSE(std::ifstream(path).good());
+  EXPECT_FALSE(std::ifstream(path + ".partial").good());
+}
+
+TEST(Snapshot, ChecksumSeesEveryBitAndIgnoresThreads) {
+  std::vector<unsigned char> data(3 * (1 << 20) + 17);
+  Random rng(9);
+  for (auto& c : data) c = std::uint8_t(rng.below(256));
+  const std::uint64_t h = snapshot_checksum(data.data(), data.size());
+  EXPECT_EQ(h, snapshot_checksum(data.data(), data.size()));
+  for (int k = 0; k < 200; ++k) {
+    const std::size_t at = rng.below(data.size());
+    data[at] ^= std::uint8_t(1u << rng.below(8));
+    EXPECT_NE(snapshot_checksum(data.data(), data.size()), h) << at;
+  }
+  EXPECT_NE(snapshot_checksum(data.data(), data.size() - 1), snapshot_checksum(data.data(), data.size()));
+}
+
+}  // namespace

@@ -1,0 +1,45 @@
+#include "tests/support/batches.h"
+
+#include <algorithm>
+
+#include "cli/crowd.h"
+#include "cli/workloads.h"
+#include "core/random.h"
+#include "tests/support/scene_queries.h"
+
+namespace batches {
+
+using namespace capsweep;
+
+Batches make(const World& world, std::size_t count, std::uint64_t seed) {
+  Batches b;
+  const std::size_t part = std::max<std::size_t>(1, count / 4);
+  for (Workload w : {Workload::tick, Workload::validate, Workload::long_range}) {
+    const std::vector<SweepQuery> q = make_workload(world, w, part, seed + std::uint64_t(w));
+    b.sweeps.insert(b.sweeps.end(), q.begin(), q.end());
+  }
+  const std::vector<Triangle> soup(world.triangles().begin(), world.triangles().end());
+  const std::vector<SweepQuery> hard = cases::adversarial_scene_queries(soup, part, seed);
+  b.sweeps.insert(b.sweeps.end(), hard.begin(), hard.end());
+
+  CrowdSettings cs;
+  cs.agents = count;
+  cs.seed = seed;
+  cs.up_to_capacity = true;
+  Crowd crowd(world, cs);
+  for (int i = 0; i < 5; ++i) crowd.tick();
+  b.agents = crowd.agents();
+
+  Random rng(seed);
+  for (const SweepQuery& q : b.sweeps) {
+    b.claims.push_back({q.capsule, q.motion, 0.1f});
+    Capsule c = q.capsule;
+    const float f = float(rng.uniform());
+    c.a = c.a + q.motion * f;
+    c.b = c.b + q.motion * f;
+    b.capsules.push_back(c);
+  }
+  return b;
+}
+
+}  // namespace batches
