@@ -216,6 +216,9 @@ int run(int argc, char** argv) {
   if (command == "queries") return cmd_queries(argc, argv);
   if (command == "arena") return cmd_arena(argc, argv);
   if (command == "build") return cmd_build(argc, argv);
+  if (command == "serve") return cmd_serve(argc, argv);
+  if (command == "client") return cmd_client(argc, argv);
+  if (command == "bench-service") return cmd_bench_service(argc, argv);
   throw UsageError("unknown command '" + command + "'");
 }
 

@@ -1,0 +1,221 @@
+#include "service/client.h"
+
+#include <grpcpp/grpcpp.h>
+
+#include <algorithm>
+#include <cctype>
+#include <atomic>
+#include <chrono>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+#include "service/capsweep.grpc.pb.h"
+#include "service/convert.h"
+#include "service/metrics.h"
+
+namespace capsweep::service {
+namespace {
+
+bool is_ip_endpoint(const std::string& s, bool& v6) {
+  v6 = !s.empty() && s[0] == '[';
+  if (v6) return s.find("]:") != std::string::npos;
+  const auto colon = s.rfind(':');
+  if (colon == std::string::npos || colon == 0) return false;
+  return std::all_of(s.begin(), s.begin() + std::ptrdiff_t(colon), [](char c) { return std::isdigit(static_cast<unsigned char>(c)) || c == '.'; });
+}
+
+// round_robin over every address of the target; UNAVAILABLE (a replica stopping or gone) is
+// retried by gRPC itself on another address, with backoff.
+constexpr const char* kServiceConfig = R"({
+  "loadBalancingConfig": [{"round_robin": {}}],
+  "methodConfig": [{
+    "name": [{"service": "capsweep.v1.Capsweep"}],
+    "retryPolicy": {
+      "maxAttempts": 5,
+      "initialBackoff": "0.01s",
+      "maxBackoff": "0.5s",
+      "backoffMultiplier": 2,
+      "retryableStatusCodes": ["UNAVAILABLE"]
+    }
+  }]
+})";
+
+}  // namespace
+
+std::string channel_target(const std::vector<std::string>& servers) {
+  if (servers.empty()) throw std::invalid_argument("no server given");
+  if (servers.size() == 1) {
+    const std::string& s = servers[0];
+    if (s.find(":///") != std::string::npos || s.rfind("ipv4:", 0) == 0 || s.rfind("ipv6:", 0) == 0 ||
+        s.rfind("unix:", 0) == 0) {
+      return s;
+    }
+    return "dns:///" + s;
+  }
+  bool first_v6 = false;
+  std::string list;
+  for (std::size_t i = 0; i < servers.size(); ++i) {
+    bool v6;
+    if (!is_ip_endpoint(servers[i], v6)) {
+      throw std::invalid_argument("'" + servers[i] +
+                                  "': a list of servers must be IP:PORT entries; for host names use one DNS name "
+                                  "with several records (dns:///name:port)");
+    }
+    if (i == 0) first_v6 = v6;
+    if (v6 != first_v6) throw std::invalid_argument("a list of servers must be all IPv4 or all IPv6");
+    list += (i ? "," : "") + servers[i];
+  }
+  return (first_v6 ? "ipv6:" : "ipv4:") + list;
+}
+
+ServiceError::ServiceError(int code, const std::string& message)
+    : std::runtime_error(std::string(code_name(grpc::StatusCode(code))) + ": " + message), code_(code) {}
+
+class Client::Impl {
+ public:
+  explicit Impl(const ClientOptions& o) : options_(o) {
+    if (options_.batch == 0 || options_.in_flight < 1 || options_.max_attempts < 1 || !(options_.deadline_seconds > 0)) {
+      throw std::invalid_argument("client options: batch, in_flight, max_attempts and the deadline must be positive");
+    }
+    grpc::ChannelArguments args;
+    args.SetMaxReceiveMessageSize(-1);
+    args.SetMaxSendMessageSize(-1);
+    args.SetServiceConfigJSON(kServiceConfig);
+    args.SetInt(GRPC_ARG_ENABLE_RETRIES, 1);
+    channel_ = grpc::CreateCustomChannel(channel_target(options_.servers), grpc::InsecureChannelCredentials(), args);
+    stub_ = pb::Capsweep::NewStub(channel_);
+  }
+
+  // One RPC with a fresh context per attempt; UNAVAILABLE that outlasts gRPC's own retries
+  // (every replica restarting at once) is tried again here, up to max_attempts.
+  template <class Call>
+  void call(Call&& rpc) {
+    for (int attempt = 1;; ++attempt) {
+      grpc::ClientContext ctx;
+      ctx.set_deadline(std::chrono::system_clock::now() +
+                       std::chrono::microseconds(std::int64_t(options_.deadline_seconds * 1e6)));
+      const grpc::Status s = rpc(ctx);
+      if (s.ok()) return;
+      if (s.error_code() != grpc::StatusCode::UNAVAILABLE || attempt >= options_.max_attempts) {
+        std::string where;
+        if (s.error_code() == grpc::StatusCode::UNAVAILABLE) {
+          where = " (" + channel_target(options_.servers) + ", " + std::to_string(attempt) + " attempts)";
+        }
+        throw ServiceError(int(s.error_code()), s.error_message() + where);
+      }
+      ++retries_;
+      std::this_thread::sleep_for(std::chrono::milliseconds(10 << std::min(attempt, 7)));  // 20 ms .. 1.3 s
+    }
+  }
+
+  // Splits n queries into batches and sends up to in_flight of them at once.
+  template <class Part>
+  void in_batches(std::size_t n, Part&& part) {
+    const std::size_t parts = std::max<std::size_t>(1, (n + options_.batch - 1) / options_.batch);
+    std::atomic<std::size_t> next{0};
+    std::mutex failed;
+    std::optional<ServiceError> error;
+    auto worker = [&] {
+      for (std::size_t p; (p = next++) < parts;) {
+        try {
+          part(p * options_.batch, std::min(options_.batch, n - std::min(n, p * options_.batch)));
+        } catch (const ServiceError& e) {
+          std::lock_guard lock(failed);
+          if (!error) error = e;
+          next = parts;
+        }
+      }
+    };
+    const int threads = int(std::min<std::size_t>(std::size_t(options_.in_flight), parts));
+    std::vector<std::thread> pool;
+    for (int t = 1; t < threads; ++t) pool.emplace_back(worker);
+    worker();
+    for (std::thread& t : pool) t.join();
+    if (error) throw *error;
+  }
+
+  static void malformed() { throw ServiceError(int(grpc::StatusCode::DATA_LOSS), "the response does not match the request"); }
+
+  ClientOptions options_;
+  std::shared_ptr<grpc::Channel> channel_;
+  std::unique_ptr<pb::Capsweep::Stub> stub_;
+  std::atomic<std::size_t> retries_{0};
+};
+
+Client::Client(const ClientOptions& options) : impl_(std::make_unique<Impl>(options)) {}
+Client::~Client() = default;
+std::size_t Client::retries() const { return impl_->retries_.load(); }
+
+void Client::sweep(const std::string& world, std::span<const SweepQuery> queries, std::span<SweepHit> hits,
+                   std::span<Status> status, SweepPath path) {
+  if (hits.size() != queries.size() || (!status.empty() && status.size() != queries.size())) {
+    throw std::invalid_argument("Client::sweep: queries, hits and status must have the same size");
+  }
+  impl_->in_batches(queries.size(), [&](std::size_t at, std::size_t k) {
+    pb::SweepRequest req;
+    req.set_world(world);
+    req.set_path(to_pb(path));
+    write_request(queries.subspan(at, k), req);
+    pb::SweepResponse resp;
+    impl_->call([&](grpc::ClientContext& ctx) { return impl_->stub_->Sweep(&ctx, req, &resp); });
+    if (!read_response(resp, hits.subspan(at, k), status.empty() ? status : status.subspan(at, k))) Impl::malformed();
+  });
+}
+
+void Client::move(const std::string& world, std::span<const Agent> agents, const MoveSettings& settings,
+                  std::span<MoveResult> results, std::span<Status> status, SweepPath path) {
+  if (results.size() != agents.size() || (!status.empty() && status.size() != agents.size())) {
+    throw std::invalid_argument("Client::move: agents, results and status must have the same size");
+  }
+  pb::MoveRequest req;
+  req.set_world(world);
+  req.set_path(to_pb(path));
+  *req.mutable_settings() = to_pb(settings);
+  write_request(agents, req);
+  pb::MoveResponse resp;
+  impl_->call([&](grpc::ClientContext& ctx) { return impl_->stub_->Move(&ctx, req, &resp); });
+  if (!read_response(resp, results, status)) Impl::malformed();
+}
+
+void Client::validate(const std::string& world, std::span<const ClaimedMove> moves, const ValidateSettings& settings,
+                      std::span<Verdict> verdicts, SweepPath path) {
+  if (verdicts.size() != moves.size()) throw std::invalid_argument("Client::validate: moves and verdicts differ in size");
+  impl_->in_batches(moves.size(), [&](std::size_t at, std::size_t k) {
+    pb::ValidateRequest req;
+    req.set_world(world);
+    req.set_path(to_pb(path));
+    *req.mutable_settings() = to_pb(settings);
+    write_request(moves.subspan(at, k), req);
+    pb::ValidateResponse resp;
+    impl_->call([&](grpc::ClientContext& ctx) { return impl_->stub_->Validate(&ctx, req, &resp); });
+    if (!read_response(resp, verdicts.subspan(at, k))) Impl::malformed();
+  });
+}
+
+void Client::overlap(const std::string& world, std::span<const Capsule> capsules, float clearance,
+                     std::span<OverlapResult> results, std::span<Status> status) {
+  if (results.size() != capsules.size() || (!status.empty() && status.size() != capsules.size())) {
+    throw std::invalid_argument("Client::overlap: capsules, results and status must have the same size");
+  }
+  impl_->in_batches(capsules.size(), [&](std::size_t at, std::size_t k) {
+    pb::OverlapRequest req;
+    req.set_world(world);
+    req.set_clearance(clearance);
+    write_request(capsules.subspan(at, k), req);
+    pb::OverlapResponse resp;
+    impl_->call([&](grpc::ClientContext& ctx) { return impl_->stub_->Overlap(&ctx, req, &resp); });
+    if (!read_response(resp, results.subspan(at, k), status.empty() ? status : status.subspan(at, k))) Impl::malformed();
+  });
+}
+
+capsweep::v1::InfoResponse Client::info() {
+  pb::InfoResponse resp;
+  impl_->call([&](grpc::ClientContext& ctx) {
+    resp.Clear();
+    return impl_->stub_->Info(&ctx, pb::InfoRequest{}, &resp);
+  });
+  return resp;
+}
+
+}  // namespace capsweep::service

@@ -1,0 +1,479 @@
+#include "service/convert.h"
+
+#include <cmath>
+
+namespace capsweep::service {
+
+void BatchShape::column(const char* name, std::size_t size) {
+  if (!error_.empty()) return;
+  if (!known_) {
+    size_ = size;
+    known_ = true;
+  } else if (size != size_) {
+    error_ = std::string("column ") + name + " has " + std::to_string(size) + " elements, the batch has " +
+             std::to_string(size_);
+  }
+}
+
+void BatchShape::optional_column(const char* name, std::size_t size) {
+  if (size != 0) column(name, size);
+}
+
+void shape_of(const pb::Vec3Column& c, const std::string& name, BatchShape& shape) {
+  shape.column((name + ".x").c_str(), std::size_t(c.x_size()));
+  shape.column((name + ".y").c_str(), std::size_t(c.y_size()));
+  shape.column((name + ".z").c_str(), std::size_t(c.z_size()));
+}
+
+void shape_of(const pb::CapsuleColumns& c, const std::string& name, BatchShape& shape) {
+  shape.column((name + ".radius").c_str(), std::size_t(c.radius_size()));
+  shape_of(c.a(), name + ".a", shape);
+  shape_of(c.b(), name + ".b", shape);
+}
+
+Vec3 vec3_at(const pb::Vec3Column& c, std::size_t i) { return {c.x(int(i)), c.y(int(i)), c.z(int(i))}; }
+
+Capsule capsule_at(const pb::CapsuleColumns& c, std::size_t i) {
+  return {vec3_at(c.a(), i), vec3_at(c.b(), i), c.radius(int(i))};
+}
+
+void add(pb::Vec3Column& c, const Vec3& v) {
+  c.add_x(v.x);
+  c.add_y(v.y);
+  c.add_z(v.z);
+}
+
+void add(pb::CapsuleColumns& c, const Capsule& capsule) {
+  add(*c.mutable_a(), capsule.a);
+  add(*c.mutable_b(), capsule.b);
+  c.add_radius(capsule.radius);
+}
+
+namespace {
+
+void reserve(pb::Vec3Column& c, std::size_t n) {
+  c.mutable_x()->Reserve(int(n));
+  c.mutable_y()->Reserve(int(n));
+  c.mutable_z()->Reserve(int(n));
+}
+
+void reserve(pb::CapsuleColumns& c, std::size_t n) {
+  reserve(*c.mutable_a(), n);
+  reserve(*c.mutable_b(), n);
+  c.mutable_radius()->Reserve(int(n));
+}
+
+bool has(const pb::Vec3Column& c, std::size_t n) {
+  return std::size_t(c.x_size()) == n && std::size_t(c.y_size()) == n && std::size_t(c.z_size()) == n;
+}
+
+bool has(const pb::CapsuleColumns& c, std::size_t n) {
+  return has(c.a(), n) && has(c.b(), n) && std::size_t(c.radius_size()) == n;
+}
+
+void write_hits(std::span<const SweepHit> hits, pb::HitColumns& c) {
+  const int n = int(hits.size());
+  c.mutable_hit()->Reserve(n);
+  c.mutable_t()->Reserve(n);
+  c.mutable_depth()->Reserve(n);
+  c.mutable_triangle()->Reserve(n);
+  c.mutable_feature()->Reserve(n);
+  reserve(*c.mutable_normal(), hits.size());
+  reserve(*c.mutable_point(), hits.size());
+  for (const SweepHit& h : hits) {
+    c.add_hit(h.hit);
+    c.add_t(h.t);
+    add(*c.mutable_normal(), h.normal);
+    add(*c.mutable_point(), h.point);
+    c.add_depth(h.depth);
+    c.add_triangle(h.triangle);
+    c.add_feature(pb::Feature(h.feature));
+  }
+}
+
+bool read_hits(const pb::HitColumns& c, std::span<SweepHit> hits) {
+  const std::size_t n = hits.size();
+  if (std::size_t(c.hit_size()) != n || std::size_t(c.t_size()) != n || !has(c.normal(), n) || !has(c.point(), n) ||
+      std::size_t(c.depth_size()) != n || std::size_t(c.triangle_size()) != n || std::size_t(c.feature_size()) != n) {
+    return false;
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    SweepHit& h = hits[i];
+    h.hit = c.hit(int(i));
+    h.t = c.t(int(i));
+    h.normal = vec3_at(c.normal(), i);
+    h.point = vec3_at(c.point(), i);
+    h.depth = c.depth(int(i));
+    h.triangle = c.triangle(int(i));
+    const int f = c.feature(int(i));
+    if (f < 0 || f > int(Feature::vertex)) return false;
+    h.feature = Feature(f);
+  }
+  return true;
+}
+
+void write_status(std::span<const Status> status, google::protobuf::RepeatedField<int>& out) {
+  out.Reserve(int(status.size()));
+  for (Status s : status) out.Add(to_pb(s));
+}
+
+bool read_status(const google::protobuf::RepeatedField<int>& in, std::span<Status> status, std::size_t n) {
+  if (std::size_t(in.size()) != n) return false;
+  for (std::size_t i = 0; i < n && !status.empty(); ++i) {
+    if (in[int(i)] < 0 || in[int(i)] > int(Status::out_of_range)) return false;
+    status[i] = from_pb(pb::QueryStatus(in[int(i)]));
+  }
+  return true;
+}
+
+// A float setting within [lo, hi] (finite), or why not.
+void check_range(std::string& why, const char* name, double value, double lo, double hi) {
+  if (why.empty() && !(value >= lo && value <= hi)) {
+    why = std::string("settings: ") + name + " must be within [" + std::to_string(lo) + ", " + std::to_string(hi) +
+          "], got " + std::to_string(value);
+  }
+}
+
+}  // namespace
+
+pb::QueryStatus to_pb(Status s) { return pb::QueryStatus(int(s)); }
+Status from_pb(pb::QueryStatus s) { return Status(int(s)); }
+pb::Path to_pb(SweepPath p) { return pb::Path(int(p)); }
+
+bool from_pb(pb::Path p, SweepPath& out) {
+  if (p < pb::PATH_SIMD || p > pb::PATH_BRUTE) return false;
+  out = SweepPath(int(p));
+  return true;
+}
+
+MoveSettings from_pb(const pb::MoveSettings& m) {
+  MoveSettings s;
+  if (m.has_skin()) s.skin = m.skin();
+  if (m.has_backoff()) s.backoff = m.backoff();
+  if (m.has_max_iterations()) s.max_iterations = m.max_iterations();
+  if (m.has_min_distance()) s.min_distance = m.min_distance();
+  if (m.has_max_depenetration_iterations()) s.max_depenetration_iterations = m.max_depenetration_iterations();
+  if (m.has_max_slope_degrees()) s.max_slope_degrees = m.max_slope_degrees();
+  if (m.has_step_height()) s.step_height = m.step_height();
+  if (m.has_snap_distance()) s.snap_distance = m.snap_distance();
+  if (m.has_ground_distance()) s.ground_distance = m.ground_distance();
+  if (m.has_gravity()) s.gravity = m.gravity();
+  if (m.has_max_fall_speed()) s.max_fall_speed = m.max_fall_speed();
+  if (m.has_dt()) s.dt = m.dt();
+  if (m.has_agents_collide()) s.agents_collide = m.agents_collide();
+  return s;
+}
+
+pb::MoveSettings to_pb(const MoveSettings& s) {
+  pb::MoveSettings m;
+  m.set_skin(s.skin);
+  m.set_backoff(s.backoff);
+  m.set_max_iterations(s.max_iterations);
+  m.set_min_distance(s.min_distance);
+  m.set_max_depenetration_iterations(s.max_depenetration_iterations);
+  m.set_max_slope_degrees(s.max_slope_degrees);
+  m.set_step_height(s.step_height);
+  m.set_snap_distance(s.snap_distance);
+  m.set_ground_distance(s.ground_distance);
+  m.set_gravity(s.gravity);
+  m.set_max_fall_speed(s.max_fall_speed);
+  m.set_dt(s.dt);
+  m.set_agents_collide(s.agents_collide);
+  return m;
+}
+
+ValidateSettings from_pb(const pb::ValidateSettings& v) {
+  ValidateSettings s;
+  if (v.has_tolerance()) s.tolerance = v.tolerance();
+  if (v.has_max_speed()) s.max_speed = v.max_speed();
+  s.movement = from_pb(v.movement());
+  return s;
+}
+
+pb::ValidateSettings to_pb(const ValidateSettings& s) {
+  pb::ValidateSettings v;
+  v.set_tolerance(s.tolerance);
+  v.set_max_speed(s.max_speed);
+  *v.mutable_movement() = to_pb(s.movement);
+  return v;
+}
+
+// The ranges bound the work of one agent (iterations) and keep the solver's arithmetic in the
+// scale it was built for; they are far wider than any game needs.
+std::string check_settings(const MoveSettings& m) {
+  std::string why;
+  check_range(why, "skin", m.skin, 0, 1);
+  check_range(why, "backoff", m.backoff, 0, 1);
+  check_range(why, "max_iterations", m.max_iterations, 1, 16);
+  check_range(why, "min_distance", m.min_distance, 1e-7, 1);
+  check_range(why, "max_depenetration_iterations", m.max_depenetration_iterations, 0, 16);
+  check_range(why, "max_slope_degrees", m.max_slope_degrees, 0, 90);
+  check_range(why, "step_height", m.step_height, 0, 100);
+  check_range(why, "snap_distance", m.snap_distance, 0, 100);
+  check_range(why, "ground_distance", m.ground_distance, 0, 1);
+  check_range(why, "gravity", m.gravity, 0, 1000);
+  check_range(why, "max_fall_speed", m.max_fall_speed, 0, 10000);
+  check_range(why, "dt", m.dt, 1e-6, 10);
+  return why;
+}
+
+std::string check_settings(const ValidateSettings& v) {
+  std::string why;
+  check_range(why, "tolerance", v.tolerance, 0, 1);
+  check_range(why, "max_speed", v.max_speed, 0, 1e6);
+  return why.empty() ? check_settings(v.movement) : why;
+}
+
+// --- requests ---
+
+void write_request(std::span<const SweepQuery> queries, pb::SweepRequest& r) {
+  reserve(*r.mutable_capsules(), queries.size());
+  reserve(*r.mutable_motion(), queries.size());
+  for (const SweepQuery& q : queries) {
+    add(*r.mutable_capsules(), q.capsule);
+    add(*r.mutable_motion(), q.motion);
+  }
+}
+
+BatchShape shape_of(const pb::SweepRequest& r) {
+  BatchShape s;
+  shape_of(r.capsules(), "capsules", s);
+  shape_of(r.motion(), "motion", s);
+  return s;
+}
+
+std::vector<SweepQuery> read_request(const pb::SweepRequest& r, std::size_t n) {
+  std::vector<SweepQuery> q(n);
+  for (std::size_t i = 0; i < n; ++i) q[i] = {capsule_at(r.capsules(), i), vec3_at(r.motion(), i)};
+  return q;
+}
+
+void write_request(std::span<const Agent> agents, pb::MoveRequest& r) {
+  reserve(*r.mutable_capsules(), agents.size());
+  reserve(*r.mutable_displacement(), agents.size());
+  for (const Agent& a : agents) {
+    add(*r.mutable_capsules(), a.capsule);
+    add(*r.mutable_displacement(), a.displacement);
+    r.add_vertical_speed(a.vertical_speed);
+    r.add_id(a.id);
+  }
+}
+
+BatchShape shape_of(const pb::MoveRequest& r) {
+  BatchShape s;
+  shape_of(r.capsules(), "capsules", s);
+  shape_of(r.displacement(), "displacement", s);
+  s.optional_column("vertical_speed", std::size_t(r.vertical_speed_size()));
+  s.optional_column("id", std::size_t(r.id_size()));
+  return s;
+}
+
+std::vector<Agent> read_request(const pb::MoveRequest& r, std::size_t n) {
+  std::vector<Agent> agents(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    Agent& a = agents[i];
+    a.capsule = capsule_at(r.capsules(), i);
+    a.displacement = vec3_at(r.displacement(), i);
+    a.vertical_speed = r.vertical_speed_size() ? r.vertical_speed(int(i)) : 0.f;
+    a.id = r.id_size() ? r.id(int(i)) : std::uint32_t(i);
+  }
+  return agents;
+}
+
+void write_request(std::span<const ClaimedMove> moves, pb::ValidateRequest& r) {
+  reserve(*r.mutable_from(), moves.size());
+  reserve(*r.mutable_motion(), moves.size());
+  for (const ClaimedMove& m : moves) {
+    add(*r.mutable_from(), m.from);
+    add(*r.mutable_motion(), m.motion);
+    r.add_dt(m.dt);
+  }
+}
+
+BatchShape shape_of(const pb::ValidateRequest& r) {
+  BatchShape s;
+  shape_of(r.from(), "from", s);
+  shape_of(r.motion(), "motion", s);
+  s.optional_column("dt", std::size_t(r.dt_size()));
+  return s;
+}
+
+std::vector<ClaimedMove> read_request(const pb::ValidateRequest& r, std::size_t n) {
+  std::vector<ClaimedMove> moves(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    moves[i] = {capsule_at(r.from(), i), vec3_at(r.motion(), i), r.dt_size() ? r.dt(int(i)) : 0.f};
+  }
+  return moves;
+}
+
+void write_request(std::span<const Capsule> capsules, pb::OverlapRequest& r) {
+  reserve(*r.mutable_capsules(), capsules.size());
+  for (const Capsule& c : capsules) add(*r.mutable_capsules(), c);
+}
+
+BatchShape shape_of(const pb::OverlapRequest& r) {
+  BatchShape s;
+  shape_of(r.capsules(), "capsules", s);
+  return s;
+}
+
+std::vector<Capsule> read_request(const pb::OverlapRequest& r, std::size_t n) {
+  std::vector<Capsule> c(n);
+  for (std::size_t i = 0; i < n; ++i) c[i] = capsule_at(r.capsules(), i);
+  return c;
+}
+
+// --- responses ---
+
+void write_response(std::span<const SweepHit> hits, std::span<const Status> status, pb::SweepResponse& r) {
+  write_status(status, *r.mutable_status());
+  write_hits(hits, *r.mutable_hits());
+}
+
+bool read_response(const pb::SweepResponse& r, std::span<SweepHit> hits, std::span<Status> status) {
+  return read_status(r.status(), status, hits.size()) && read_hits(r.hits(), hits);
+}
+
+void write_response(std::span<const MoveResult> results, std::span<const Status> status, pb::MoveResponse& r) {
+  const std::size_t n = results.size();
+  write_status(status, *r.mutable_status());
+  reserve(*r.mutable_capsule(), n);
+  reserve(*r.mutable_moved(), n);
+  reserve(*r.mutable_ground_normal(), n);
+  for (const MoveResult& m : results) {
+    add(*r.mutable_capsule(), m.capsule);
+    add(*r.mutable_moved(), m.moved);
+    r.add_vertical_speed(m.vertical_speed);
+    r.add_grounded(m.grounded);
+    add(*r.mutable_ground_normal(), m.ground_normal);
+    r.add_ground_triangle(m.ground_triangle);
+    r.add_flags(m.flags);
+    r.add_sweeps(m.sweeps);
+    r.add_pushed(m.pushed);
+    r.add_contact_count(m.contact_count);
+    for (int k = 0; k < m.contact_count; ++k) {
+      add(*r.mutable_contact_point(), m.contacts[k].point);
+      add(*r.mutable_contact_normal(), m.contacts[k].normal);
+      r.add_contact_triangle(m.contacts[k].triangle);
+      r.add_contact_agent(m.contacts[k].agent);
+    }
+  }
+}
+
+bool read_response(const pb::MoveResponse& r, std::span<MoveResult> results, std::span<Status> status) {
+  const std::size_t n = results.size();
+  if (!read_status(r.status(), status, n) || !has(r.capsule(), n) || !has(r.moved(), n) ||
+      std::size_t(r.vertical_speed_size()) != n || std::size_t(r.grounded_size()) != n || !has(r.ground_normal(), n) ||
+      std::size_t(r.ground_triangle_size()) != n || std::size_t(r.flags_size()) != n ||
+      std::size_t(r.sweeps_size()) != n || std::size_t(r.pushed_size()) != n || std::size_t(r.contact_count_size()) != n) {
+    return false;
+  }
+  std::size_t contacts = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (r.contact_count(int(i)) > std::uint32_t(kMaxMoveContacts)) return false;
+    contacts += r.contact_count(int(i));
+  }
+  if (!has(r.contact_point(), contacts) || !has(r.contact_normal(), contacts) ||
+      std::size_t(r.contact_triangle_size()) != contacts || std::size_t(r.contact_agent_size()) != contacts) {
+    return false;
+  }
+  std::size_t next = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    MoveResult& m = results[i];
+    m = MoveResult{};
+    m.capsule = capsule_at(r.capsule(), i);
+    m.moved = vec3_at(r.moved(), i);
+    m.vertical_speed = r.vertical_speed(int(i));
+    m.grounded = r.grounded(int(i));
+    m.ground_normal = vec3_at(r.ground_normal(), i);
+    m.ground_triangle = r.ground_triangle(int(i));
+    m.flags = std::uint8_t(r.flags(int(i)));
+    m.sweeps = std::uint16_t(r.sweeps(int(i)));
+    m.pushed = r.pushed(int(i));
+    m.contact_count = std::uint8_t(r.contact_count(int(i)));
+    for (int k = 0; k < m.contact_count; ++k, ++next) {
+      m.contacts[k].point = vec3_at(r.contact_point(), next);
+      m.contacts[k].normal = vec3_at(r.contact_normal(), next);
+      m.contacts[k].triangle = r.contact_triangle(int(next));
+      m.contacts[k].agent = r.contact_agent(int(next));
+    }
+  }
+  return true;
+}
+
+void write_response(std::span<const Verdict> verdicts, pb::ValidateResponse& r) {
+  const std::size_t n = verdicts.size();
+  std::vector<SweepHit> hits(n);
+  reserve(*r.mutable_furthest(), n);
+  reserve(*r.mutable_corrected(), n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const Verdict& v = verdicts[i];
+    r.add_status(to_pb(v.status));
+    r.add_kind(pb::VerdictKind(int(v.kind)));
+    hits[i] = v.hit;
+    r.add_legal_fraction(v.legal_fraction);
+    add(*r.mutable_furthest(), v.furthest);
+    add(*r.mutable_corrected(), v.corrected);
+  }
+  write_hits(hits, *r.mutable_hits());
+}
+
+bool read_response(const pb::ValidateResponse& r, std::span<Verdict> verdicts) {
+  const std::size_t n = verdicts.size();
+  std::vector<Status> status(n);
+  std::vector<SweepHit> hits(n);
+  if (!read_status(r.status(), status, n) || std::size_t(r.kind_size()) != n || !read_hits(r.hits(), hits) ||
+      std::size_t(r.legal_fraction_size()) != n || !has(r.furthest(), n) || !has(r.corrected(), n)) {
+    return false;
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    if (r.kind(int(i)) < 0 || r.kind(int(i)) > int(VerdictKind::refused)) return false;
+    verdicts[i] = {VerdictKind(r.kind(int(i))), status[i], hits[i], r.legal_fraction(int(i)),
+                   capsule_at(r.furthest(), i), capsule_at(r.corrected(), i)};
+  }
+  return true;
+}
+
+void write_response(std::span<const OverlapResult> results, std::span<const Status> status, pb::OverlapResponse& r) {
+  write_status(status, *r.mutable_status());
+  for (const OverlapResult& o : results) {
+    r.add_clear(o.clear);
+    r.add_overlapping(o.overlapping);
+    r.add_distance(o.deepest.distance);
+    r.add_depth(o.deepest.depth);
+    add(*r.mutable_normal(), o.deepest.normal);
+    add(*r.mutable_point(), o.deepest.point);
+    add(*r.mutable_point_on_axis(), o.deepest.point_on_axis);
+    r.add_feature(pb::Feature(o.deepest.feature));
+    r.add_triangle(o.triangle);
+  }
+}
+
+bool read_response(const pb::OverlapResponse& r, std::span<OverlapResult> results, std::span<Status> status) {
+  const std::size_t n = results.size();
+  if (!read_status(r.status(), status, n) || std::size_t(r.clear_size()) != n || std::size_t(r.overlapping_size()) != n ||
+      std::size_t(r.distance_size()) != n || std::size_t(r.depth_size()) != n || !has(r.normal(), n) ||
+      !has(r.point(), n) || !has(r.point_on_axis(), n) || std::size_t(r.feature_size()) != n ||
+      std::size_t(r.triangle_size()) != n) {
+    return false;
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    OverlapResult& o = results[i];
+    o = OverlapResult{};
+    o.clear = r.clear(int(i));
+    o.overlapping = r.overlapping(int(i));
+    o.deepest.distance = r.distance(int(i));
+    o.deepest.depth = r.depth(int(i));
+    o.deepest.overlapping = o.overlapping;
+    o.deepest.normal = vec3_at(r.normal(), i);
+    o.deepest.point = vec3_at(r.point(), i);
+    o.deepest.point_on_axis = vec3_at(r.point_on_axis(), i);
+    const int f = r.feature(int(i));
+    if (f < 0 || f > int(Feature::vertex)) return false;
+    o.deepest.feature = Feature(f);
+    o.triangle = r.triangle(int(i));
+  }
+  return true;
+}
+
+}  // namespace capsweep::service

@@ -1,0 +1,83 @@
+// Between capsweep's types and the service's column messages (capsweep.proto), both ways: the
+// server reads requests and writes responses, the client the reverse. Floats travel as floats,
+// so an answer through the service is the in-process answer bit for bit.
+#pragma once
+
+#include <span>
+#include <string>
+#include <vector>
+
+#include "broadphase/world.h"
+#include "service/capsweep.pb.h"
+
+namespace capsweep::service {
+
+namespace pb = ::capsweep::v1;
+
+
+// The batch size a request's columns agree on. Each call names a column and its length; the
+// first that differs from the others is kept as `error` (for INVALID_ARGUMENT).
+class BatchShape {
+ public:
+  void column(const char* name, std::size_t size);
+  void optional_column(const char* name, std::size_t size);  // empty is allowed
+  std::size_t size() const { return size_; }
+  bool ok() const { return error_.empty(); }
+  const std::string& error() const { return error_; }
+
+ private:
+  std::size_t size_ = 0;
+  bool known_ = false;
+  std::string error_;
+};
+
+void shape_of(const pb::CapsuleColumns& c, const std::string& name, BatchShape& shape);
+void shape_of(const pb::Vec3Column& c, const std::string& name, BatchShape& shape);
+
+Vec3 vec3_at(const pb::Vec3Column& c, std::size_t i);
+Capsule capsule_at(const pb::CapsuleColumns& c, std::size_t i);
+void add(pb::Vec3Column& c, const Vec3& v);
+void add(pb::CapsuleColumns& c, const Capsule& capsule);
+
+pb::QueryStatus to_pb(Status s);
+Status from_pb(pb::QueryStatus s);
+pb::Path to_pb(SweepPath p);
+// False for a value this build does not know (a newer client): INVALID_ARGUMENT.
+bool from_pb(pb::Path p, SweepPath& out);
+
+// Settings: unset fields keep the defaults. An empty string, or what is out of range.
+MoveSettings from_pb(const pb::MoveSettings& m);
+pb::MoveSettings to_pb(const MoveSettings& m);
+ValidateSettings from_pb(const pb::ValidateSettings& v);
+pb::ValidateSettings to_pb(const ValidateSettings& v);
+std::string check_settings(const MoveSettings& m);
+std::string check_settings(const ValidateSettings& v);
+
+// --- requests (client writes, server reads) ---
+void write_request(std::span<const SweepQuery> queries, pb::SweepRequest& r);
+std::vector<SweepQuery> read_request(const pb::SweepRequest& r, std::size_t n);
+void write_request(std::span<const Agent> agents, pb::MoveRequest& r);
+std::vector<Agent> read_request(const pb::MoveRequest& r, std::size_t n);
+void write_request(std::span<const ClaimedMove> moves, pb::ValidateRequest& r);
+std::vector<ClaimedMove> read_request(const pb::ValidateRequest& r, std::size_t n);
+void write_request(std::span<const Capsule> capsules, pb::OverlapRequest& r);
+std::vector<Capsule> read_request(const pb::OverlapRequest& r, std::size_t n);
+
+// Shape checks of requests: the batch size, or an error naming the column.
+BatchShape shape_of(const pb::SweepRequest& r);
+BatchShape shape_of(const pb::MoveRequest& r);
+BatchShape shape_of(const pb::ValidateRequest& r);
+BatchShape shape_of(const pb::OverlapRequest& r);
+
+// --- responses (server writes, client reads) ---
+// Readers return false when the response does not hold `n` answers in every column.
+void write_response(std::span<const SweepHit> hits, std::span<const Status> status, pb::SweepResponse& r);
+bool read_response(const pb::SweepResponse& r, std::span<SweepHit> hits, std::span<Status> status);
+void write_response(std::span<const MoveResult> results, std::span<const Status> status, pb::MoveResponse& r);
+bool read_response(const pb::MoveResponse& r, std::span<MoveResult> results, std::span<Status> status);
+void write_response(std::span<const Verdict> verdicts, pb::ValidateResponse& r);
+bool read_response(const pb::ValidateResponse& r, std::span<Verdict> verdicts);
+void write_response(std::span<const OverlapResult> results, std::span<const Status> status, pb::OverlapResponse& r);
+bool read_response(const pb::OverlapResponse& r, std::span<OverlapResult> results, std::span<Status> status);
+
+}  // namespace capsweep::service

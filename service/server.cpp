@@ -1,0 +1,290 @@
+#include "service/server.h"
+
+#include <grpcpp/grpcpp.h>
+#include <tbb/info.h>
+#include <tbb/task_arena.h>
+
+#include <chrono>
+#include <map>
+#include <new>
+#include <optional>
+#include <stdexcept>
+
+#include "service/capsweep.grpc.pb.h"
+#include "service/convert.h"
+#include "service/metrics.h"
+#include "simd/block_sweep.h"
+
+#ifndef CAPSWEEP_VERSION
+#define CAPSWEEP_VERSION "unknown"
+#endif
+
+namespace capsweep::service {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Batches of independent queries are answered in chunks of this many, checking the deadline
+// between chunks: a client that gave up stops costing the server within a chunk's time.
+constexpr std::size_t kChunk = 4096;
+
+double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+
+grpc::Status deadline_passed() {
+  return {grpc::StatusCode::DEADLINE_EXCEEDED, "the deadline passed before the batch was answered"};
+}
+
+bool gave_up(grpc::ServerContext* ctx) {
+  return ctx->IsCancelled() || std::chrono::system_clock::now() > ctx->deadline();
+}
+
+}  // namespace
+
+class Server::Impl final : public pb::Capsweep::Service {
+ public:
+  explicit Impl(ServerConfig config) : config_(std::move(config)), started_(Clock::now()) {
+    if (config_.worlds.empty()) throw std::runtime_error("no world to serve (--world NAME=FILE)");
+    for (const ServedWorld& w : config_.worlds) {
+      if (w.name.empty()) throw std::runtime_error("a world needs a name (--world NAME=FILE)");
+      if (!worlds_.emplace(w.name, &w).second) throw std::runtime_error("two worlds are named '" + w.name + "'");
+    }
+    if (config_.threads > 0) arena_.emplace(config_.threads);
+    options_.threads = 0;  // the arena above (or the whole machine) bounds the workers
+
+    grpc::ServerBuilder builder;
+    builder.AddListeningPort(config_.listen, grpc::InsecureServerCredentials(), &port_);
+    builder.RegisterService(this);
+    builder.SetMaxReceiveMessageSize(int(std::min<std::size_t>(config_.max_message_bytes, INT32_MAX)));
+    builder.SetMaxSendMessageSize(-1);
+    server_ = builder.BuildAndStart();
+    if (!server_ || port_ == 0) throw std::runtime_error("cannot listen on " + config_.listen);
+  }
+
+  int port() const { return port_; }
+
+  void shutdown(double drain_seconds) {
+    server_->Shutdown(std::chrono::system_clock::now() +
+                      std::chrono::microseconds(std::int64_t(drain_seconds * 1e6)));
+  }
+
+  void wait() { server_->Wait(); }
+
+  std::string metrics_text() const {
+    std::string extra = "# HELP capsweep_world_triangles Triangles of each world served.\n"
+                        "# TYPE capsweep_world_triangles gauge\n";
+    for (const ServedWorld& w : config_.worlds) {
+      extra += "capsweep_world_triangles{world=\"" + w.name + "\"} " + std::to_string(w.world.triangle_count()) + "\n";
+    }
+    extra += "# HELP capsweep_uptime_seconds Seconds since the server started.\n# TYPE capsweep_uptime_seconds gauge\n";
+    extra += "capsweep_uptime_seconds " + std::to_string(seconds_since(started_)) + "\n";
+    return metrics_.prometheus(extra);
+  }
+
+  // --- the RPCs ---
+
+  grpc::Status Sweep(grpc::ServerContext* ctx, const pb::SweepRequest* req, pb::SweepResponse* resp) override {
+    return serve(Rpc::sweep, [&](Count& count) -> grpc::Status {
+      const World* world;
+      std::size_t n;
+      SweepPath path;
+      if (grpc::Status s = admit(ctx, req->world(), shape_of(*req), req->path(), world, n, path); !s.ok()) return s;
+      const std::vector<SweepQuery> queries = read_request(*req, n);
+      std::vector<SweepHit> hits(n);
+      std::vector<Status> status(n);
+      if (grpc::Status s = in_chunks(ctx, n, [&](std::size_t at, std::size_t k) {
+            count.refused += world->sweep(std::span(queries).subspan(at, k), std::span(hits).subspan(at, k),
+                                          with(path), std::span(status).subspan(at, k));
+          });
+          !s.ok()) {
+        return s;
+      }
+      write_response(hits, status, *resp);
+      count.queries = n;
+      return grpc::Status::OK;
+    });
+  }
+
+  grpc::Status Move(grpc::ServerContext* ctx, const pb::MoveRequest* req, pb::MoveResponse* resp) override {
+    return serve(Rpc::move, [&](Count& count) -> grpc::Status {
+      const World* world;
+      std::size_t n;
+      SweepPath path;
+      if (grpc::Status s = admit(ctx, req->world(), shape_of(*req), req->path(), world, n, path); !s.ok()) return s;
+      const MoveSettings settings = from_pb(req->settings());
+      if (std::string why = check_settings(settings); !why.empty()) return {grpc::StatusCode::INVALID_ARGUMENT, why};
+      const std::vector<Agent> agents = read_request(*req, n);
+      std::vector<MoveResult> results(n);
+      std::vector<Status> status(n);
+      // One tick is one piece of work: agents collide with each other across the whole batch.
+      run([&] { count.refused = world->move(agents, settings, results, with(path), {}, status); });
+      if (gave_up(ctx)) return deadline_passed();
+      write_response(results, status, *resp);
+      count.queries = n;
+      return grpc::Status::OK;
+    });
+  }
+
+  grpc::Status Validate(grpc::ServerContext* ctx, const pb::ValidateRequest* req, pb::ValidateResponse* resp) override {
+    return serve(Rpc::validate, [&](Count& count) -> grpc::Status {
+      const World* world;
+      std::size_t n;
+      SweepPath path;
+      if (grpc::Status s = admit(ctx, req->world(), shape_of(*req), req->path(), world, n, path); !s.ok()) return s;
+      const ValidateSettings settings = from_pb(req->settings());
+      if (std::string why = check_settings(settings); !why.empty()) return {grpc::StatusCode::INVALID_ARGUMENT, why};
+      const std::vector<ClaimedMove> moves = read_request(*req, n);
+      std::vector<Verdict> verdicts(n);
+      if (grpc::Status s = in_chunks(ctx, n, [&](std::size_t at, std::size_t k) {
+            world->validate(std::span(moves).subspan(at, k), settings, std::span(verdicts).subspan(at, k), with(path));
+          });
+          !s.ok()) {
+        return s;
+      }
+      for (const Verdict& v : verdicts) count.refused += v.status != Status::ok;
+      write_response(verdicts, *resp);
+      count.queries = n;
+      return grpc::Status::OK;
+    });
+  }
+
+  grpc::Status Overlap(grpc::ServerContext* ctx, const pb::OverlapRequest* req, pb::OverlapResponse* resp) override {
+    return serve(Rpc::overlap, [&](Count& count) -> grpc::Status {
+      const World* world;
+      std::size_t n;
+      SweepPath path;
+      if (grpc::Status s = admit(ctx, req->world(), shape_of(*req), pb::PATH_SIMD, world, n, path); !s.ok()) return s;
+      if (!(req->clearance() >= 0.f && req->clearance() <= kMaxCoordinate)) {
+        return {grpc::StatusCode::INVALID_ARGUMENT, "clearance must be finite and >= 0"};
+      }
+      const std::vector<Capsule> capsules = read_request(*req, n);
+      std::vector<OverlapResult> results(n);
+      std::vector<Status> status(n);
+      if (grpc::Status s = in_chunks(ctx, n, [&](std::size_t at, std::size_t k) {
+            count.refused += world->overlap(std::span(capsules).subspan(at, k), req->clearance(),
+                                            std::span(results).subspan(at, k), options_, std::span(status).subspan(at, k));
+          });
+          !s.ok()) {
+        return s;
+      }
+      write_response(results, status, *resp);
+      count.queries = n;
+      return grpc::Status::OK;
+    });
+  }
+
+  grpc::Status Info(grpc::ServerContext*, const pb::InfoRequest*, pb::InfoResponse* resp) override {
+    return serve(Rpc::info, [&](Count&) -> grpc::Status {
+      for (const ServedWorld& w : config_.worlds) {
+        pb::WorldInfo* i = resp->add_worlds();
+        i->set_name(w.name);
+        i->set_source(w.source);
+        i->set_triangles(w.world.triangle_count());
+        i->set_bvh_nodes(w.world.bvh().nodes.size());
+        i->set_triangle_blocks(w.world.bvh().blocks.size());
+        const WorldArrays a = w.world.arrays();
+        i->set_memory_bytes(a.triangles.size_bytes() + a.boxes.size_bytes() + a.bvh.memory_bytes() + a.links.size_bytes());
+        i->set_snapshot(w.snapshot);
+        i->set_load_seconds(w.load_seconds);
+        add(*i->mutable_bounds(), w.world.bounds().min);
+        add(*i->mutable_bounds(), w.world.bounds().max);
+      }
+      resp->set_version(CAPSWEEP_VERSION);
+      resp->set_build(std::string("gcc ") + __VERSION__ + ", SIMD " + best_block_sweep().isa);
+      resp->set_threads(config_.threads > 0 ? config_.threads : tbb::info::default_concurrency());
+      resp->set_max_batch(std::uint32_t(std::min<std::size_t>(config_.max_batch, UINT32_MAX)));
+      resp->set_max_message_bytes(config_.max_message_bytes);
+      resp->set_uptime_seconds(seconds_since(started_));
+      metrics_.fill(*resp);
+      resp->set_metrics_text(metrics_text());
+      return grpc::Status::OK;
+    });
+  }
+
+ private:
+  struct Count {
+    std::uint64_t queries = 0, refused = 0;
+  };
+
+  // Runs one RPC body: nothing it throws reaches gRPC (a bug answers INTERNAL, memory
+  // exhaustion RESOURCE_EXHAUSTED), and every call is counted.
+  template <class Body>
+  grpc::Status serve(Rpc rpc, Body&& body) {
+    const auto start = Clock::now();
+    Count count;
+    grpc::Status status;
+    try {
+      status = body(count);
+    } catch (const std::bad_alloc&) {
+      status = {grpc::StatusCode::RESOURCE_EXHAUSTED, "out of memory for this batch"};
+    } catch (const std::exception& e) {
+      status = {grpc::StatusCode::INTERNAL, e.what()};
+    }
+    if (!status.ok()) count = {};
+    metrics_.record(rpc, status.error_code(), count.queries, count.refused, seconds_since(start));
+    return status;
+  }
+
+  // The checks every batch passes before any work: the world, the columns, the limit, the path.
+  grpc::Status admit(grpc::ServerContext* ctx, const std::string& name, const BatchShape& shape, pb::Path wire_path,
+                     const World*& world, std::size_t& n, SweepPath& path) const {
+    if (gave_up(ctx)) return deadline_passed();
+    auto it = name.empty() && worlds_.size() == 1 ? worlds_.begin() : worlds_.find(name);
+    if (it == worlds_.end()) return {grpc::StatusCode::NOT_FOUND, "no world named '" + name + "' (see Info)"};
+    world = &it->second->world;
+    if (!shape.ok()) return {grpc::StatusCode::INVALID_ARGUMENT, shape.error()};
+    n = shape.size();
+    if (n > config_.max_batch) {
+      return {grpc::StatusCode::RESOURCE_EXHAUSTED, "a batch of " + std::to_string(n) +
+                                                        " is larger than this server's limit of " +
+                                                        std::to_string(config_.max_batch)};
+    }
+    if (!from_pb(wire_path, path)) return {grpc::StatusCode::INVALID_ARGUMENT, "unknown path"};
+    return grpc::Status::OK;
+  }
+
+  BatchOptions with(SweepPath path) const {
+    BatchOptions o = options_;
+    o.path = path;
+    return o;
+  }
+
+  template <class Work>
+  void run(Work&& work) {
+    if (arena_) {
+      arena_->execute(work);
+    } else {
+      work();
+    }
+  }
+
+  template <class Work>
+  grpc::Status in_chunks(grpc::ServerContext* ctx, std::size_t n, Work&& work) {
+    for (std::size_t at = 0; at < n; at += kChunk) {
+      if (gave_up(ctx)) return deadline_passed();
+      run([&] { work(at, std::min(kChunk, n - at)); });
+    }
+    if (gave_up(ctx)) return deadline_passed();
+    return grpc::Status::OK;
+  }
+
+  ServerConfig config_;
+  std::map<std::string, const ServedWorld*> worlds_;
+  std::optional<tbb::task_arena> arena_;
+  BatchOptions options_;
+  Metrics metrics_;
+  Clock::time_point started_;
+  int port_ = 0;
+  std::unique_ptr<grpc::Server> server_;
+};
+
+Server::Server(ServerConfig config) : impl_(std::make_unique<Impl>(std::move(config))) {}
+Server::~Server() {
+  impl_->shutdown(0);
+  impl_->wait();
+}
+int Server::port() const { return impl_->port(); }
+void Server::shutdown(double drain_seconds) { impl_->shutdown(drain_seconds); }
+void Server::wait() { impl_->wait(); }
+std::string Server::metrics_text() const { return impl_->metrics_text(); }
+
+}  // namespace capsweep::service

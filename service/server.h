@@ -1,0 +1,53 @@
+// The query service: a gRPC server answering capsweep.proto over named, read-only worlds,
+// batches on the oneTBB engine. Stateless: any number of replicas may serve the same worlds.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "broadphase/world.h"
+
+namespace capsweep::service {
+
+struct ServedWorld {
+  std::string name;
+  World world;
+  std::string source;  // what it was built from
+  bool snapshot = false;
+  double load_seconds = 0;
+};
+
+struct ServerConfig {
+  std::string listen = "127.0.0.1:50051";  // host:port; port 0 picks a free one (see port())
+  std::vector<ServedWorld> worlds;
+  std::size_t max_batch = 262144;                 // queries per request; more: RESOURCE_EXHAUSTED
+  std::size_t max_message_bytes = 64u << 20;      // request size; more: RESOURCE_EXHAUSTED
+  int threads = 0;                                // batch worker threads; 0 = every core
+};
+
+class Server {
+ public:
+  // Listens at once; throws std::runtime_error when it cannot (address in use, no worlds, two
+  // worlds of one name).
+  explicit Server(ServerConfig config);
+  ~Server();
+  Server(const Server&) = delete;
+  Server& operator=(const Server&) = delete;
+
+  int port() const;
+  // Stops taking calls (new ones get UNAVAILABLE), lets the calls in flight finish for up to
+  // `drain_seconds`, cancels what is left, and returns when every handler has returned.
+  void shutdown(double drain_seconds);
+  // Blocks until shutdown() has finished.
+  void wait();
+  // The counters as a Prometheus text page.
+  std::string metrics_text() const;
+
+ private:
+  class Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace capsweep::service
