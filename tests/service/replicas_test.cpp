@@ -1,0 +1,185 @@
+// `capsweep serve` as separate processes on loopback: SIGTERM drains the calls in flight, a
+// replica killed mid-run costs no query (each is answered once, correctly, by the others), the
+// Prometheus page is served, and the command-line client writes what `capsweep sweep` writes.
+#include <arpa/inet.h>
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdio>
+#include <fstream>
+#include <iterator>
+#include <thread>
+
+#include "broadphase/snapshot.h"
+#include "cli/query_file.h"
+#include "cli/server_process.h"
+#include "cli/workloads.h"
+#include "service/capsweep.pb.h"
+#include "service/client.h"
+#include "tests/support/scene_list.h"
+
+namespace {
+
+using namespace capsweep;
+
+const std::string kBinary = CAPSWEEP_BINARY;
+const std::string kDungeon = std::string(CAPSWEEP_SHARED_SCENES) + "/recast_dungeon.obj";
+
+std::string temp(const std::string& name) { return ::testing::TempDir() + "capsweep_replicas_" + name; }
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+TEST(Replicas, SigtermFinishesTheCallInFlightThenExitsCleanly) {
+  ServerProcess server(kBinary, {"--world", "arena=@arena"});
+  const World world(scenes::load("@arena"));
+  const std::vector<SweepQuery> queries = make_workload(world, Workload::long_range, 30000, 6);
+  std::vector<SweepHit> expected(queries.size()), hits(queries.size());
+  world.sweep(queries, expected);
+  service::ClientOptions o;
+  o.servers = {server.address()};
+  o.batch = queries.size();  // one request of about a second (brute path)
+  service::Client client(o);
+  std::thread call([&] { client.sweep("arena", queries, hits, {}, SweepPath::brute); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  server.signal(SIGTERM);
+  call.join();
+  EXPECT_EQ(server.wait(), 0);
+  for (std::size_t i = 0; i < queries.size(); ++i) ASSERT_TRUE(identical(expected[i], hits[i])) << i;
+  EXPECT_EQ(client.retries(), 0u) << "answered by the draining server itself";
+}
+
+TEST(Replicas, AReplicaKilledMidRunCostsNoQuery) {
+  const std::string snapshot = temp("dungeon.cwsw");
+  const World world(scenes::load("recast_dungeon.obj"));
+  save_snapshot(world, "recast_dungeon.obj", snapshot);
+  std::vector<std::unique_ptr<ServerProcess>> replicas;
+  for (int k = 0; k < 3; ++k) replicas.push_back(std::make_unique<ServerProcess>(kBinary, std::vector<std::string>{"--world", "dungeon=" + snapshot, "--threads", "1"}));
+
+  const std::vector<SweepQuery> queries = make_workload(world, Workload::validate, 400 * 256, 12);
+  std::vector<SweepHit> expected(queries.size());
+  world.sweep(queries, expected);
+
+  service::ClientOptions o;
+  for (const auto& r : replicas) o.servers.push_back(r->address());
+  o.batch = 256;
+  o.in_flight = 1;
+  service::Client client(o);
+  // A stream of batches from 4 callers; each batch is counted when its answer comes back.
+  const std::size_t batches = queries.size() / 256;
+  std::vector<std::atomic<int>> answered(batches);
+  std::vector<SweepHit> hits(queries.size());
+  std::atomic<std::size_t> next{0}, done{0};
+  auto caller = [&] {
+    for (std::size_t b; (b = next++) < batches;) {
+      client.sweep("dungeon", std::span(queries).subspan(b * 256, 256), std::span(hits).subspan(b * 256, 256));
+      ++answered[b];
+      ++done;
+    }
+  };
+  std::vector<std::thread> callers;
+  for (int t = 0; t < 4; ++t) callers.emplace_back(caller);
+  while (done < batches / 3) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  replicas[1]->signal(SIGKILL);
+  const std::size_t at_kill = done;
+  for (std::thread& t : callers) t.join();
+  EXPECT_LT(at_kill, batches) << "the kill came mid-run";
+  for (std::size_t b = 0; b < batches; ++b) ASSERT_EQ(answered[b].load(), 1) << "batch " << b;
+  for (std::size_t i = 0; i < queries.size(); ++i) ASSERT_TRUE(identical(expected[i], hits[i])) << i;
+
+  // The survivors answered the rest between them.
+  std::uint64_t served = 0;
+  for (int k : {0, 2}) {
+    service::ClientOptions one;
+    one.servers = {replicas[k]->address()};
+    const capsweep::v1::InfoResponse info = service::Client(one).info();
+    EXPECT_TRUE(info.worlds(0).snapshot());
+    for (const auto& c : info.rpcs()) {
+      if (c.rpc() == "Sweep") served += c.queries();
+    }
+  }
+  EXPECT_GT(served, (batches - at_kill) * 256 / 2);
+  std::remove(snapshot.c_str());
+}
+
+std::string http_get(int port, const std::string& path) {
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_port = htons(std::uint16_t(port));
+  inet_pton(AF_INET, "127.0.0.1", &a.sin_addr);
+  std::string reply;
+  if (connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0) {
+    const std::string request = "GET " + path + " HTTP/1.0\r\n\r\n";
+    (void)!write(fd, request.data(), request.size());
+    char buffer[4096];
+    for (ssize_t n; (n = read(fd, buffer, sizeof buffer)) > 0;) reply.append(buffer, std::size_t(n));
+  }
+  close(fd);
+  return reply;
+}
+
+TEST(Replicas, MetricsPageCountsWhatWasServed) {
+  ServerProcess server(kBinary, {"--world", "arena=@arena", "--metrics", "127.0.0.1:0"});
+  const auto at = server.output().find("metrics on http://127.0.0.1:");
+  ASSERT_NE(at, std::string::npos) << server.output();
+  const int port = std::stoi(server.output().substr(at + std::string("metrics on http://127.0.0.1:").size()));
+  service::ClientOptions o;
+  o.servers = {server.address()};
+  service::Client client(o);
+  const World world(scenes::load("@arena"));
+  const std::vector<SweepQuery> queries = make_workload(world, Workload::tick, 777, 2);
+  std::vector<SweepHit> hits(queries.size());
+  client.sweep("arena", queries, hits);
+  EXPECT_THROW(client.sweep("nowhere", queries, hits), service::ServiceError);
+  const std::string page = http_get(port, "/metrics");
+  EXPECT_NE(page.find("200 OK"), std::string::npos) << page;
+  EXPECT_NE(page.find("capsweep_queries_total{rpc=\"Sweep\"} 777\n"), std::string::npos) << page;
+  EXPECT_NE(page.find("capsweep_errors_total{rpc=\"Sweep\",code=\"NOT_FOUND\"} 1\n"), std::string::npos) << page;
+  EXPECT_NE(page.find("capsweep_request_seconds_count{rpc=\"Sweep\"} 2\n"), std::string::npos) << page;
+  EXPECT_NE(page.find("capsweep_world_triangles{world=\"arena\"} 1232\n"), std::string::npos) << page;
+  EXPECT_NE(http_get(port, "/nothing").find("404"), std::string::npos);
+  server.signal(SIGTERM);
+  EXPECT_EQ(server.wait(), 0);
+}
+
+int run(const std::string& args) { return std::system((kBinary + " " + args + " > /dev/null 2>&1").c_str()); }
+
+TEST(Replicas, CommandLineClientWritesWhatSweepWrites) {
+  ServerProcess server(kBinary, {"--world", "dungeon=" + kDungeon});
+  const std::string q = temp("q.cwsq"), local = temp("local.cwsr"), remote = temp("remote.cwsr");
+  ASSERT_EQ(run("queries --scene " + kDungeon + " --workload long --count 20000 --out " + q), 0);
+  ASSERT_EQ(run("sweep --scene " + kDungeon + " --queries " + q + " --out " + local), 0);
+  ASSERT_EQ(run("client --server " + server.address() + " --world dungeon --queries " + q + " --out " + remote +
+                " --batch 3000"),
+            0);
+  const std::string a = read_file(local), b = read_file(remote);
+  EXPECT_GT(a.size(), 20000u * kResultBytes);
+  EXPECT_TRUE(a == b) << "CWSR through the service differs from in-process";
+  EXPECT_NE(run("client --server " + server.address() + " --world nowhere --queries " + q + " --out " + remote), 0);
+}
+
+TEST(Replicas, ServeRefusesACorruptSnapshotAndBadFlags) {
+  const std::string snapshot = temp("arena.cwsw");
+  save_snapshot(World(scenes::load("@arena")), "@arena", snapshot);
+  std::string bytes = read_file(snapshot);
+  bytes[bytes.size() / 2] ^= 0x40;
+  std::ofstream(snapshot, std::ios::binary | std::ios::trunc) << bytes;
+  try {
+    ServerProcess server(kBinary, {"--world", "arena=" + snapshot});
+    ADD_FAILURE() << "served a corrupt snapshot";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("checksum mismatch"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(WEXITSTATUS(run("serve --listen 127.0.0.1:0")), 2) << "no --world is a usage error";
+  EXPECT_EQ(WEXITSTATUS(run("serve --listen 127.0.0.1:0 --world arena")), 2);
+  std::remove(snapshot.c_str());
+}
+
+}  // namespace

@@ -1,0 +1,317 @@
+// The service in this process, on loopback: every RPC answers exactly what the library answers
+// in-process, every kind of bad input gets its promised status, and random or truncated
+// messages never take the server down or change a later answer.
+#include <gtest/gtest.h>
+#include <grpcpp/generic/generic_stub.h>
+#include <grpcpp/grpcpp.h>
+
+#include <cmath>
+#include <future>
+#include <limits>
+
+#include "cli/arena.h"
+#include "cli/workloads.h"
+#include "core/random.h"
+#include "service/capsweep.grpc.pb.h"
+#include "service/client.h"
+#include "service/convert.h"
+#include "service/server.h"
+#include "tests/support/batches.h"
+#include "tests/support/same_answers.h"
+#include "tests/support/scene_list.h"
+
+namespace {
+
+using namespace capsweep;
+using service::pb::Capsweep;
+namespace pb = capsweep::v1;
+
+service::ServerConfig config_with(std::vector<std::string> scenes, std::size_t max_batch = 262144,
+                                  std::size_t max_message = 64u << 20) {
+  service::ServerConfig c;
+  c.listen = "127.0.0.1:0";
+  c.max_batch = max_batch;
+  c.max_message_bytes = max_message;
+  for (const std::string& s : scenes) c.worlds.push_back({s, World(scenes::load(s)), s, false, 0});
+  return c;
+}
+
+std::string address(const service::Server& s) { return "127.0.0.1:" + std::to_string(s.port()); }
+
+service::ClientOptions client_options(const service::Server& s, std::size_t batch = 16384) {
+  service::ClientOptions o;
+  o.servers = {address(s)};
+  o.batch = batch;
+  return o;
+}
+
+std::unique_ptr<Capsweep::Stub> raw_stub(const service::Server& s) {
+  grpc::ChannelArguments args;
+  args.SetMaxSendMessageSize(-1);
+  args.SetMaxReceiveMessageSize(-1);
+  return Capsweep::NewStub(grpc::CreateCustomChannel(address(s), grpc::InsecureChannelCredentials(), args));
+}
+
+// Queries no world may answer, mixed into every batch: each must be refused alone.
+template <class Q>
+void poison(std::vector<Q>& batch, Capsule Q::*capsule_field) {
+  const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+  for (std::size_t i = 3; i < batch.size(); i += 97) {
+    Capsule& c = batch[i].*capsule_field;
+    switch (i % 4) {
+      case 0: c.a.x = nan; break;
+      case 1: c.radius = -0.5f; break;
+      case 2: c.b.y = 3e7f; break;
+      default: c.a.z = inf; break;
+    }
+  }
+}
+
+template <class T>
+void expect_same(const std::vector<T>& a, const std::vector<T>& b, const char* what) {
+  ASSERT_EQ(a.size(), b.size());
+  for (std::size_t i = 0; i < a.size(); ++i) ASSERT_TRUE(answers::same(a[i], b[i])) << what << " " << i;
+}
+
+class ServiceScenes : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(ServiceScenes, EveryRpcAnswersLikeTheLibrary) {
+  service::Server server(config_with({GetParam()}));
+  const World world(scenes::load(GetParam()));
+  batches::Batches q = batches::make(world, 3000, 21);
+  poison(q.sweeps, &SweepQuery::capsule);
+  poison(q.claims, &ClaimedMove::from);
+  for (std::size_t i = 5; i < q.capsules.size(); i += 89) q.capsules[i].radius = i % 2 ? 0.f : std::nanf("");
+  for (std::size_t i = 7; i < q.agents.size(); i += 101) q.agents[i].displacement.x = std::nanf("");
+  // Small batches on the client: many requests, several in flight, reassembled in order.
+  service::Client client(client_options(server, 1000));
+
+  for (SweepPath path : {SweepPath::simd, SweepPath::scalar, SweepPath::brute}) {
+    BatchOptions o;
+    o.path = path;
+    std::vector<SweepHit> here(q.sweeps.size()), there(q.sweeps.size());
+    std::vector<Status> here_status(q.sweeps.size()), there_status(q.sweeps.size());
+    const std::size_t refused = world.sweep(q.sweeps, here, o, here_status);
+    EXPECT_GT(refused, 0u);
+    client.sweep(GetParam(), q.sweeps, there, there_status, path);
+    expect_same(here, there, "sweep");
+    EXPECT_EQ(here_status, there_status);
+    if (path == SweepPath::brute) continue;
+
+    std::vector<MoveResult> moved(q.agents.size()), moved_there(q.agents.size());
+    std::vector<Status> move_status(q.agents.size()), move_status_there(q.agents.size());
+    MoveSettings ms;
+    ms.step_height = 0.3f;  // a non-default setting must travel too
+    world.move(q.agents, ms, moved, o, {}, move_status);
+    client.move(GetParam(), q.agents, ms, moved_there, move_status_there, path);
+    expect_same(moved, moved_there, "move");
+    EXPECT_EQ(move_status, move_status_there);
+
+    ValidateSettings vs;
+    vs.max_speed = 8;
+    std::vector<Verdict> verdicts(q.claims.size()), verdicts_there(q.claims.size());
+    world.validate(q.claims, vs, verdicts, o);
+    client.validate(GetParam(), q.claims, vs, verdicts_there, path);
+    expect_same(verdicts, verdicts_there, "validate");
+  }
+  std::vector<OverlapResult> over(q.capsules.size()), over_there(q.capsules.size());
+  std::vector<Status> over_status(q.capsules.size()), over_status_there(q.capsules.size());
+  world.overlap(q.capsules, 0.03f, over, {}, over_status);
+  client.overlap(GetParam(), q.capsules, 0.03f, over_there, over_status_there);
+  expect_same(over, over_there, "overlap");
+  EXPECT_EQ(over_status, over_status_there);
+
+  const pb::InfoResponse info = client.info();
+  ASSERT_EQ(info.worlds_size(), 1);
+  EXPECT_EQ(info.worlds(0).name(), GetParam());
+  EXPECT_EQ(info.worlds(0).triangles(), world.triangle_count());
+  for (const pb::RpcCounters& c : info.rpcs()) {
+    if (c.rpc() == "Sweep") {
+      EXPECT_EQ(c.queries(), 3 * q.sweeps.size());
+      EXPECT_GT(c.refused_queries(), 0u);
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Scenes, ServiceScenes, ::testing::Values("@arena", "recast_dungeon.obj"),
+                         [](const auto& info) { return scenes::test_name(info.param); });
+
+class ServiceErrors : public ::testing::Test {
+ protected:
+  ServiceErrors() : server_(config_with({"@arena"}, 5000, 1u << 20)), stub_(raw_stub(server_)) {}
+
+  grpc::StatusCode sweep(const pb::SweepRequest& r, double deadline_seconds = 30) {
+    grpc::ClientContext ctx;
+    ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::microseconds(std::int64_t(deadline_seconds * 1e6)));
+    pb::SweepResponse resp;
+    const grpc::Status s = stub_->Sweep(&ctx, r, &resp);
+    message_ = s.error_message();
+    return s.error_code();
+  }
+
+  pb::SweepRequest request(std::size_t n, const std::string& world = "@arena") {
+    const World w(make_arena());
+    pb::SweepRequest r;
+    r.set_world(world);
+    service::write_request(make_workload(w, Workload::validate, n, 3), r);
+    return r;
+  }
+
+  std::uint64_t errors(const std::string& rpc, const std::string& code) {
+    grpc::ClientContext ctx;
+    pb::InfoResponse info;
+    EXPECT_TRUE(stub_->Info(&ctx, {}, &info).ok());
+    for (const pb::RpcCounters& c : info.rpcs()) {
+      if (c.rpc() == rpc) {
+        auto it = c.errors().find(code);
+        return it == c.errors().end() ? 0 : it->second;
+      }
+    }
+    return 0;
+  }
+
+  service::Server server_;
+  std::unique_ptr<Capsweep::Stub> stub_;
+  std::string message_;
+};
+
+TEST_F(ServiceErrors, UnknownWorldIsNotFound) {
+  EXPECT_EQ(sweep(request(10, "atlantis")), grpc::StatusCode::NOT_FOUND);
+  EXPECT_NE(message_.find("atlantis"), std::string::npos);
+  EXPECT_EQ(sweep(request(10, "")), grpc::StatusCode::OK) << "the only world is the default";
+  EXPECT_EQ(errors("Sweep", "NOT_FOUND"), 1u);
+}
+
+TEST_F(ServiceErrors, MalformedBatchesAreInvalidArguments) {
+  pb::SweepRequest r = request(10);
+  r.mutable_motion()->mutable_y()->RemoveLast();
+  EXPECT_EQ(sweep(r), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(message_.find("motion.y"), std::string::npos) << message_;
+  r = request(10);
+  r.mutable_capsules()->clear_radius();
+  EXPECT_EQ(sweep(r), grpc::StatusCode::INVALID_ARGUMENT);
+  r = request(10);
+  r.set_path(pb::Path(9));
+  EXPECT_EQ(sweep(r), grpc::StatusCode::INVALID_ARGUMENT);
+
+  pb::MoveRequest m;
+  m.set_world("@arena");
+  const std::vector<Agent> agents(3, Agent{{{0, 1, 0}, {0, 2, 0}, 0.3f}, {0.1f, 0, 0}, 0, 0});
+  service::write_request(agents, m);
+  m.mutable_settings()->set_max_iterations(1000000);  // would make one agent cost forever
+  grpc::ClientContext c1;
+  pb::MoveResponse mr;
+  const grpc::Status s1 = stub_->Move(&c1, m, &mr);
+  EXPECT_EQ(s1.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(s1.error_message().find("max_iterations"), std::string::npos);
+  m.mutable_settings()->clear_max_iterations();
+  m.mutable_id()->RemoveLast();
+  grpc::ClientContext c2;
+  EXPECT_EQ(stub_->Move(&c2, m, &mr).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+
+  pb::OverlapRequest o;
+  o.set_world("@arena");
+  o.set_clearance(-1);
+  grpc::ClientContext c3;
+  pb::OverlapResponse orsp;
+  EXPECT_EQ(stub_->Overlap(&c3, o, &orsp).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+
+  pb::ValidateRequest v;
+  v.set_world("@arena");
+  v.mutable_settings()->set_tolerance(std::nanf(""));
+  grpc::ClientContext c4;
+  pb::ValidateResponse vr;
+  EXPECT_EQ(stub_->Validate(&c4, v, &vr).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(errors("Sweep", "INVALID_ARGUMENT"), 3u);
+}
+
+TEST_F(ServiceErrors, OversizedBatchesAndMessagesAreResourceExhausted) {
+  EXPECT_EQ(sweep(request(5000)), grpc::StatusCode::OK);
+  EXPECT_EQ(sweep(request(5001)), grpc::StatusCode::RESOURCE_EXHAUSTED);
+  EXPECT_NE(message_.find("5000"), std::string::npos) << message_;
+  pb::SweepRequest big = request(4000);  // under the batch limit, over 1 MB
+  big.set_world(std::string(2u << 20, 'x'));
+  ASSERT_GT(big.ByteSizeLong(), 1u << 20);
+  EXPECT_EQ(sweep(big), grpc::StatusCode::RESOURCE_EXHAUSTED);
+  EXPECT_EQ(sweep(request(100)), grpc::StatusCode::OK) << "and the server goes on";
+}
+
+TEST_F(ServiceErrors, ADeadlineStopsTheWorkAndIsReported) {
+  pb::SweepRequest r;
+  r.set_world("@arena");
+  r.set_path(pb::PATH_BRUTE);  // about a second of work: long sweeps over every triangle
+  const World w(make_arena());
+  service::write_request(make_workload(w, Workload::long_range, 5000, 4), r);
+  EXPECT_EQ(sweep(r, 0.02), grpc::StatusCode::DEADLINE_EXCEEDED);
+  // The server notices between chunks and reports it (rather than finishing unseen work).
+  std::uint64_t seen = 0;
+  for (int k = 0; k < 100 && seen == 0; ++k) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    seen = errors("Sweep", "DEADLINE_EXCEEDED") + errors("Sweep", "CANCELLED");
+  }
+  EXPECT_EQ(seen, 1u);
+  EXPECT_EQ(sweep(request(100)), grpc::StatusCode::OK);
+}
+
+// Sends raw bytes as a request to a method, as a broken or hostile client would.
+grpc::Status send_raw(grpc::GenericStub& stub, const std::string& method, const std::string& bytes) {
+  grpc::Slice slice(bytes);
+  grpc::ByteBuffer request(&slice, 1), response;
+  grpc::ClientContext ctx;
+  ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(30));
+  std::promise<grpc::Status> done;
+  stub.UnaryCall(&ctx, method, grpc::StubOptions(), &request, &response,
+                 [&done](grpc::Status s) { done.set_value(std::move(s)); });
+  return done.get_future().get();
+}
+
+TEST_F(ServiceErrors, RandomAndTruncatedMessagesNeverHurtTheServer) {
+  grpc::GenericStub generic(grpc::CreateChannel(address(server_), grpc::InsecureChannelCredentials()));
+  const World w(make_arena());
+  const std::vector<SweepQuery> probe = make_workload(w, Workload::tick, 300, 8);
+  std::vector<SweepHit> expected(probe.size());
+  w.sweep(probe, expected);
+  service::Client client(client_options(server_));
+
+  pb::SweepRequest sweep_request = request(200);
+  pb::MoveRequest move_request;
+  move_request.set_world("@arena");
+  service::write_request(std::vector<Agent>(50, Agent{{{0, 1, 0}, {0, 2, 0}, 0.3f}, {0.1f, 0, 0}, 0, 0}), move_request);
+  const std::string valid[] = {sweep_request.SerializeAsString(), move_request.SerializeAsString()};
+  const char* methods[] = {"/capsweep.v1.Capsweep/Sweep", "/capsweep.v1.Capsweep/Move", "/capsweep.v1.Capsweep/Validate",
+                           "/capsweep.v1.Capsweep/Overlap", "/capsweep.v1.Capsweep/Info"};
+  Random rng(99);
+  int answered = 0, refused = 0;
+  for (int round = 0; round < 600; ++round) {
+    std::string bytes;
+    switch (round % 3) {
+      case 0:  // random bytes
+        bytes.resize(rng.below(2000));
+        for (char& c : bytes) c = char(rng.below(256));
+        break;
+      case 1:  // a valid message cut short
+        bytes = valid[rng.below(2)];
+        bytes.resize(rng.below(bytes.size()));
+        break;
+      default:  // a valid message with bytes changed
+        bytes = valid[rng.below(2)];
+        for (int k = 0; k < 8; ++k) bytes[rng.below(bytes.size())] = char(rng.below(256));
+        break;
+    }
+    const grpc::Status s = send_raw(generic, methods[rng.below(5)], bytes);
+    (s.ok() ? answered : refused)++;
+    EXPECT_NE(s.error_code(), grpc::StatusCode::UNAVAILABLE) << "round " << round << ": the server went away";
+    if (round % 50 == 49) {  // and correct answers go on
+      std::vector<SweepHit> hits(probe.size());
+      client.sweep("@arena", probe, hits);
+      expect_same(expected, hits, "probe");
+    }
+  }
+  EXPECT_GT(answered, 0);
+  EXPECT_GT(refused, 0);
+  // Bytes that do not parse are refused by gRPC itself before any handler runs; what parsed
+  // reached a handler, and none of those failed inside (a handler's failure would be INTERNAL).
+  for (const char* rpc : {"Sweep", "Move", "Validate", "Overlap", "Info"}) EXPECT_EQ(errors(rpc, "INTERNAL"), 0u) << rpc;
+}
+
+}  // namespace
