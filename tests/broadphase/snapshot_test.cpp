@@ -2,6 +2,7 @@
 // it was saved from, for every request kind; truncated, corrupted, wrong-version and foreign
 // files are refused with a message, never loaded.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <cstring>
@@ -19,7 +20,10 @@ namespace {
 
 using namespace capsweep;
 
-std::string temp_path(const std::string& name) { return ::testing::TempDir() + "capsweep_snapshot_" + name; }
+// ctest runs tests in parallel processes: each file name carries the process id.
+std::string temp_path(const std::string& name) {
+  return ::testing::TempDir() + "capsweep_snapshot_" + std::to_string(getpid()) + "_" + name;
+}
 
 std::vector<unsigned char> read_bytes(const std::string& path) {
   std::ifstream in(path, std::ios::binary);

@@ -29,7 +29,10 @@ using namespace capsweep;
 const std::string kBinary = CAPSWEEP_BINARY;
 const std::string kDungeon = std::string(CAPSWEEP_SHARED_SCENES) + "/recast_dungeon.obj";
 
-std::string temp(const std::string& name) { return ::testing::TempDir() + "capsweep_replicas_" + name; }
+// ctest runs tests in parallel processes: each file name carries the process id.
+std::string temp(const std::string& name) {
+  return ::testing::TempDir() + "capsweep_replicas_" + std::to_string(getpid()) + "_" + name;
+}
 
 std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
