@@ -4,9 +4,11 @@
 // scalar, scalar equals brute force on a sample, and one thread equals all threads.
 #include <benchmark/benchmark.h>
 #include <tbb/info.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <memory>
 #include <set>
@@ -15,6 +17,7 @@
 #include "bench/peers.h"
 #include "bench/scenes.h"
 #include "broadphase/bvh.h"
+#include "broadphase/snapshot.h"
 
 namespace capsweep::bench {
 namespace {
@@ -139,11 +142,55 @@ void BM_BuildBvh(benchmark::State& state, const std::string& scene) {
   state.counters["lanes_used"] = n / (double(bvh.blocks.size()) * kBlockLanes);
 }
 
+// Start-up: building a world from its triangles against mapping its snapshot (capsweep build).
+void BM_BuildWorld(benchmark::State& state, const std::string& scene) {
+  const World& w = world_for(scene);
+  const std::vector<Triangle> soup(w.triangles().begin(), w.triangles().end());
+  for (auto _ : state) {
+    World built(soup);
+    benchmark::DoNotOptimize(built.bvh().nodes.data());
+  }
+  state.counters["triangles"] = double(w.triangle_count());
+}
+
+void BM_LoadSnapshot(benchmark::State& state, const std::string& scene) {
+  const World& w = world_for(scene);
+  const std::string path = "/tmp/capsweep_bench_" + std::to_string(getpid()) + ".cwsw";
+  save_snapshot(w, scene, path);
+  {  // validated before timed: the loaded world answers like the built one
+    const Snapshot s = load_snapshot(path);
+    const std::vector<SweepQuery> q = make_workload(w, Workload::validate, 2000, 5);
+    std::vector<SweepHit> a(q.size()), b(q.size());
+    w.sweep(q, a);
+    s.world.sweep(q, b);
+    for (std::size_t i = 0; i < q.size(); ++i) {
+      if (!identical(a[i], b[i])) state.SkipWithError("the snapshot answers differently");
+    }
+  }
+  std::uint64_t bytes = 0;
+  for (auto _ : state) {
+    const Snapshot s = load_snapshot(path);
+    bytes = s.bytes;
+    benchmark::DoNotOptimize(s.world.bvh().nodes.data());
+  }
+  std::remove(path.c_str());
+  state.counters["MB"] = double(bytes) / 1e6;
+  state.SetBytesProcessed(state.iterations() * std::int64_t(bytes));
+}
+
 const char* thread_label(int threads) { return threads == 1 ? "1thread" : "allthreads"; }
 
 void register_all() {
   for (const std::string& scene : scene_names()) {
     benchmark::RegisterBenchmark(("BuildBvh/" + scene).c_str(), BM_BuildBvh, scene)
+        ->Unit(benchmark::kMillisecond)
+        ->UseRealTime()
+        ->MinTime(0.5);
+    benchmark::RegisterBenchmark(("BuildWorld/" + scene).c_str(), BM_BuildWorld, scene)
+        ->Unit(benchmark::kMillisecond)
+        ->UseRealTime()
+        ->MinTime(0.5);
+    benchmark::RegisterBenchmark(("LoadSnapshot/" + scene).c_str(), BM_LoadSnapshot, scene)
         ->Unit(benchmark::kMillisecond)
         ->UseRealTime()
         ->MinTime(0.5);
