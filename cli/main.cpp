@@ -74,7 +74,7 @@ usage:
                   [--batch N] [--deadline-ms MS]
       Sends a CWSQ file to one or more servers (round robin, retried) and writes the CWSR file.
   capsweep bench-service [--scene FILE] [--server ADDR] [--world NAME] [--workload W]
-                         [--batches 1,64,1024,16384] [--seconds S] [--in-flight N]
+                         [--batches 1,64,1024,16384] [--seconds S] [--in-flight N (3)]
       Sustained sweeps/s and latency through the service, next to in-process throughput.
   capsweep arena --out FILE.obj
       Writes the built-in arena as a Wavefront OBJ.

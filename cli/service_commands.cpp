@@ -177,7 +177,7 @@ int cmd_bench_service(int argc, char** argv) {
   }
   const double seconds = o.number("seconds", 2.0);
   if (!(seconds > 0 && seconds <= 600)) throw UsageError("--seconds must be within (0, 600]");
-  const int in_flight = int(o.integer("in-flight", 4, 1, 256));
+  const int in_flight = int(o.integer("in-flight", 3, 1, 256));
   const auto count = std::size_t(o.integer("count", 65536, 1, 10'000'000));
   std::vector<std::size_t> batches;
   for (const std::string& b : split(o.text("batches", "1,64,1024,16384"), ',')) {

@@ -71,23 +71,37 @@ bool has(const pb::CapsuleColumns& c, std::size_t n) {
   return has(c.a(), n) && has(c.b(), n) && std::size_t(c.radius_size()) == n;
 }
 
+// Columns sized once and filled through pointers: no per-element capacity checks.
+template <class T>
+T* sized(google::protobuf::RepeatedField<T>* field, std::size_t n) {
+  field->Resize(int(n), T{});
+  return field->mutable_data();
+}
+
+struct Vec3Out {
+  float *x, *y, *z;
+  Vec3Out(pb::Vec3Column& c, std::size_t n)
+      : x(sized(c.mutable_x(), n)), y(sized(c.mutable_y(), n)), z(sized(c.mutable_z(), n)) {}
+  void put(std::size_t i, const Vec3& v) { x[i] = v.x, y[i] = v.y, z[i] = v.z; }
+};
+
 void write_hits(std::span<const SweepHit> hits, pb::HitColumns& c) {
-  const int n = int(hits.size());
-  c.mutable_hit()->Reserve(n);
-  c.mutable_t()->Reserve(n);
-  c.mutable_depth()->Reserve(n);
-  c.mutable_triangle()->Reserve(n);
-  c.mutable_feature()->Reserve(n);
-  reserve(*c.mutable_normal(), hits.size());
-  reserve(*c.mutable_point(), hits.size());
-  for (const SweepHit& h : hits) {
-    c.add_hit(h.hit);
-    c.add_t(h.t);
-    add(*c.mutable_normal(), h.normal);
-    add(*c.mutable_point(), h.point);
-    c.add_depth(h.depth);
-    c.add_triangle(h.triangle);
-    c.add_feature(pb::Feature(h.feature));
+  const std::size_t n = hits.size();
+  bool* hit = sized(c.mutable_hit(), n);
+  float* t = sized(c.mutable_t(), n);
+  float* depth = sized(c.mutable_depth(), n);
+  std::uint32_t* triangle = sized(c.mutable_triangle(), n);
+  int* feature = sized(c.mutable_feature(), n);
+  Vec3Out normal(*c.mutable_normal(), n), point(*c.mutable_point(), n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const SweepHit& h = hits[i];
+    hit[i] = h.hit;
+    t[i] = h.t;
+    normal.put(i, h.normal);
+    point.put(i, h.point);
+    depth[i] = h.depth;
+    triangle[i] = h.triangle;
+    feature[i] = int(h.feature);
   }
 }
 
@@ -113,8 +127,8 @@ bool read_hits(const pb::HitColumns& c, std::span<SweepHit> hits) {
 }
 
 void write_status(std::span<const Status> status, google::protobuf::RepeatedField<int>& out) {
-  out.Reserve(int(status.size()));
-  for (Status s : status) out.Add(to_pb(s));
+  int* column = sized(&out, status.size());
+  for (std::size_t i = 0; i < status.size(); ++i) column[i] = to_pb(status[i]);
 }
 
 bool read_status(const google::protobuf::RepeatedField<int>& in, std::span<Status> status, std::size_t n) {
@@ -227,11 +241,15 @@ std::string check_settings(const ValidateSettings& v) {
 // --- requests ---
 
 void write_request(std::span<const SweepQuery> queries, pb::SweepRequest& r) {
-  reserve(*r.mutable_capsules(), queries.size());
-  reserve(*r.mutable_motion(), queries.size());
-  for (const SweepQuery& q : queries) {
-    add(*r.mutable_capsules(), q.capsule);
-    add(*r.mutable_motion(), q.motion);
+  const std::size_t n = queries.size();
+  Vec3Out a(*r.mutable_capsules()->mutable_a(), n), b(*r.mutable_capsules()->mutable_b(), n);
+  Vec3Out motion(*r.mutable_motion(), n);
+  float* radius = sized(r.mutable_capsules()->mutable_radius(), n);
+  for (std::size_t i = 0; i < n; ++i) {
+    a.put(i, queries[i].capsule.a);
+    b.put(i, queries[i].capsule.b);
+    radius[i] = queries[i].capsule.radius;
+    motion.put(i, queries[i].motion);
   }
 }
 

@@ -34,13 +34,13 @@ grpc::Status deadline_passed() {
   return {grpc::StatusCode::DEADLINE_EXCEEDED, "the deadline passed before the batch was answered"};
 }
 
-bool gave_up(grpc::ServerContext* ctx) {
+bool gave_up(grpc::ServerContextBase* ctx) {
   return ctx->IsCancelled() || std::chrono::system_clock::now() > ctx->deadline();
 }
 
 }  // namespace
 
-class Server::Impl final : public pb::Capsweep::Service {
+class Server::Impl final : public pb::Capsweep::CallbackService {
  public:
   explicit Impl(ServerConfig config) : config_(std::move(config)), started_(Clock::now()) {
     if (config_.worlds.empty()) throw std::runtime_error("no world to serve (--world NAME=FILE)");
@@ -82,8 +82,8 @@ class Server::Impl final : public pb::Capsweep::Service {
 
   // --- the RPCs ---
 
-  grpc::Status Sweep(grpc::ServerContext* ctx, const pb::SweepRequest* req, pb::SweepResponse* resp) override {
-    return serve(Rpc::sweep, [&](Count& count) -> grpc::Status {
+  grpc::ServerUnaryReactor* Sweep(grpc::CallbackServerContext* ctx, const pb::SweepRequest* req, pb::SweepResponse* resp) override {
+    return finish(ctx, Rpc::sweep, [&](Count& count) -> grpc::Status {
       const World* world;
       std::size_t n;
       SweepPath path;
@@ -104,8 +104,8 @@ class Server::Impl final : public pb::Capsweep::Service {
     });
   }
 
-  grpc::Status Move(grpc::ServerContext* ctx, const pb::MoveRequest* req, pb::MoveResponse* resp) override {
-    return serve(Rpc::move, [&](Count& count) -> grpc::Status {
+  grpc::ServerUnaryReactor* Move(grpc::CallbackServerContext* ctx, const pb::MoveRequest* req, pb::MoveResponse* resp) override {
+    return finish(ctx, Rpc::move, [&](Count& count) -> grpc::Status {
       const World* world;
       std::size_t n;
       SweepPath path;
@@ -124,8 +124,8 @@ class Server::Impl final : public pb::Capsweep::Service {
     });
   }
 
-  grpc::Status Validate(grpc::ServerContext* ctx, const pb::ValidateRequest* req, pb::ValidateResponse* resp) override {
-    return serve(Rpc::validate, [&](Count& count) -> grpc::Status {
+  grpc::ServerUnaryReactor* Validate(grpc::CallbackServerContext* ctx, const pb::ValidateRequest* req, pb::ValidateResponse* resp) override {
+    return finish(ctx, Rpc::validate, [&](Count& count) -> grpc::Status {
       const World* world;
       std::size_t n;
       SweepPath path;
@@ -147,8 +147,8 @@ class Server::Impl final : public pb::Capsweep::Service {
     });
   }
 
-  grpc::Status Overlap(grpc::ServerContext* ctx, const pb::OverlapRequest* req, pb::OverlapResponse* resp) override {
-    return serve(Rpc::overlap, [&](Count& count) -> grpc::Status {
+  grpc::ServerUnaryReactor* Overlap(grpc::CallbackServerContext* ctx, const pb::OverlapRequest* req, pb::OverlapResponse* resp) override {
+    return finish(ctx, Rpc::overlap, [&](Count& count) -> grpc::Status {
       const World* world;
       std::size_t n;
       SweepPath path;
@@ -172,8 +172,8 @@ class Server::Impl final : public pb::Capsweep::Service {
     });
   }
 
-  grpc::Status Info(grpc::ServerContext*, const pb::InfoRequest*, pb::InfoResponse* resp) override {
-    return serve(Rpc::info, [&](Count&) -> grpc::Status {
+  grpc::ServerUnaryReactor* Info(grpc::CallbackServerContext* ctx, const pb::InfoRequest*, pb::InfoResponse* resp) override {
+    return finish(ctx, Rpc::info, [&](Count&) -> grpc::Status {
       for (const ServedWorld& w : config_.worlds) {
         pb::WorldInfo* i = resp->add_worlds();
         i->set_name(w.name);
@@ -208,6 +208,13 @@ class Server::Impl final : public pb::Capsweep::Service {
   // Runs one RPC body: nothing it throws reaches gRPC (a bug answers INTERNAL, memory
   // exhaustion RESOURCE_EXHAUSTED), and every call is counted.
   template <class Body>
+  grpc::ServerUnaryReactor* finish(grpc::CallbackServerContext* ctx, Rpc rpc, Body&& body) {
+    grpc::ServerUnaryReactor* reactor = ctx->DefaultReactor();
+    reactor->Finish(serve(rpc, std::forward<Body>(body)));
+    return reactor;
+  }
+
+  template <class Body>
   grpc::Status serve(Rpc rpc, Body&& body) {
     const auto start = Clock::now();
     Count count;
@@ -225,7 +232,7 @@ class Server::Impl final : public pb::Capsweep::Service {
   }
 
   // The checks every batch passes before any work: the world, the columns, the limit, the path.
-  grpc::Status admit(grpc::ServerContext* ctx, const std::string& name, const BatchShape& shape, pb::Path wire_path,
+  grpc::Status admit(grpc::ServerContextBase* ctx, const std::string& name, const BatchShape& shape, pb::Path wire_path,
                      const World*& world, std::size_t& n, SweepPath& path) const {
     if (gave_up(ctx)) return deadline_passed();
     auto it = name.empty() && worlds_.size() == 1 ? worlds_.begin() : worlds_.find(name);
@@ -258,7 +265,7 @@ class Server::Impl final : public pb::Capsweep::Service {
   }
 
   template <class Work>
-  grpc::Status in_chunks(grpc::ServerContext* ctx, std::size_t n, Work&& work) {
+  grpc::Status in_chunks(grpc::ServerContextBase* ctx, std::size_t n, Work&& work) {
     for (std::size_t at = 0; at < n; at += kChunk) {
       if (gave_up(ctx)) return deadline_passed();
       run([&] { work(at, std::min(kChunk, n - at)); });
