@@ -71,7 +71,7 @@ usage:
                  [--max-batch N] [--max-message-mb M] [--threads N] [--drain-seconds S]
       The gRPC query service (service/capsweep.proto): Sweep, Move, Validate, Overlap, Info.
   capsweep client --server ADDR[,ADDR...] --world NAME --queries Q.cwsq --out R.cwsr
-                  [--batch N] [--deadline-ms MS]
+                  [--batch N] [--in-flight N] [--deadline-ms MS] [--path simd|scalar|brute]
       Sends a CWSQ file to one or more servers (round robin, retried) and writes the CWSR file.
   capsweep bench-service [--scene FILE] [--server ADDR] [--world NAME] [--workload W]
                          [--batches 1,64,1024,16384] [--seconds S] [--in-flight N (3)]
