@@ -10,6 +10,7 @@
 
 #include "broadphase/contacts_near.h"
 #include "broadphase/morton.h"
+#include "broadphase/run_in_arena.h"
 #include "broadphase/traverse.h"
 #include "core/contact.h"
 #include "core/sweep.h"
@@ -253,12 +254,7 @@ std::size_t World::sweep(std::span<const SweepQuery> queries, std::span<SweepHit
       }
     });
   };
-  if (options.threads > 0) {
-    tbb::task_arena arena(options.threads);
-    arena.execute(run);
-  } else {
-    run();
-  }
+  run_in_arena(options.threads, run);
   return refused.load();
 }
 
@@ -287,12 +283,7 @@ std::size_t World::overlap(std::span<const Capsule> capsules, float clearance, s
       }
     });
   };
-  if (options.threads > 0) {
-    tbb::task_arena arena(options.threads);
-    arena.execute(run);
-  } else {
-    run();
-  }
+  run_in_arena(options.threads, run);
   return refused.load();
 }
 

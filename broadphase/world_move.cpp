@@ -10,6 +10,7 @@
 
 #include "broadphase/agent_grid.h"
 #include "broadphase/contacts_near.h"
+#include "broadphase/run_in_arena.h"
 #include "broadphase/world.h"
 #include "core/sweep.h"
 
@@ -58,16 +59,6 @@ class WorldCollider final : public MoveCollider {
   std::span<const Agent> agents_;
   std::size_t self_;
 };
-
-template <class Body>
-void run_in_arena(int threads, Body&& body) {
-  if (threads > 0) {
-    tbb::task_arena arena(threads);
-    arena.execute(body);
-  } else {
-    body();
-  }
-}
 
 bool overlaps(const Capsule& a, const Capsule& b) {
   Contact k;
