@@ -1,6 +1,7 @@
 #include "service/server.h"
 
 #include <grpcpp/grpcpp.h>
+#include <grpcpp/health_check_service_interface.h>
 #include <tbb/info.h>
 #include <tbb/task_arena.h>
 
@@ -51,6 +52,9 @@ class Server::Impl final : public pb::Capsweep::CallbackService {
     if (config_.threads > 0) arena_.emplace(config_.threads);
     options_.threads = 0;  // the arena above (or the whole machine) bounds the workers
 
+    // The standard grpc.health.v1 service, for load balancers and Kubernetes gRPC probes:
+    // SERVING once the worlds are loaded, NOT_SERVING from the moment a drain begins.
+    grpc::EnableDefaultHealthCheckService(true);
     grpc::ServerBuilder builder;
     builder.AddListeningPort(config_.listen, grpc::InsecureServerCredentials(), &port_);
     builder.RegisterService(this);
@@ -63,6 +67,7 @@ class Server::Impl final : public pb::Capsweep::CallbackService {
   int port() const { return port_; }
 
   void shutdown(double drain_seconds) {
+    if (auto* health = server_->GetHealthCheckService()) health->Shutdown();
     server_->Shutdown(std::chrono::system_clock::now() +
                       std::chrono::microseconds(std::int64_t(drain_seconds * 1e6)));
   }

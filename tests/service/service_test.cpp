@@ -314,4 +314,22 @@ TEST_F(ServiceErrors, RandomAndTruncatedMessagesNeverHurtTheServer) {
   for (const char* rpc : {"Sweep", "Move", "Validate", "Overlap", "Info"}) EXPECT_EQ(errors(rpc, "INTERNAL"), 0u) << rpc;
 }
 
+TEST_F(ServiceErrors, StandardHealthCheckSaysServing) {
+  grpc::GenericStub generic(grpc::CreateChannel(address(server_), grpc::InsecureChannelCredentials()));
+  // grpc.health.v1.HealthCheckRequest{service: ""} is the empty message; the answer
+  // HealthCheckResponse{status: SERVING = 1} is field 1, varint 1.
+  grpc::Slice slice(std::string{});
+  grpc::ByteBuffer request(&slice, 1), response;
+  grpc::ClientContext ctx;
+  std::promise<grpc::Status> done;
+  generic.UnaryCall(&ctx, "/grpc.health.v1.Health/Check", grpc::StubOptions(), &request, &response,
+                    [&done](grpc::Status s) { done.set_value(std::move(s)); });
+  ASSERT_TRUE(done.get_future().get().ok());
+  std::vector<grpc::Slice> slices;
+  ASSERT_TRUE(response.Dump(&slices).ok());
+  std::string bytes;
+  for (const grpc::Slice& s : slices) bytes.append(reinterpret_cast<const char*>(s.begin()), s.size());
+  EXPECT_EQ(bytes, std::string("\x08\x01", 2));
+}
+
 }  // namespace
