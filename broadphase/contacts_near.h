@@ -1,5 +1,5 @@
 // World::for_each_contact: the triangles near a standing capsule, with their discrete contact.
-// Internal to broadphase/ (uses the BVH traversal); shared by is_clear and deepest_overlap.
+// Internal to broadphase/ (uses the BVH traversal); shared by is_clear, deepest_overlap and overlap.
 #pragma once
 
 #include "broadphase/traverse.h"
@@ -25,5 +25,22 @@ void World::for_each_contact(const Capsule& capsule, float clearance, Visit&& vi
     return false;
   });
 }
+
+// Keeps the deepest overlap among the contacts offered: the smallest distance below the radius
+// (for crossing axes the largest push-out); at equal depth the lower index, whatever the order
+// of the walk.
+struct DeepestOverlap {
+  bool found = false;
+  Contact contact;
+  std::uint32_t triangle = kNoTriangle;
+
+  void offer(std::uint32_t i, const Contact& k, float radius) {
+    if (k.distance < radius && (!found || k.depth > contact.depth || (k.depth == contact.depth && i < triangle))) {
+      contact = k;
+      triangle = i;
+      found = true;
+    }
+  }
+};
 
 }  // namespace capsweep

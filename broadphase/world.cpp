@@ -273,8 +273,20 @@ std::size_t World::overlap(std::span<const Capsule> capsules, float clearance, s
         OverlapResult r;
         const Status s = check_capsule(capsules[i]);
         if (s == Status::ok) {
-          r.clear = is_clear(capsules[i], clearance);
-          r.overlapping = deepest_overlap(capsules[i], r.deepest, r.triangle);
+          // One walk answers both: the triangles within the clearance include every overlap.
+          const float reach = capsules[i].radius + clearance;
+          DeepestOverlap deepest;
+          r.clear = true;
+          for_each_contact(capsules[i], clearance, [&](std::uint32_t t, const Contact& k) {
+            r.clear = r.clear && !(k.distance <= reach);
+            deepest.offer(t, k, capsules[i].radius);
+            return false;
+          });
+          r.overlapping = deepest.found;
+          if (deepest.found) {
+            r.deepest = deepest.contact;
+            r.triangle = deepest.triangle;
+          }
         } else {
           ++refused;
         }

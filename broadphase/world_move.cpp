@@ -152,18 +152,16 @@ bool World::walkable(const SweepHit& hit, float min_up, Vec3& ground_normal) con
 }
 
 bool World::deepest_overlap(const Capsule& capsule, Contact& contact, std::uint32_t& triangle) const {
-  bool found = false;
+  DeepestOverlap deepest;
   for_each_contact(capsule, 0.f, [&](std::uint32_t i, const Contact& k) {
-    // Deepest first; at equal depth the lower index, whatever the order of the walk.
-    if (k.distance < capsule.radius &&
-        (!found || k.depth > contact.depth || (k.depth == contact.depth && i < triangle))) {
-      contact = k;
-      triangle = i;
-      found = true;
-    }
+    deepest.offer(i, k, capsule.radius);
     return false;
   });
-  return found;
+  if (deepest.found) {
+    contact = deepest.contact;
+    triangle = deepest.triangle;
+  }
+  return deepest.found;
 }
 
 std::size_t World::move(std::span<const Agent> agents, const MoveSettings& settings, std::span<MoveResult> results,

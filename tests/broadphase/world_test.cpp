@@ -12,6 +12,8 @@
 #include "cli/arena.h"
 #include "cli/workloads.h"
 #include "core/random.h"
+#include "tests/support/batches.h"
+#include "tests/support/same_answers.h"
 #include "tests/support/scene_oracle.h"
 
 namespace {
@@ -115,6 +117,51 @@ TEST(World, TiesGoToTheDeeperStartThenTheLowerTriangle) {
   SweepHit miss;
   EXPECT_TRUE(is_better_hit(a, miss));
   EXPECT_FALSE(is_better_hit(miss, a));
+}
+
+}  // namespace
+
+namespace {
+
+// World::overlap is one walk per capsule; it must say what is_clear and deepest_overlap say
+// separately, for any clearance and thread count, and refuse bad capsules alone.
+TEST(World, OverlapAgreesWithIsClearAndDeepestOverlap) {
+  using namespace capsweep;
+  const World w(make_arena());
+  std::vector<Capsule> capsules = batches::make(w, 3000, 17).capsules;
+  capsules[5].radius = -1.f;
+  capsules[9].a.y = std::numeric_limits<float>::quiet_NaN();
+  for (float clearance : {0.f, 0.01f, 0.3f}) {
+    std::vector<OverlapResult> all(capsules.size()), one(capsules.size());
+    std::vector<Status> status(capsules.size());
+    BatchOptions single;
+    single.threads = 1;
+    EXPECT_EQ(w.overlap(capsules, clearance, all, {}, status), 2u);
+    w.overlap(capsules, clearance, one, single);
+    std::size_t overlapping = 0, clear = 0;
+    for (std::size_t i = 0; i < capsules.size(); ++i) {
+      ASSERT_TRUE(answers::same(all[i], one[i])) << i;
+      if (status[i] != Status::ok) {
+        EXPECT_FALSE(all[i].clear || all[i].overlapping) << i;
+        continue;
+      }
+      Contact k;
+      std::uint32_t t = kNoTriangle;
+      const bool found = w.deepest_overlap(capsules[i], k, t);
+      ASSERT_EQ(all[i].clear, w.is_clear(capsules[i], clearance)) << i;
+      ASSERT_EQ(all[i].overlapping, found) << i;
+      if (found) {
+        ASSERT_EQ(all[i].triangle, t) << i;
+        ASSERT_TRUE(answers::same(all[i].deepest, k)) << i;
+      }
+      overlapping += found;
+      clear += all[i].clear;
+    }
+    EXPECT_GT(overlapping, 0u) << clearance;
+    EXPECT_GT(clear, 0u) << clearance;
+  }
+  std::vector<OverlapResult> r(capsules.size());
+  EXPECT_THROW(w.overlap(capsules, -0.1f, r), std::invalid_argument);
 }
 
 }  // namespace
