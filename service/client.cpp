@@ -87,11 +87,13 @@ class Client::Impl {
     stub_ = pb::Capsweep::NewStub(channel_);
   }
 
-  // One RPC with a fresh context per attempt; UNAVAILABLE that outlasts gRPC's own retries
-  // (every replica restarting at once) is tried again here, up to max_attempts.
-  template <class Call>
-  void call(Call&& rpc) {
+  // One RPC with a fresh context and an empty response per attempt; UNAVAILABLE that outlasts
+  // gRPC's own retries (every replica restarting at once) is tried again here, up to
+  // max_attempts.
+  template <class Response, class Call>
+  void call(Response& response, Call&& rpc) {
     for (int attempt = 1;; ++attempt) {
+      response.Clear();
       grpc::ClientContext ctx;
       ctx.set_deadline(std::chrono::system_clock::now() +
                        std::chrono::microseconds(std::int64_t(options_.deadline_seconds * 1e6)));
@@ -158,7 +160,7 @@ void Client::sweep(const std::string& world, std::span<const SweepQuery> queries
     req.set_path(to_pb(path));
     write_request(queries.subspan(at, k), req);
     pb::SweepResponse resp;
-    impl_->call([&](grpc::ClientContext& ctx) { return impl_->stub_->Sweep(&ctx, req, &resp); });
+    impl_->call(resp, [&](grpc::ClientContext& ctx) { return impl_->stub_->Sweep(&ctx, req, &resp); });
     if (!read_response(resp, hits.subspan(at, k), status.empty() ? status : status.subspan(at, k))) Impl::malformed();
   });
 }
@@ -174,7 +176,7 @@ void Client::move(const std::string& world, std::span<const Agent> agents, const
   *req.mutable_settings() = to_pb(settings);
   write_request(agents, req);
   pb::MoveResponse resp;
-  impl_->call([&](grpc::ClientContext& ctx) { return impl_->stub_->Move(&ctx, req, &resp); });
+  impl_->call(resp, [&](grpc::ClientContext& ctx) { return impl_->stub_->Move(&ctx, req, &resp); });
   if (!read_response(resp, results, status)) Impl::malformed();
 }
 
@@ -188,7 +190,7 @@ void Client::validate(const std::string& world, std::span<const ClaimedMove> mov
     *req.mutable_settings() = to_pb(settings);
     write_request(moves.subspan(at, k), req);
     pb::ValidateResponse resp;
-    impl_->call([&](grpc::ClientContext& ctx) { return impl_->stub_->Validate(&ctx, req, &resp); });
+    impl_->call(resp, [&](grpc::ClientContext& ctx) { return impl_->stub_->Validate(&ctx, req, &resp); });
     if (!read_response(resp, verdicts.subspan(at, k))) Impl::malformed();
   });
 }
@@ -204,17 +206,14 @@ void Client::overlap(const std::string& world, std::span<const Capsule> capsules
     req.set_clearance(clearance);
     write_request(capsules.subspan(at, k), req);
     pb::OverlapResponse resp;
-    impl_->call([&](grpc::ClientContext& ctx) { return impl_->stub_->Overlap(&ctx, req, &resp); });
+    impl_->call(resp, [&](grpc::ClientContext& ctx) { return impl_->stub_->Overlap(&ctx, req, &resp); });
     if (!read_response(resp, results.subspan(at, k), status.empty() ? status : status.subspan(at, k))) Impl::malformed();
   });
 }
 
 capsweep::v1::InfoResponse Client::info() {
   pb::InfoResponse resp;
-  impl_->call([&](grpc::ClientContext& ctx) {
-    resp.Clear();
-    return impl_->stub_->Info(&ctx, pb::InfoRequest{}, &resp);
-  });
+  impl_->call(resp, [&](grpc::ClientContext& ctx) { return impl_->stub_->Info(&ctx, pb::InfoRequest{}, &resp); });
   return resp;
 }
 

@@ -51,18 +51,6 @@ void add(pb::CapsuleColumns& c, const Capsule& capsule) {
 
 namespace {
 
-void reserve(pb::Vec3Column& c, std::size_t n) {
-  c.mutable_x()->Reserve(int(n));
-  c.mutable_y()->Reserve(int(n));
-  c.mutable_z()->Reserve(int(n));
-}
-
-void reserve(pb::CapsuleColumns& c, std::size_t n) {
-  reserve(*c.mutable_a(), n);
-  reserve(*c.mutable_b(), n);
-  c.mutable_radius()->Reserve(int(n));
-}
-
 bool has(const pb::Vec3Column& c, std::size_t n) {
   return std::size_t(c.x_size()) == n && std::size_t(c.y_size()) == n && std::size_t(c.z_size()) == n;
 }
@@ -83,6 +71,18 @@ struct Vec3Out {
   Vec3Out(pb::Vec3Column& c, std::size_t n)
       : x(sized(c.mutable_x(), n)), y(sized(c.mutable_y(), n)), z(sized(c.mutable_z(), n)) {}
   void put(std::size_t i, const Vec3& v) { x[i] = v.x, y[i] = v.y, z[i] = v.z; }
+};
+
+struct CapsuleOut {
+  Vec3Out a, b;
+  float* radius;
+  CapsuleOut(pb::CapsuleColumns& c, std::size_t n)
+      : a(*c.mutable_a(), n), b(*c.mutable_b(), n), radius(sized(c.mutable_radius(), n)) {}
+  void put(std::size_t i, const Capsule& capsule) {
+    a.put(i, capsule.a);
+    b.put(i, capsule.b);
+    radius[i] = capsule.radius;
+  }
 };
 
 void write_hits(std::span<const SweepHit> hits, pb::HitColumns& c) {
@@ -242,13 +242,10 @@ std::string check_settings(const ValidateSettings& v) {
 
 void write_request(std::span<const SweepQuery> queries, pb::SweepRequest& r) {
   const std::size_t n = queries.size();
-  Vec3Out a(*r.mutable_capsules()->mutable_a(), n), b(*r.mutable_capsules()->mutable_b(), n);
+  CapsuleOut capsules(*r.mutable_capsules(), n);
   Vec3Out motion(*r.mutable_motion(), n);
-  float* radius = sized(r.mutable_capsules()->mutable_radius(), n);
   for (std::size_t i = 0; i < n; ++i) {
-    a.put(i, queries[i].capsule.a);
-    b.put(i, queries[i].capsule.b);
-    radius[i] = queries[i].capsule.radius;
+    capsules.put(i, queries[i].capsule);
     motion.put(i, queries[i].motion);
   }
 }
@@ -267,13 +264,16 @@ std::vector<SweepQuery> read_request(const pb::SweepRequest& r, std::size_t n) {
 }
 
 void write_request(std::span<const Agent> agents, pb::MoveRequest& r) {
-  reserve(*r.mutable_capsules(), agents.size());
-  reserve(*r.mutable_displacement(), agents.size());
-  for (const Agent& a : agents) {
-    add(*r.mutable_capsules(), a.capsule);
-    add(*r.mutable_displacement(), a.displacement);
-    r.add_vertical_speed(a.vertical_speed);
-    r.add_id(a.id);
+  const std::size_t n = agents.size();
+  CapsuleOut capsules(*r.mutable_capsules(), n);
+  Vec3Out displacement(*r.mutable_displacement(), n);
+  float* vertical_speed = sized(r.mutable_vertical_speed(), n);
+  std::uint32_t* id = sized(r.mutable_id(), n);
+  for (std::size_t i = 0; i < n; ++i) {
+    capsules.put(i, agents[i].capsule);
+    displacement.put(i, agents[i].displacement);
+    vertical_speed[i] = agents[i].vertical_speed;
+    id[i] = agents[i].id;
   }
 }
 
@@ -299,12 +299,14 @@ std::vector<Agent> read_request(const pb::MoveRequest& r, std::size_t n) {
 }
 
 void write_request(std::span<const ClaimedMove> moves, pb::ValidateRequest& r) {
-  reserve(*r.mutable_from(), moves.size());
-  reserve(*r.mutable_motion(), moves.size());
-  for (const ClaimedMove& m : moves) {
-    add(*r.mutable_from(), m.from);
-    add(*r.mutable_motion(), m.motion);
-    r.add_dt(m.dt);
+  const std::size_t n = moves.size();
+  CapsuleOut from(*r.mutable_from(), n);
+  Vec3Out motion(*r.mutable_motion(), n);
+  float* dt = sized(r.mutable_dt(), n);
+  for (std::size_t i = 0; i < n; ++i) {
+    from.put(i, moves[i].from);
+    motion.put(i, moves[i].motion);
+    dt[i] = moves[i].dt;
   }
 }
 
@@ -325,8 +327,8 @@ std::vector<ClaimedMove> read_request(const pb::ValidateRequest& r, std::size_t 
 }
 
 void write_request(std::span<const Capsule> capsules, pb::OverlapRequest& r) {
-  reserve(*r.mutable_capsules(), capsules.size());
-  for (const Capsule& c : capsules) add(*r.mutable_capsules(), c);
+  CapsuleOut out(*r.mutable_capsules(), capsules.size());
+  for (std::size_t i = 0; i < capsules.size(); ++i) out.put(i, capsules[i]);
 }
 
 BatchShape shape_of(const pb::OverlapRequest& r) {
@@ -355,21 +357,28 @@ bool read_response(const pb::SweepResponse& r, std::span<SweepHit> hits, std::sp
 void write_response(std::span<const MoveResult> results, std::span<const Status> status, pb::MoveResponse& r) {
   const std::size_t n = results.size();
   write_status(status, *r.mutable_status());
-  reserve(*r.mutable_capsule(), n);
-  reserve(*r.mutable_moved(), n);
-  reserve(*r.mutable_ground_normal(), n);
-  for (const MoveResult& m : results) {
-    add(*r.mutable_capsule(), m.capsule);
-    add(*r.mutable_moved(), m.moved);
-    r.add_vertical_speed(m.vertical_speed);
-    r.add_grounded(m.grounded);
-    add(*r.mutable_ground_normal(), m.ground_normal);
-    r.add_ground_triangle(m.ground_triangle);
-    r.add_flags(m.flags);
-    r.add_sweeps(m.sweeps);
-    r.add_pushed(m.pushed);
-    r.add_contact_count(m.contact_count);
-    for (int k = 0; k < m.contact_count; ++k) {
+  CapsuleOut capsule(*r.mutable_capsule(), n);
+  Vec3Out moved(*r.mutable_moved(), n), ground_normal(*r.mutable_ground_normal(), n);
+  float* vertical_speed = sized(r.mutable_vertical_speed(), n);
+  bool* grounded = sized(r.mutable_grounded(), n);
+  std::uint32_t* ground_triangle = sized(r.mutable_ground_triangle(), n);
+  std::uint32_t* flags = sized(r.mutable_flags(), n);
+  std::uint32_t* sweeps = sized(r.mutable_sweeps(), n);
+  float* pushed = sized(r.mutable_pushed(), n);
+  std::uint32_t* contact_count = sized(r.mutable_contact_count(), n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const MoveResult& m = results[i];
+    capsule.put(i, m.capsule);
+    moved.put(i, m.moved);
+    vertical_speed[i] = m.vertical_speed;
+    grounded[i] = m.grounded;
+    ground_normal.put(i, m.ground_normal);
+    ground_triangle[i] = m.ground_triangle;
+    flags[i] = m.flags;
+    sweeps[i] = m.sweeps;
+    pushed[i] = m.pushed;
+    contact_count[i] = m.contact_count;
+    for (int k = 0; k < m.contact_count; ++k) {  // a variable number per agent: appended
       add(*r.mutable_contact_point(), m.contacts[k].point);
       add(*r.mutable_contact_normal(), m.contacts[k].normal);
       r.add_contact_triangle(m.contacts[k].triangle);
@@ -422,17 +431,20 @@ bool read_response(const pb::MoveResponse& r, std::span<MoveResult> results, std
 void write_response(std::span<const Verdict> verdicts, pb::ValidateResponse& r) {
   const std::size_t n = verdicts.size();
   std::vector<SweepHit> hits(n);
-  reserve(*r.mutable_furthest(), n);
-  reserve(*r.mutable_corrected(), n);
+  std::vector<Status> status(n);
+  int* kind = sized(r.mutable_kind(), n);
+  float* legal_fraction = sized(r.mutable_legal_fraction(), n);
+  CapsuleOut furthest(*r.mutable_furthest(), n), corrected(*r.mutable_corrected(), n);
   for (std::size_t i = 0; i < n; ++i) {
     const Verdict& v = verdicts[i];
-    r.add_status(to_pb(v.status));
-    r.add_kind(pb::VerdictKind(int(v.kind)));
+    status[i] = v.status;
+    kind[i] = int(v.kind);
     hits[i] = v.hit;
-    r.add_legal_fraction(v.legal_fraction);
-    add(*r.mutable_furthest(), v.furthest);
-    add(*r.mutable_corrected(), v.corrected);
+    legal_fraction[i] = v.legal_fraction;
+    furthest.put(i, v.furthest);
+    corrected.put(i, v.corrected);
   }
+  write_status(status, *r.mutable_status());
   write_hits(hits, *r.mutable_hits());
 }
 
@@ -453,17 +465,26 @@ bool read_response(const pb::ValidateResponse& r, std::span<Verdict> verdicts) {
 }
 
 void write_response(std::span<const OverlapResult> results, std::span<const Status> status, pb::OverlapResponse& r) {
+  const std::size_t n = results.size();
   write_status(status, *r.mutable_status());
-  for (const OverlapResult& o : results) {
-    r.add_clear(o.clear);
-    r.add_overlapping(o.overlapping);
-    r.add_distance(o.deepest.distance);
-    r.add_depth(o.deepest.depth);
-    add(*r.mutable_normal(), o.deepest.normal);
-    add(*r.mutable_point(), o.deepest.point);
-    add(*r.mutable_point_on_axis(), o.deepest.point_on_axis);
-    r.add_feature(pb::Feature(o.deepest.feature));
-    r.add_triangle(o.triangle);
+  bool* clear = sized(r.mutable_clear(), n);
+  bool* overlapping = sized(r.mutable_overlapping(), n);
+  float* distance = sized(r.mutable_distance(), n);
+  float* depth = sized(r.mutable_depth(), n);
+  Vec3Out normal(*r.mutable_normal(), n), point(*r.mutable_point(), n), on_axis(*r.mutable_point_on_axis(), n);
+  int* feature = sized(r.mutable_feature(), n);
+  std::uint32_t* triangle = sized(r.mutable_triangle(), n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const OverlapResult& o = results[i];
+    clear[i] = o.clear;
+    overlapping[i] = o.overlapping;
+    distance[i] = o.deepest.distance;
+    depth[i] = o.deepest.depth;
+    normal.put(i, o.deepest.normal);
+    point.put(i, o.deepest.point);
+    on_axis.put(i, o.deepest.point_on_axis);
+    feature[i] = int(o.deepest.feature);
+    triangle[i] = o.triangle;
   }
 }
 
