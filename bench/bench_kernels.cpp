@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "core/random.h"
-#include "core/sweep.h"
+#include <capsweep/sweep.h>
 
 namespace {
 

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "broadphase/world_arrays.h"
 #include "bench/scenes.h"
 #include "broadphase/morton.h"
 #include "broadphase/traverse.h"
@@ -31,8 +32,8 @@ std::vector<std::uint32_t> live_triangles(const World& w, const SweepQuery& q) {
   std::vector<std::uint32_t> out;
   float limit = 1.f;
   TraversalStats stats;
-  traverse(w.bvh(), make_swept_box(q.capsule, q.motion), limit, stats, [&](std::uint32_t b) {
-    const TriangleBlock& block = w.bvh().blocks[b];
+  traverse(w.arrays().bvh, make_swept_box(q.capsule, q.motion), limit, stats, [&](std::uint32_t b) {
+    const TriangleBlock& block = w.arrays().bvh.blocks[b];
     for (std::uint32_t bits = live(block, bq); bits != 0; bits &= bits - 1) {
       out.push_back(block.triangle[std::countr_zero(bits)]);
     }

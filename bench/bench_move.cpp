@@ -10,7 +10,7 @@
 #include <stdexcept>
 
 #include "bench/scenes.h"
-#include "cli/crowd.h"
+#include "tools/crowd.h"
 
 namespace capsweep::bench {
 namespace {

@@ -14,10 +14,11 @@
 #include <set>
 #include <stdexcept>
 
+#include "broadphase/world_arrays.h"
 #include "bench/peers.h"
 #include "bench/scenes.h"
 #include "broadphase/bvh.h"
-#include "broadphase/snapshot.h"
+#include <capsweep/snapshot.h>
 
 namespace capsweep::bench {
 namespace {
@@ -67,7 +68,7 @@ void BM_Sweep(benchmark::State& state, const std::string& scene, Workload wl, Sw
   std::size_t n_hits = 0;
   for (const SweepQuery& query : q) {
     SweepHit h;
-    w.sweep_one(query, h, path, &stats);
+    sweep_counted(w, query, h, path, stats);
     n_hits += h.hit;
   }
   const double n = double(q.size());
@@ -148,7 +149,7 @@ void BM_BuildWorld(benchmark::State& state, const std::string& scene) {
   const std::vector<Triangle> soup(w.triangles().begin(), w.triangles().end());
   for (auto _ : state) {
     World built(soup);
-    benchmark::DoNotOptimize(built.bvh().nodes.data());
+    benchmark::DoNotOptimize(built.arrays().bvh.nodes.data());
   }
   state.counters["triangles"] = double(w.triangle_count());
 }
@@ -171,7 +172,7 @@ void BM_LoadSnapshot(benchmark::State& state, const std::string& scene) {
   for (auto _ : state) {
     const Snapshot s = load_snapshot(path);
     bytes = s.bytes;
-    benchmark::DoNotOptimize(s.world.bvh().nodes.data());
+    benchmark::DoNotOptimize(s.world.arrays().bvh.nodes.data());
   }
   std::remove(path.c_str());
   state.counters["MB"] = double(bytes) / 1e6;

@@ -7,7 +7,7 @@
 #include <span>
 #include <vector>
 
-#include "broadphase/world.h"
+#include <capsweep/world.h>
 
 namespace capsweep::bench {
 

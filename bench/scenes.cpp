@@ -3,8 +3,8 @@
 #include <map>
 #include <memory>
 
-#include "cli/arena.h"
-#include "cli/scene_loader.h"
+#include "tools/arena.h"
+#include <capsweep/scene.h>
 
 namespace capsweep::bench {
 

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "broadphase/world.h"
-#include "cli/workloads.h"
+#include <capsweep/world.h>
+#include "tools/workloads.h"
 
 namespace capsweep::bench {
 

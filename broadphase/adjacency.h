@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "core/shapes.h"
-#include "core/sweep_hit.h"
+#include <capsweep/shapes.h>
+#include <capsweep/sweep_hit.h>
 
 namespace capsweep {
 

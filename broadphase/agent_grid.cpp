@@ -7,7 +7,7 @@
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_sort.h>
 
-#include "core/status.h"
+#include <capsweep/status.h>
 
 namespace capsweep {
 

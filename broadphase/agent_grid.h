@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/shapes.h"
+#include <capsweep/shapes.h>
 
 namespace capsweep {
 

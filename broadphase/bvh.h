@@ -6,7 +6,7 @@
 #include <span>
 #include <vector>
 
-#include "core/shapes.h"
+#include <capsweep/shapes.h>
 #include "simd/triangle_block.h"
 
 namespace capsweep {

@@ -1,25 +1,27 @@
-// World::for_each_contact: the triangles near a standing capsule, with their discrete contact.
+// for_each_contact: the triangles near a standing capsule, with their discrete contact.
 // Internal to broadphase/ (uses the BVH traversal); shared by is_clear, deepest_overlap and overlap.
 #pragma once
 
 #include "broadphase/traverse.h"
-#include "broadphase/world.h"
-#include "core/contact.h"
+#include "broadphase/world_arrays.h"
+#include <capsweep/contact.h>
 
 namespace capsweep {
 
+// Calls visit(triangle, contact) for every triangle whose box meets the capsule's box grown by
+// `clearance`, with their discrete contact; visit returns true to stop.
 template <class Visit>
-void World::for_each_contact(const Capsule& capsule, float clearance, Visit&& visit) const {
+void for_each_contact(const WorldArrays& w, const Capsule& capsule, float clearance, Visit&& visit) {
   const Aabb box = swept_bounds({capsule.a, capsule.b, capsule.radius + clearance}, {});
   float limit = 1.f;
   TraversalStats stats;
-  traverse(bvh_, make_swept_box(capsule, {}, clearance), limit, stats, [&](std::uint32_t b) {
-    const TriangleBlock& block = bvh_.blocks[b];
+  traverse(w.bvh, make_swept_box(capsule, {}, clearance), limit, stats, [&](std::uint32_t b) {
+    const TriangleBlock& block = w.bvh.blocks[b];
     for (int lane = 0; lane < kBlockLanes && block.valid(lane); ++lane) {
       const std::uint32_t i = block.triangle[lane];
-      if (!box.overlaps(boxes_[i])) continue;
+      if (!box.overlaps(w.boxes[i])) continue;
       Contact k;
-      capsule_triangle_contact(capsule, triangles_[i], k);
+      capsule_triangle_contact(capsule, w.triangles[i], k);
       if (visit(i, k)) return true;
     }
     return false;

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <cstdint>
 
-#include "core/shapes.h"
+#include <capsweep/shapes.h>
 
 namespace capsweep {
 

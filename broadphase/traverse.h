@@ -11,7 +11,7 @@
 #include <xsimd/xsimd.hpp>
 
 #include "broadphase/bvh.h"
-#include "core/shapes.h"
+#include <capsweep/shapes.h>
 
 namespace capsweep {
 

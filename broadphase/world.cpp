@@ -1,4 +1,4 @@
-#include "broadphase/world.h"
+#include <capsweep/world.h>
 
 #include <atomic>
 #include <bit>
@@ -11,15 +11,16 @@
 #include "broadphase/contacts_near.h"
 #include "broadphase/morton.h"
 #include "broadphase/run_in_arena.h"
+#include "broadphase/sweep_batch.h"
 #include "broadphase/traverse.h"
-#include "core/contact.h"
-#include "core/sweep.h"
+#include "broadphase/world_arrays.h"
+#include <capsweep/contact.h>
+#include <capsweep/sweep.h>
 #include "simd/block_sweep.h"
 
 namespace capsweep {
 
 namespace {
-constexpr std::size_t kSortAboveBytes = 32u << 20;  // about the last-level cache of one socket
 
 struct KeepAll {
   bool operator()(SweepHit&) const { return true; }
@@ -63,41 +64,53 @@ struct BuiltArrays {
   std::vector<TriangleLinks> links;
 };
 
+// The arrays with what keeps them alive, shared by the copies of a World.
+struct HeldArrays {
+  WorldArrays arrays;
+  std::shared_ptr<const void> owner;
+};
+
+std::shared_ptr<const WorldArrays> hold(const WorldArrays& arrays, std::shared_ptr<const void> owner) {
+  auto held = std::make_shared<HeldArrays>(HeldArrays{arrays, std::move(owner)});
+  return std::shared_ptr<const WorldArrays>(held, &held->arrays);
+}
+
 }  // namespace
 
 World::World(std::vector<Triangle> triangles) {
   if (triangles.empty()) throw WorldError("the mesh has no triangles");
   if (triangles.size() >= kNoTriangle) throw WorldError("the mesh has more than 2^32 - 2 triangles");
   auto built = std::make_shared<BuiltArrays>();
+  Aabb bounds;
   built->boxes.reserve(triangles.size());
   for (std::size_t i = 0; i < triangles.size(); ++i) {
     if (Status s = check_triangle(triangles[i]); s != Status::ok) {
       throw WorldError("triangle " + std::to_string(i) + ": " + describe(s));
     }
     built->boxes.push_back(capsweep::bounds(triangles[i]));
-    bounds_.grow(built->boxes.back());
+    bounds.grow(built->boxes.back());
   }
   built->triangles = std::move(triangles);
   built->bvh = build_bvh(built->triangles);
   built->links = link_triangles(built->triangles);
-  triangles_ = built->triangles;
-  boxes_ = built->boxes;
-  bvh_ = built->bvh.view();
-  links_ = built->links;
-  owner_ = std::move(built);
+  const WorldArrays arrays{built->triangles, built->boxes, bounds, built->bvh.view(), built->links};
+  arrays_ = hold(arrays, std::move(built));
 }
 
-World::World(const WorldArrays& arrays, std::shared_ptr<const void> owner)
-    : owner_(std::move(owner)),
-      triangles_(arrays.triangles),
-      boxes_(arrays.boxes),
-      bounds_(arrays.bounds),
-      bvh_(arrays.bvh),
-      links_(arrays.links) {
-  if (triangles_.empty() || boxes_.size() != triangles_.size() || links_.size() != triangles_.size() ||
-      bvh_.nodes.empty() || bvh_.blocks.empty()) {
+World::World(const WorldArrays& arrays, std::shared_ptr<const void> owner) {
+  if (arrays.triangles.empty() || arrays.boxes.size() != arrays.triangles.size() ||
+      arrays.links.size() != arrays.triangles.size() || arrays.bvh.nodes.empty() || arrays.bvh.blocks.empty()) {
     throw WorldError("inconsistent world arrays");
   }
+  arrays_ = hold(arrays, std::move(owner));
+}
+
+std::size_t World::triangle_count() const { return arrays_->triangles.size(); }
+std::span<const Triangle> World::triangles() const { return arrays_->triangles; }
+const Aabb& World::bounds() const { return arrays_->bounds; }
+std::size_t World::memory_bytes() const {
+  const WorldArrays& w = *arrays_;
+  return w.triangles.size_bytes() + w.boxes.size_bytes() + w.links.size_bytes() + w.bvh.memory_bytes();
 }
 
 bool is_better_hit(const SweepHit& a, const SweepHit& b) {
@@ -108,48 +121,33 @@ bool is_better_hit(const SweepHit& a, const SweepHit& b) {
   return a.triangle < b.triangle;
 }
 
-Status World::sweep_one(const SweepQuery& q, SweepHit& hit, SweepPath path, TraversalStats* stats) const {
-  hit = SweepHit{};
-  if (Status s = check_sweep(q.capsule, q.motion); s != Status::ok) return s;
-  TraversalStats local;
-  switch (path) {
-    case SweepPath::simd: sweep_simd(q, hit, local, KeepAll{}); break;
-    case SweepPath::scalar: sweep_scalar(q, hit, local, KeepAll{}); break;
-    case SweepPath::brute: sweep_brute(q, hit); break;
-  }
-  if (stats) {
-    stats->nodes += local.nodes;
-    stats->leaves += local.leaves;
-    stats->triangles += local.triangles;
-  }
-  return Status::ok;
-}
+namespace {
 
 // Queries reaching here passed check_sweep, and triangles were checked at build: the kernels
 // run unchecked.
-void World::sweep_brute(const SweepQuery& q, SweepHit& hit) const {
+void sweep_brute(const WorldArrays& w, const SweepQuery& q, SweepHit& hit) {
   const Aabb reach = swept_bounds(q.capsule, q.motion);
-  for (std::size_t i = 0; i < triangles_.size(); ++i) {
-    if (!reach.overlaps(boxes_[i])) continue;
+  for (std::size_t i = 0; i < w.triangles.size(); ++i) {
+    if (!reach.overlaps(w.boxes[i])) continue;
     SweepHit h;
-    sweep_capsule_triangle_unchecked(q.capsule, q.motion, triangles_[i], h);
+    sweep_capsule_triangle_unchecked(q.capsule, q.motion, w.triangles[i], h);
     h.triangle = std::uint32_t(i);
     if (is_better_hit(h, hit)) hit = h;
   }
 }
 
 template <class Keep>
-void World::sweep_scalar(const SweepQuery& q, SweepHit& hit, TraversalStats& stats, const Keep& keep) const {
+void sweep_scalar(const WorldArrays& w, const SweepQuery& q, SweepHit& hit, TraversalStats& stats, const Keep& keep) {
   const Aabb reach = swept_bounds(q.capsule, q.motion);
   float limit = 1.f;
-  traverse(bvh_, make_swept_box(q.capsule, q.motion), limit, stats, [&](std::uint32_t b) {
-    const TriangleBlock& block = bvh_.blocks[b];
+  traverse(w.bvh, make_swept_box(q.capsule, q.motion), limit, stats, [&](std::uint32_t b) {
+    const TriangleBlock& block = w.bvh.blocks[b];
     for (int lane = 0; lane < kBlockLanes && block.valid(lane); ++lane) {
       const std::uint32_t i = block.triangle[lane];
       ++stats.triangles;
-      if (!reach.overlaps(boxes_[i])) continue;
+      if (!reach.overlaps(w.boxes[i])) continue;
       SweepHit h;
-      sweep_capsule_triangle_unchecked(q.capsule, q.motion, triangles_[i], h);
+      sweep_capsule_triangle_unchecked(q.capsule, q.motion, w.triangles[i], h);
       h.triangle = i;
       if (h.hit && is_better_hit(h, hit) && keep(h)) hit = h;
     }
@@ -159,7 +157,7 @@ void World::sweep_scalar(const SweepQuery& q, SweepHit& hit, TraversalStats& sta
 }
 
 template <class Keep>
-void World::sweep_simd(const SweepQuery& q, SweepHit& hit, TraversalStats& stats, const Keep& keep) const {
+void sweep_simd(const WorldArrays& w, const SweepQuery& q, SweepHit& hit, TraversalStats& stats, const Keep& keep) {
   static const BlockSweepVariant kernel = best_block_sweep();
   BlockQuery bq = make_block_query(q.capsule, q.motion);
   float limit = 1.f;
@@ -176,7 +174,7 @@ void World::sweep_simd(const SweepQuery& q, SweepHit& hit, TraversalStats& stats
       SweepHit h;
       if (lanes.near_start[lane]) {
         // Starts within reach: the scalar core gives the depth and push-out.
-        sweep_capsule_triangle_unchecked(q.capsule, q.motion, triangles_[stage.triangle[lane]], h);
+        sweep_capsule_triangle_unchecked(q.capsule, q.motion, w.triangles[stage.triangle[lane]], h);
         h.triangle = stage.triangle[lane];
       } else if (lanes.t[lane] <= 1.0 && !(hit.hit && round_time_down(lanes.t[lane]) > hit.t)) {
         h = lane_hit(stage, lane, bq, lanes);
@@ -190,8 +188,8 @@ void World::sweep_simd(const SweepQuery& q, SweepHit& hit, TraversalStats& stats
       limit_block_query(bq, hit.t);
     }
   };
-  traverse(bvh_, make_swept_box(q.capsule, q.motion), limit, stats, [&](std::uint32_t b) {
-    const TriangleBlock& block = bvh_.blocks[b];
+  traverse(w.bvh, make_swept_box(q.capsule, q.motion), limit, stats, [&](std::uint32_t b) {
+    const TriangleBlock& block = w.bvh.blocks[b];
     for (int lane = 0; lane < kBlockLanes && block.valid(lane); ++lane) ++stats.triangles;
     for (std::uint32_t live = kernel.live(block, bq); live != 0; live &= live - 1) {
       gather_lane(block, std::countr_zero(live), stage, staged++);
@@ -202,27 +200,40 @@ void World::sweep_simd(const SweepQuery& q, SweepHit& hit, TraversalStats& stats
   if (staged > 0) flush();
 }
 
+// One query through the chosen path, after its check.
+template <class Keep>
+Status sweep_path(const WorldArrays& w, const SweepQuery& q, SweepHit& hit, SweepPath path, TraversalStats& stats,
+                  const Keep& keep) {
+  hit = SweepHit{};
+  if (Status s = check_sweep(q.capsule, q.motion); s != Status::ok) return s;
+  switch (path) {
+    case SweepPath::simd: sweep_simd(w, q, hit, stats, keep); break;
+    case SweepPath::scalar: sweep_scalar(w, q, hit, stats, keep); break;
+    case SweepPath::brute: sweep_brute(w, q, hit); break;  // only ever asked to keep everything
+  }
+  return Status::ok;
+}
+
+}  // namespace
+
+Status World::sweep_one(const SweepQuery& q, SweepHit& hit, SweepPath path) const {
+  TraversalStats stats;
+  return sweep_path(*arrays_, q, hit, path, stats, KeepAll{});
+}
+
+Status sweep_counted(const World& world, const SweepQuery& q, SweepHit& hit, SweepPath path, TraversalStats& stats) {
+  return sweep_path(world.arrays(), q, hit, path, stats, KeepAll{});
+}
+
 bool KeepApproaching::operator()(SweepHit& h) const {
-  world.seam_normal(h, radius);
+  seam_normal(world, h, radius);
   return dot(h.normal, motion) < 0;
 }
 
-Status World::sweep_approaching(const SweepQuery& q, SweepHit& hit, SweepPath path, TraversalStats* stats) const {
-  hit = SweepHit{};
-  if (Status s = check_sweep(q.capsule, q.motion); s != Status::ok) return s;
-  TraversalStats local;
-  const KeepApproaching keep{*this, q.motion, q.capsule.radius};
-  if (path == SweepPath::simd) {
-    sweep_simd(q, hit, local, keep);
-  } else {
-    sweep_scalar(q, hit, local, keep);
-  }
-  if (stats) {
-    stats->nodes += local.nodes;
-    stats->leaves += local.leaves;
-    stats->triangles += local.triangles;
-  }
-  return Status::ok;
+Status sweep_approaching(const World& world, const SweepQuery& q, SweepHit& hit, SweepPath path) {
+  TraversalStats stats;
+  const KeepApproaching keep{world, q.motion, q.capsule.radius};
+  return sweep_path(world.arrays(), q, hit, path == SweepPath::simd ? SweepPath::simd : SweepPath::scalar, stats, keep);
 }
 
 std::size_t World::sweep(std::span<const SweepQuery> queries, std::span<SweepHit> hits, const SweepOptions& options,
@@ -230,32 +241,13 @@ std::size_t World::sweep(std::span<const SweepQuery> queries, std::span<SweepHit
   if (hits.size() != queries.size() || (!status.empty() && status.size() != queries.size())) {
     throw std::invalid_argument("World::sweep: queries, hits and status must have the same size");
   }
-  std::atomic<std::size_t> refused{0};
-  auto run = [&] {
-    // A world larger than the caches is walked in Morton order of the capsule centres, so that
-    // neighbouring queries find its nodes and blocks still cached (on the 947k-triangle
-    // terrain: +15 % to +30 %; on worlds that fit in cache the sort costs more than it saves).
-    // Each answer is independent of the others: the order changes no bit of any answer.
-    std::vector<std::pair<std::uint64_t, std::uint32_t>> order;
-    if (bvh_.memory_bytes() > kSortAboveBytes && queries.size() > 256) {
-      order.resize(queries.size());
-      for (std::size_t i = 0; i < queries.size(); ++i) {
-        const Capsule& c = queries[i].capsule;
-        order[i] = {morton_code(bounds_, (c.a + c.b) * 0.5f), std::uint32_t(i)};
-      }
-      tbb::parallel_sort(order.begin(), order.end());
-    }
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, queries.size(), 64), [&](const auto& range) {
-      for (std::size_t k = range.begin(); k != range.end(); ++k) {
-        const std::size_t i = order.empty() ? k : order[k].second;
-        const Status s = sweep_one(queries[i], hits[i], options.path);
-        if (s != Status::ok) ++refused;
+  return sweep_batch(
+      *this, queries.size(), [&](std::size_t i) -> const SweepQuery& { return queries[i]; },
+      [&](std::size_t i, const SweepHit& hit, Status s) {
+        hits[i] = hit;
         if (!status.empty()) status[i] = s;
-      }
-    });
-  };
-  run_in_arena(options.threads, run);
-  return refused.load();
+      },
+      options);
 }
 
 std::size_t World::overlap(std::span<const Capsule> capsules, float clearance, std::span<OverlapResult> results,
@@ -277,7 +269,7 @@ std::size_t World::overlap(std::span<const Capsule> capsules, float clearance, s
           const float reach = capsules[i].radius + clearance;
           DeepestOverlap deepest;
           r.clear = true;
-          for_each_contact(capsules[i], clearance, [&](std::uint32_t t, const Contact& k) {
+          for_each_contact(*arrays_, capsules[i], clearance, [&](std::uint32_t t, const Contact& k) {
             r.clear = r.clear && !(k.distance <= reach);
             deepest.offer(t, k, capsules[i].radius);
             return false;
@@ -302,7 +294,7 @@ std::size_t World::overlap(std::span<const Capsule> capsules, float clearance, s
 bool World::is_clear(const Capsule& capsule, float clearance) const {
   const float reach = capsule.radius + clearance;
   bool clear = true;
-  for_each_contact(capsule, clearance, [&](std::uint32_t, const Contact& k) {
+  for_each_contact(*arrays_, capsule, clearance, [&](std::uint32_t, const Contact& k) {
     clear = !(k.distance <= reach);
     return !clear;
   });

@@ -11,8 +11,11 @@
 #include "broadphase/agent_grid.h"
 #include "broadphase/contacts_near.h"
 #include "broadphase/run_in_arena.h"
-#include "broadphase/world.h"
-#include "core/sweep.h"
+#include <capsweep/sweep.h>
+#include <capsweep/world.h>
+
+#include "broadphase/world_arrays.h"
+#include "core/move.h"
 
 namespace capsweep {
 
@@ -28,7 +31,7 @@ class WorldCollider final : public MoveCollider {
 
   void sweep(const Capsule& capsule, const Vec3& motion, MoveHit& out) const override {
     out = MoveHit{};
-    world_.sweep_approaching({capsule, motion}, out.hit, path_);
+    sweep_approaching(world_, {capsule, motion}, out.hit, path_);
     if (!grid_) return;
     grid_->for_each_overlapping(swept_bounds(capsule, motion), [&](std::uint32_t j) {
       if (j == self_) return;
@@ -49,7 +52,7 @@ class WorldCollider final : public MoveCollider {
   }
 
   bool walkable(const MoveHit& hit, float min_up, Vec3& ground_normal) const override {
-    return hit.agent == kNoAgent && world_.walkable(hit.hit, min_up, ground_normal);
+    return hit.agent == kNoAgent && capsweep::walkable(world_, hit.hit, min_up, ground_normal);
   }
 
  private:
@@ -79,10 +82,11 @@ const char* name(VerdictKind kind) {
   return "?";
 }
 
-void World::seam_normal(SweepHit& h, float radius) const {
-  if (h.triangle >= links_.size() || (h.feature != Feature::edge && h.feature != Feature::vertex)) return;
-  const TriangleLinks& links = links_[h.triangle];
-  const Triangle& t = triangles_[h.triangle];
+void seam_normal(const World& world, SweepHit& h, float radius) {
+  const WorldArrays& w = world.arrays();
+  if (h.triangle >= w.links.size() || (h.feature != Feature::edge && h.feature != Feature::vertex)) return;
+  const TriangleLinks& links = w.links[h.triangle];
+  const Triangle& t = w.triangles[h.triangle];
   const Vec3d p = to_double(h.point);
   bool seam = false;
   if (h.feature == Feature::edge) {
@@ -116,19 +120,20 @@ void World::seam_normal(SweepHit& h, float radius) const {
   if (double(radius) * (1.0 - double(dot(n, h.normal))) <= slack) h.normal = n;
 }
 
-bool World::walkable(const SweepHit& hit, float min_up, Vec3& ground_normal) const {
+bool walkable(const World& world, const SweepHit& hit, float min_up, Vec3& ground_normal) {
+  const WorldArrays& w = world.arrays();
   if (!hit.hit) return false;
   if (hit.normal.y >= min_up) {
     ground_normal = hit.normal;
     return true;
   }
-  if (hit.triangle >= triangles_.size() || (hit.feature != Feature::edge && hit.feature != Feature::vertex)) {
+  if (hit.triangle >= w.triangles.size() || (hit.feature != Feature::edge && hit.feature != Feature::vertex)) {
     return false;
   }
   // On a rim: the faces meeting there (this triangle, and its neighbours across the edges
   // through the contact point), each seen from the agent's side.
-  const Triangle& t = triangles_[hit.triangle];
-  const TriangleLinks& links = links_[hit.triangle];
+  const Triangle& t = w.triangles[hit.triangle];
+  const TriangleLinks& links = w.links[hit.triangle];
   std::uint32_t candidates[3] = {hit.triangle, kNoTriangle, kNoTriangle};
   const Vec3d p = to_double(hit.point);
   for (int i = 0, k = 1; i < 3; ++i) {
@@ -141,7 +146,7 @@ bool World::walkable(const SweepHit& hit, float min_up, Vec3& ground_normal) con
   }
   for (std::uint32_t c : candidates) {
     if (c == kNoTriangle) continue;
-    Vec3 n = face_normal(triangles_[c]);
+    Vec3 n = face_normal(w.triangles[c]);
     if (dot(n, hit.normal) < 0) n = -n;
     if (n.y >= min_up) {
       ground_normal = n;
@@ -153,7 +158,7 @@ bool World::walkable(const SweepHit& hit, float min_up, Vec3& ground_normal) con
 
 bool World::deepest_overlap(const Capsule& capsule, Contact& contact, std::uint32_t& triangle) const {
   DeepestOverlap deepest;
-  for_each_contact(capsule, 0.f, [&](std::uint32_t i, const Contact& k) {
+  for_each_contact(*arrays_, capsule, 0.f, [&](std::uint32_t i, const Contact& k) {
     deepest.offer(i, k, capsule.radius);
     return false;
   });

@@ -1,7 +1,7 @@
 // The capsweep commands beyond main.cpp's, and the helpers they share with it.
 #pragma once
 
-#include "broadphase/world.h"
+#include <capsweep/world.h>
 #include "cli/options.h"
 
 namespace capsweep {

@@ -7,16 +7,19 @@
 #include <iostream>
 #include <thread>
 
-#include "broadphase/snapshot.h"
-#include "broadphase/world.h"
-#include "cli/arena.h"
+#include <capsweep/snapshot.h>
+#include <capsweep/version.h>
+#include <capsweep/world.h>
+#include "tools/builtin_scene.h"
+#include "tools/arena.h"
 #include "cli/commands.h"
 #include "cli/options.h"
-#include "cli/query_file.h"
-#include "cli/scene_loader.h"
-#include "cli/workloads.h"
-#include "cli/world_file.h"
+#include <capsweep/query_file.h>
+#include <capsweep/scene.h>
+#include "tools/workloads.h"
+#include <capsweep/world_file.h>
 #include "simd/block_sweep.h"
+#include "broadphase/world_arrays.h"
 
 namespace capsweep {
 
@@ -33,13 +36,15 @@ SceneOptions scene_options(const Options& o) {
   return so;
 }
 
-World load_world(const Options& o) { return open_world(o.text("scene"), scene_options(o)).world; }
+World load_world(const Options& o) { return open_world_or_builtin(o.text("scene"), scene_options(o)).world; }
 
 namespace {
 
 constexpr const char* kUsage = R"(capsweep - exact swept-capsule queries and movement against static triangle meshes
 
 usage:
+  capsweep --version
+      Prints the version (the same as the installed CMake package's).
   capsweep demo [--agents N] [--ticks T] [--seed S] [--threads N] [--png FILE] [--speed M/S]
                 [--no-agent-collisions]
       The main job: 2,000 agents walk the built-in arena toward random goals for 600 ticks at
@@ -136,7 +141,7 @@ int cmd_build(int argc, char** argv) {
   const Options o(argc, argv, 2, {"scene", "out", "scale"}, {"z-up"});
   const std::string out = o.text("out");
   const auto start = Clock::now();
-  const WorldFile file = open_world(o.text("scene"), scene_options(o));
+  const WorldFile file = open_world_or_builtin(o.text("scene"), scene_options(o));
   const double built = seconds_since(start);
   save_snapshot(file.world, file.source, out);
   const double saved = seconds_since(start) - built;
@@ -144,7 +149,7 @@ int cmd_build(int argc, char** argv) {
   const Snapshot loaded = load_snapshot(out);  // what a server will do: refuse here, not there
   std::printf("%zu triangles, %zu BVH nodes, %zu blocks: built in %.3f s, saved in %.3f s, loads in %.3f s, "
               "%.1f MB -> %s\n",
-              loaded.world.triangle_count(), loaded.world.bvh().nodes.size(), loaded.world.bvh().blocks.size(), built,
+              loaded.world.triangle_count(), loaded.world.arrays().bvh.nodes.size(), loaded.world.arrays().bvh.blocks.size(), built,
               saved, seconds_since(check_start), double(loaded.bytes) / 1e6, out.c_str());
   return 0;
 }
@@ -206,6 +211,10 @@ int run(int argc, char** argv) {
   const std::string command = argv[1];
   if (command == "help" || command == "--help" || command == "-h") {
     std::fputs(kUsage, stdout);
+    return 0;
+  }
+  if (command == "version" || command == "--version") {
+    std::printf("capsweep %s\n", CAPSWEEP_VERSION_STRING);
     return 0;
   }
   if (command == "demo") return cmd_demo(argc, argv);

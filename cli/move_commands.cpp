@@ -8,11 +8,11 @@
 #include <memory>
 #include <optional>
 
-#include "cli/arena.h"
+#include "tools/arena.h"
 #include "cli/commands.h"
-#include "cli/crowd.h"
-#include "cli/picture.h"
-#include "cli/query_file.h"
+#include "tools/crowd.h"
+#include "tools/picture.h"
+#include <capsweep/query_file.h>
 #include "simd/block_sweep.h"
 
 namespace capsweep {

@@ -10,13 +10,14 @@
 #include <sstream>
 #include <thread>
 
+#include "tools/builtin_scene.h"
 #include "cli/commands.h"
-#include "cli/query_file.h"
-#include "cli/server_process.h"
-#include "cli/workloads.h"
-#include "cli/world_file.h"
+#include <capsweep/query_file.h>
+#include "tools/server_process.h"
+#include "tools/workloads.h"
+#include <capsweep/world_file.h>
 #include "service/capsweep.pb.h"
-#include "service/client.h"
+#include <capsweep/client.h>
 #include "service/metrics_page.h"
 #include "service/server.h"
 
@@ -67,7 +68,7 @@ int cmd_serve(int argc, char** argv) {
     if (eq == std::string::npos || eq == 0 || eq + 1 == spec.size()) {
       throw UsageError("--world wants NAME=FILE, got '" + spec + "'");
     }
-    WorldFile file = open_world(spec.substr(eq + 1), so);
+    WorldFile file = open_world_or_builtin(spec.substr(eq + 1), so);
     std::printf("world %s: %zu triangles from %s (%s in %.3f s)\n", spec.substr(0, eq).c_str(),
                 file.world.triangle_count(), file.source.c_str(), file.snapshot ? "snapshot mapped" : "built",
                 file.load_seconds);
@@ -188,7 +189,7 @@ int cmd_bench_service(int argc, char** argv) {
   SceneOptions so;
   so.scale = float(o.number("scale", 1.0));
   so.z_up = o.has("z-up");
-  const WorldFile file = open_world(scene, so);
+  const WorldFile file = open_world_or_builtin(scene, so);
   const World& world = file.world;
   const std::vector<SweepQuery> queries = make_workload(world, workload, count, 2026);
   BatchOptions local;

@@ -3,8 +3,8 @@
 // (point-triangle), 5.1.9 (segment-segment). Triangles may be degenerate.
 #pragma once
 
-#include "core/sweep_hit.h"
-#include "core/vec3.h"
+#include <capsweep/sweep_hit.h>
+#include <capsweep/vec3.h>
 
 namespace capsweep {
 

@@ -1,4 +1,4 @@
-#include "core/contact.h"
+#include "core/contact_core.h"
 
 #include <cmath>
 

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <cstdint>
 
-#include "core/vec3.h"
+#include <capsweep/vec3.h>
 
 namespace capsweep {
 

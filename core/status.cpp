@@ -1,4 +1,4 @@
-#include "core/status.h"
+#include <capsweep/status.h>
 
 #include <cmath>
 

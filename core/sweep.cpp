@@ -1,9 +1,9 @@
-#include "core/sweep.h"
+#include <capsweep/sweep.h>
 
 #include <cmath>
 
 #include "core/closest_point.h"
-#include "core/contact.h"
+#include "core/contact_core.h"
 
 namespace capsweep {
 

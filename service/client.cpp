@@ -1,4 +1,4 @@
-#include "service/client.h"
+#include <capsweep/client.h>
 
 #include <grpcpp/grpcpp.h>
 
@@ -211,10 +211,30 @@ void Client::overlap(const std::string& world, std::span<const Capsule> capsules
   });
 }
 
-capsweep::v1::InfoResponse Client::info() {
+std::string Client::info_message() {
   pb::InfoResponse resp;
   impl_->call(resp, [&](grpc::ClientContext& ctx) { return impl_->stub_->Info(&ctx, pb::InfoRequest{}, &resp); });
-  return resp;
+  return resp.SerializeAsString();
+}
+
+ServerInfo Client::info() {
+  pb::InfoResponse resp;
+  if (!resp.ParseFromString(info_message())) Impl::malformed();
+  ServerInfo info;
+  for (const pb::WorldInfo& w : resp.worlds()) {
+    info.worlds.push_back({w.name(), w.source(), w.triangles(), w.memory_bytes(), w.snapshot(), w.load_seconds()});
+  }
+  info.version = resp.version();
+  info.build = resp.build();
+  info.threads = resp.threads();
+  info.max_batch = resp.max_batch();
+  info.max_message_bytes = resp.max_message_bytes();
+  info.uptime_seconds = resp.uptime_seconds();
+  for (const pb::RpcCounters& c : resp.rpcs()) {
+    info.rpcs.push_back({c.rpc(), c.requests(), c.queries(), c.refused_queries()});
+  }
+  info.metrics_text = resp.metrics_text();
+  return info;
 }
 
 }  // namespace capsweep::service

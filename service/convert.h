@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "broadphase/world.h"
+#include <capsweep/world.h>
 #include "service/capsweep.pb.h"
 
 namespace capsweep::service {

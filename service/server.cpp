@@ -1,5 +1,7 @@
 #include "service/server.h"
 
+#include <capsweep/version.h>
+
 #include <grpcpp/grpcpp.h>
 #include <grpcpp/health_check_service_interface.h>
 #include <tbb/info.h>
@@ -14,11 +16,8 @@
 #include "service/capsweep.grpc.pb.h"
 #include "service/convert.h"
 #include "service/metrics.h"
+#include "broadphase/world_arrays.h"
 #include "simd/block_sweep.h"
-
-#ifndef CAPSWEEP_VERSION
-#define CAPSWEEP_VERSION "unknown"
-#endif
 
 namespace capsweep::service {
 namespace {
@@ -184,16 +183,15 @@ class Server::Impl final : public pb::Capsweep::CallbackService {
         i->set_name(w.name);
         i->set_source(w.source);
         i->set_triangles(w.world.triangle_count());
-        i->set_bvh_nodes(w.world.bvh().nodes.size());
-        i->set_triangle_blocks(w.world.bvh().blocks.size());
-        const WorldArrays a = w.world.arrays();
-        i->set_memory_bytes(a.triangles.size_bytes() + a.boxes.size_bytes() + a.bvh.memory_bytes() + a.links.size_bytes());
+        i->set_bvh_nodes(w.world.arrays().bvh.nodes.size());
+        i->set_triangle_blocks(w.world.arrays().bvh.blocks.size());
+        i->set_memory_bytes(w.world.memory_bytes());
         i->set_snapshot(w.snapshot);
         i->set_load_seconds(w.load_seconds);
         add(*i->mutable_bounds(), w.world.bounds().min);
         add(*i->mutable_bounds(), w.world.bounds().max);
       }
-      resp->set_version(CAPSWEEP_VERSION);
+      resp->set_version(CAPSWEEP_VERSION_STRING);
       resp->set_build(std::string("gcc ") + __VERSION__ + ", SIMD " + best_block_sweep().isa);
       resp->set_threads(config_.threads > 0 ? config_.threads : tbb::info::default_concurrency());
       resp->set_max_batch(std::uint32_t(std::min<std::size_t>(config_.max_batch, UINT32_MAX)));

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "broadphase/world.h"
+#include <capsweep/world.h>
 
 namespace capsweep::service {
 

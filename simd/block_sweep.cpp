@@ -7,7 +7,7 @@
 #include <xsimd/xsimd.hpp>
 
 #include "core/closest_point.h"
-#include "core/sweep.h"
+#include <capsweep/sweep.h>
 #include "simd/block_sweep_isa.h"
 #include "simd/block_sweep_kernel.h"
 

@@ -8,8 +8,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "core/shapes.h"
-#include "core/sweep_hit.h"
+#include <capsweep/shapes.h>
+#include <capsweep/sweep_hit.h>
 #include "simd/triangle_block.h"
 
 namespace capsweep {

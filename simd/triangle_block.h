@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <span>
 
-#include "core/shapes.h"
-#include "core/sweep_hit.h"
+#include <capsweep/shapes.h>
+#include <capsweep/sweep_hit.h>
 
 namespace capsweep {
 

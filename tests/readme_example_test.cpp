@@ -1,16 +1,20 @@
 // The README's library example, compiled and run; a second test holds the README to this text.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 
-// README-EXAMPLE-BEGIN
-#include "broadphase/world.h"
-#include "cli/scene_loader.h"
+#include "tools/arena.h"
 
-int sweep_example() {
+// README-EXAMPLE-BEGIN
+#include <capsweep/capsweep.h>
+
+int sweep_example(const std::string& level) {
   using namespace capsweep;
-  const World world(load_scene("@arena"));  // or load_scene("level.obj"), any Assimp format
+  const World world(load_scene(level));  // "level.obj": any Assimp format, or FILE.obj.gz
 
   // A 1.8 m person: radius 0.35 m around a vertical 1.1 m axis, 2 cm above the floor,
   // stepping 3 m toward a pillar at (-6, 0, 0).
@@ -28,7 +32,13 @@ int sweep_example() {
 }
 // README-EXAMPLE-END
 
-TEST(ReadmeExample, StopsInFrontOfThePillar) { EXPECT_EQ(sweep_example(), 1); }
+TEST(ReadmeExample, StopsInFrontOfThePillar) {
+  // The level is the built-in arena, written out as an OBJ file.
+  const std::string level = ::testing::TempDir() + "readme_arena_" + std::to_string(::getpid()) + ".obj";
+  capsweep::write_obj(level, capsweep::make_arena());
+  EXPECT_EQ(sweep_example(level), 1);
+  std::remove(level.c_str());
+}
 
 TEST(ReadmeExample, ReadmeShowsThisExactCode) {
   auto between = [](const std::string& text, const std::string& begin, const std::string& end) {

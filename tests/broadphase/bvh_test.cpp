@@ -9,8 +9,8 @@
 #include <cstring>
 #include <vector>
 
-#include "cli/arena.h"
-#include "cli/scene_loader.h"
+#include "tools/arena.h"
+#include <capsweep/scene.h>
 #include "core/random.h"
 
 namespace {

@@ -19,9 +19,9 @@
 #include <tbb/parallel_for.h>
 
 #include "broadphase/agent_grid.h"
-#include "cli/arena.h"
-#include "cli/crowd.h"
-#include "cli/scene_loader.h"
+#include "tools/arena.h"
+#include "tools/crowd.h"
+#include <capsweep/scene.h>
 #include "tests/support/oracle.h"
 #include "tests/support/scene_list.h"
 #include "tests/support/triangle_grid.h"

@@ -7,9 +7,10 @@
 #include <numbers>
 #include <thread>
 
-#include "broadphase/world.h"
-#include "cli/arena.h"
-#include "cli/crowd.h"
+#include <capsweep/world.h>
+#include "broadphase/world_arrays.h"
+#include "tools/arena.h"
+#include "tools/crowd.h"
 #include "tests/support/oracle.h"
 #include "tests/support/same_answers.h"
 #include "tests/support/test_meshes.h"
@@ -184,12 +185,12 @@ TEST(Move, SeamContactsReportTheFaceNormal) {
   const float y = kR + 0.01f;
   SweepHit hit;
   // Straight down onto a seam between two cells: the sweep touches edges and vertices.
-  ASSERT_EQ(w.sweep_approaching({{{0.5f, y + 0.3f, 0.25f}, {0.5f, y + 1.4f, 0.25f}, kR + 0.01f}, {0, -1, 0}}, hit),
+  ASSERT_EQ(sweep_approaching(w, {{{0.5f, y + 0.3f, 0.25f}, {0.5f, y + 1.4f, 0.25f}, kR + 0.01f}, {0, -1, 0}}, hit),
             Status::ok);
   ASSERT_TRUE(hit.hit);
   EXPECT_EQ(hit.normal, (Vec3{0, 1, 0}));
   // Along the floor at exactly the sweep radius: nothing blocks.
-  ASSERT_EQ(w.sweep_approaching({{{-1.9f, y, 0.3f}, {-1.9f, y + 1.1f, 0.3f}, kR + 0.01f}, {3.5f, 0, 0.1f}}, hit),
+  ASSERT_EQ(sweep_approaching(w, {{{-1.9f, y, 0.3f}, {-1.9f, y + 1.1f, 0.3f}, kR + 0.01f}, {3.5f, 0, 0.1f}}, hit),
             Status::ok);
   EXPECT_FALSE(hit.hit);
 }

@@ -13,10 +13,10 @@
 #include <filesystem>
 #include <thread>
 
-#include "broadphase/world.h"
-#include "cli/arena.h"
-#include "cli/scene_loader.h"
-#include "cli/workloads.h"
+#include <capsweep/world.h>
+#include "tools/arena.h"
+#include <capsweep/scene.h>
+#include "tools/workloads.h"
 #include "tests/support/oracle.h"
 #include "tests/support/scene_list.h"
 #include "tests/support/scene_oracle.h"

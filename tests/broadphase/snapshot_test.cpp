@@ -9,7 +9,8 @@
 #include <fstream>
 #include <iterator>
 
-#include "broadphase/snapshot.h"
+#include <capsweep/snapshot.h>
+#include "broadphase/world_arrays.h"
 #include "core/random.h"
 #include "tests/support/batches.h"
 #include "tests/support/same_answers.h"

@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "broadphase/world.h"
+#include <capsweep/world.h>
 #include "tests/support/test_meshes.h"
 
 namespace {

@@ -1,5 +1,5 @@
 // The world and its batch layer: refused meshes, refused queries, determinism.
-#include "broadphase/world.h"
+#include <capsweep/world.h>
 
 #include <gtest/gtest.h>
 
@@ -9,8 +9,8 @@
 #include <numeric>
 #include <thread>
 
-#include "cli/arena.h"
-#include "cli/workloads.h"
+#include "tools/arena.h"
+#include "tools/workloads.h"
 #include "core/random.h"
 #include "tests/support/batches.h"
 #include "tests/support/same_answers.h"

@@ -5,8 +5,9 @@
 #include <cmath>
 #include <cstdio>
 
-#include "cli/query_file.h"
-#include "cli/scene_loader.h"
+#include <capsweep/query_file.h>
+#include <capsweep/scene.h>
+#include "tools/builtin_scene.h"
 #include "tests/cli/test_files.h"
 #include "tests/support/scene_oracle.h"
 #include "tests/support/scene_queries.h"
@@ -196,7 +197,7 @@ TEST_F(Command, EveryPathWritesTheSameAnswersAndAnUnknownPathIsAUsageError) {
 TEST_F(Command, ArenaIsWrittenAsObj) {
   const CommandRun run = capsweep_cmd("arena --out " + path("arena.obj"));
   ASSERT_EQ(run.code, 0) << run.output;
-  EXPECT_EQ(load_scene(path("arena.obj")).size(), load_scene("@arena").size());
+  EXPECT_EQ(load_scene(path("arena.obj")).size(), load_scene_or_builtin("@arena").size());
 }
 
 }  // namespace

@@ -1,12 +1,13 @@
 // Scenes: the real meshes load with the documented triangle counts; other formats, gzip,
 // unit conversion and broken files behave as promised.
-#include "cli/scene_loader.h"
+#include <capsweep/scene.h>
 
 #include <zlib.h>
 
 #include <sstream>
 
-#include "cli/arena.h"
+#include "tools/builtin_scene.h"
+#include "tools/arena.h"
 #include "tests/cli/test_files.h"
 
 namespace {
@@ -60,7 +61,7 @@ TEST_F(SceneLoader, ArenaRoundTripsThroughObj) {
   for (std::size_t i = 0; i < arena.size(); ++i) {
     for (int k = 0; k < 3; ++k) EXPECT_LE(max_abs_component(back[i].v[k] - arena[i].v[k]), 1e-6f) << i;
   }
-  EXPECT_EQ(load_scene("@arena").size(), arena.size());
+  EXPECT_EQ(load_scene_or_builtin("@arena").size(), arena.size());
 }
 
 TEST_F(SceneLoader, ReadsGzipAndOtherFormats) {

@@ -4,8 +4,8 @@
 #include <cmath>
 #include <limits>
 
-#include "core/contact.h"
-#include "core/sweep.h"
+#include <capsweep/contact.h>
+#include <capsweep/sweep.h>
 
 namespace {
 

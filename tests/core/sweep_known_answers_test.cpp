@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/sweep.h"
+#include <capsweep/sweep.h>
 #include "tests/support/cases.h"
 #include "tests/support/oracle.h"
 

@@ -9,7 +9,7 @@
 #include <sstream>
 #include <vector>
 
-#include "core/sweep.h"
+#include <capsweep/sweep.h>
 #include "tests/support/cases.h"
 #include "tests/support/oracle.h"
 

@@ -14,12 +14,12 @@
 #include <iterator>
 #include <thread>
 
-#include "broadphase/snapshot.h"
-#include "cli/query_file.h"
-#include "cli/server_process.h"
-#include "cli/workloads.h"
+#include <capsweep/snapshot.h>
+#include <capsweep/query_file.h>
+#include "tools/server_process.h"
+#include "tools/workloads.h"
 #include "service/capsweep.pb.h"
-#include "service/client.h"
+#include <capsweep/client.h>
 #include "tests/support/scene_list.h"
 
 namespace {
@@ -101,10 +101,11 @@ TEST(Replicas, AReplicaKilledMidRunCostsNoQuery) {
   for (int k : {0, 2}) {
     service::ClientOptions one;
     one.servers = {replicas[k]->address()};
-    const capsweep::v1::InfoResponse info = service::Client(one).info();
-    EXPECT_TRUE(info.worlds(0).snapshot());
-    for (const auto& c : info.rpcs()) {
-      if (c.rpc() == "Sweep") served += c.queries();
+    const service::ServerInfo info = service::Client(one).info();
+    ASSERT_FALSE(info.worlds.empty());
+    EXPECT_TRUE(info.worlds[0].snapshot);
+    for (const auto& c : info.rpcs) {
+      if (c.rpc == "Sweep") served += c.queries;
     }
   }
   EXPECT_GT(served, (batches - at_kill) * 256 / 2);

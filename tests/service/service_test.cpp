@@ -9,11 +9,11 @@
 #include <future>
 #include <limits>
 
-#include "cli/arena.h"
-#include "cli/workloads.h"
+#include "tools/arena.h"
+#include "tools/workloads.h"
 #include "core/random.h"
 #include "service/capsweep.grpc.pb.h"
-#include "service/client.h"
+#include <capsweep/client.h>
 #include "service/convert.h"
 #include "service/server.h"
 #include "tests/support/batches.h"
@@ -121,7 +121,14 @@ TEST_P(ServiceScenes, EveryRpcAnswersLikeTheLibrary) {
   expect_same(over, over_there, "overlap");
   EXPECT_EQ(over_status, over_status_there);
 
-  const pb::InfoResponse info = client.info();
+  // The whole message (what ServerInfo carries is checked against it below).
+  pb::InfoResponse info;
+  ASSERT_TRUE(info.ParseFromString(client.info_message()));
+  const service::ServerInfo plain = client.info();
+  ASSERT_EQ(plain.worlds.size(), 1u);
+  EXPECT_EQ(plain.worlds[0].name, GetParam());
+  EXPECT_EQ(plain.worlds[0].triangles, world.triangle_count());
+  EXPECT_EQ(plain.version, info.version());
   ASSERT_EQ(info.worlds_size(), 1);
   EXPECT_EQ(info.worlds(0).name(), GetParam());
   EXPECT_EQ(info.worlds(0).triangles(), world.triangle_count());

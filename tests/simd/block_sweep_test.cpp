@@ -8,7 +8,7 @@
 
 #include "core/closest_point.h"
 #include "core/random.h"
-#include "core/sweep.h"
+#include <capsweep/sweep.h>
 #include "simd/block_sweep.h"
 #include "tests/support/cases.h"
 #include "tests/support/oracle.h"

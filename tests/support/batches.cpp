@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "cli/crowd.h"
-#include "cli/workloads.h"
+#include "tools/crowd.h"
+#include "tools/workloads.h"
 #include "core/random.h"
 #include "tests/support/scene_queries.h"
 

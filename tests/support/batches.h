@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "broadphase/world.h"
+#include <capsweep/world.h>
 
 namespace batches {
 

@@ -4,7 +4,7 @@
 #include <cstdint>
 
 #include "core/random.h"
-#include "core/shapes.h"
+#include <capsweep/shapes.h>
 
 namespace cases {
 

@@ -6,8 +6,8 @@
 #include <optional>
 #include <string>
 
-#include "core/shapes.h"
-#include "core/sweep_hit.h"
+#include <capsweep/shapes.h>
+#include <capsweep/sweep_hit.h>
 
 namespace oracle {
 

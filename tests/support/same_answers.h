@@ -4,7 +4,7 @@
 
 #include <cstring>
 
-#include "broadphase/world.h"
+#include <capsweep/world.h>
 
 namespace answers {
 

@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <filesystem>
 
-#include "cli/arena.h"
-#include "cli/scene_loader.h"
+#include "tools/arena.h"
+#include <capsweep/scene.h>
 
 namespace scenes {
 

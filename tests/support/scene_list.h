@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "core/shapes.h"
+#include <capsweep/shapes.h>
 
 namespace scenes {
 

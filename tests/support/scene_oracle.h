@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "broadphase/world.h"
+#include <capsweep/world.h>
 #include "tests/support/triangle_grid.h"
 
 namespace oracle {

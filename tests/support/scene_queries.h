@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "broadphase/world.h"
+#include <capsweep/world.h>
 
 namespace cases {
 

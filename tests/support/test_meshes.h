@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "core/shapes.h"
+#include <capsweep/shapes.h>
 
 namespace testmesh {
 

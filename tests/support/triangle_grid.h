@@ -7,7 +7,7 @@
 #include <span>
 #include <vector>
 
-#include "core/shapes.h"
+#include <capsweep/shapes.h>
 
 namespace oracle {
 

@@ -1,0 +1,43 @@
+// What a World answers from, and the queries only capsweep's own layers use (the movement
+// solver's hooks, traversal statistics). Internal: never included by a public header.
+#pragma once
+
+#include <memory>
+#include <span>
+
+#include <capsweep/world.h>
+
+#include "broadphase/adjacency.h"
+#include "broadphase/bvh.h"
+
+namespace capsweep {
+
+// The arrays a world answers from, wherever they live: built in memory, or mapped from a
+// snapshot file (io/snapshot.cpp). A World holds them with the owner that keeps them alive.
+struct WorldArrays {
+  std::span<const Triangle> triangles;  // the soup, in the caller's order (hits name these indices)
+  std::span<const Aabb> boxes;          // one box per triangle
+  Aabb bounds;                          // of every triangle
+  BvhView bvh;
+  std::span<const TriangleLinks> links;  // one per triangle
+};
+
+// World::sweep_one, accumulating what the BVH walk touched into `stats` (bench, tests).
+Status sweep_counted(const World& world, const SweepQuery& query, SweepHit& hit, SweepPath path,
+                     TraversalStats& stats);
+
+// The movement solver's sweep: the first contact the capsule moves *into*. A contact whose
+// normal does not oppose the motion is passed through: the distance to that triangle is
+// convex along the path, so it cannot shrink from there on. On a seam between coplanar
+// triangles the face normal is used (and reported), where that keeps the exactness tolerance.
+Status sweep_approaching(const World& world, const SweepQuery& query, SweepHit& hit, SweepPath path = SweepPath::simd);
+
+// Replaces the normal of a contact on a seam (an edge or vertex inside a flat surface) by the
+// face normal, when that keeps the tolerance for a capsule of this radius.
+void seam_normal(const World& world, SweepHit& hit, float radius);
+
+// Whether a contact is ground to stand on: its normal is at least `min_up` upward, or, on an
+// edge or vertex, one of the faces meeting there is (the top of a step touched on its rim).
+bool walkable(const World& world, const SweepHit& hit, float min_up, Vec3& ground_normal);
+
+}  // namespace capsweep

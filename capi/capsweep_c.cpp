@@ -1,0 +1,186 @@
+// The C API over World and io: every entry point catches everything, so no C++ exception
+// crosses the boundary; the message of a failure is kept per thread for cs_last_error().
+#include <capsweep/capsweep_c.h>
+
+#include <cmath>
+#include <memory>
+#include <new>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <capsweep/scene.h>
+#include <capsweep/snapshot.h>
+#include <capsweep/version.h>
+#include <capsweep/world.h>
+#include <capsweep/world_file.h>
+
+#include "broadphase/sweep_batch.h"
+#include "capi/records.h"
+
+struct cs_world {
+  capsweep::World world;
+};
+
+namespace {
+
+using namespace capsweep;
+
+thread_local std::string last_error;
+
+int fail(int code, std::string message) {
+  last_error = std::move(message);
+  return code;
+}
+
+// Runs `body`, turning every exception into an error code and a message.
+template <class Body>
+int guarded(const char* function, Body&& body) {
+  try {
+    last_error.clear();
+    body();
+    return CS_OK;
+  } catch (const std::bad_alloc&) {
+    return fail(CS_ERROR_MEMORY, std::string(function) + ": out of memory");
+  } catch (const SceneError& e) {
+    return fail(CS_ERROR_FILE, e.what());
+  } catch (const SnapshotError& e) {
+    return fail(CS_ERROR_FILE, e.what());
+  } catch (const WorldError& e) {
+    return fail(CS_ERROR_MESH, std::string(function) + ": " + e.what());
+  } catch (const std::invalid_argument& e) {
+    return fail(CS_ERROR_ARGUMENT, std::string(function) + ": " + e.what());
+  } catch (const std::exception& e) {
+    return fail(CS_ERROR_INTERNAL, std::string(function) + ": " + e.what());
+  } catch (...) {
+    return fail(CS_ERROR_INTERNAL, std::string(function) + ": unknown error");
+  }
+}
+
+void require(bool ok, const std::string& what) {
+  if (!ok) throw std::invalid_argument(what);
+}
+
+// The batch shape every call shares: a world, `count` inputs and outputs (NULL only when count
+// is 0), and a thread count.
+void check_batch(const cs_world* world, const void* in, const void* out, std::size_t count, int threads) {
+  require(world != nullptr, "world is NULL");
+  require(count == 0 || (in != nullptr && out != nullptr), "inputs or outputs are NULL");
+  require(threads >= 0, "threads must be >= 0 (0 = every core)");
+}
+
+}  // namespace
+
+extern "C" {
+
+const char* cs_version(void) { return CAPSWEEP_VERSION_STRING; }
+
+const char* cs_last_error(void) { return last_error.c_str(); }
+
+int cs_world_load(const char* path, cs_world** out) { return cs_world_load_scene(path, 1.f, 0, out); }
+
+int cs_world_load_scene(const char* path, float scale, int z_up, cs_world** out) {
+  return guarded("cs_world_load", [&] {
+    require(path != nullptr && out != nullptr, "path or out is NULL");
+    *out = nullptr;
+    const SceneOptions options{scale, z_up != 0};
+    if (looks_like_snapshot(path)) {
+      require(scale == 1.f && z_up == 0, std::string(path) + ": scene options do not apply to a snapshot");
+    }
+    *out = new cs_world{open_world(path, options).world};
+  });
+}
+
+int cs_world_from_triangles(const float* vertices, size_t vertex_count, const uint32_t* indices,
+                            size_t triangle_count, cs_world** out) {
+  return guarded("cs_world_from_triangles", [&] {
+    require(out != nullptr, "out is NULL");
+    *out = nullptr;
+    require(triangle_count > 0, "no triangles");
+    require(vertices != nullptr && indices != nullptr, "vertices or indices are NULL");
+    std::vector<Triangle> triangles(triangle_count);
+    for (std::size_t t = 0; t < triangle_count; ++t) {
+      for (int k = 0; k < 3; ++k) {
+        const std::uint32_t v = indices[3 * t + k];
+        require(v < vertex_count, "triangle " + std::to_string(t) + " names vertex " + std::to_string(v) + " of " +
+                                      std::to_string(vertex_count));
+        triangles[t].v[k] = {vertices[3 * v], vertices[3 * v + 1], vertices[3 * v + 2]};
+      }
+    }
+    *out = new cs_world{World(std::move(triangles))};
+  });
+}
+
+void cs_world_free(cs_world* world) { delete world; }
+
+size_t cs_world_triangle_count(const cs_world* world) { return world ? world->world.triangle_count() : 0; }
+
+int cs_sweep(const cs_world* world, const cs_sweep_query* queries, size_t count, cs_sweep_hit* hits, int threads) {
+  return cs_sweep_ex(world, queries, count, hits, CS_PATH_SIMD, threads, nullptr);
+}
+
+int cs_sweep_ex(const cs_world* world, const cs_sweep_query* queries, size_t count, cs_sweep_hit* hits, int path,
+                int threads, uint8_t* status) {
+  return guarded("cs_sweep", [&] {
+    check_batch(world, queries, hits, count, threads);
+    require(path >= CS_PATH_SIMD && path <= CS_PATH_BRUTE, "unknown path " + std::to_string(path));
+    // Records are read and written in place, one at a time: no copy of the batch.
+    sweep_batch(
+        world->world, count, [&](std::size_t i) { return records::query(queries[i]); },
+        [&](std::size_t i, const SweepHit& hit, Status s) {
+          hits[i] = records::record(hit);
+          if (status) status[i] = std::uint8_t(s);
+        },
+        SweepOptions{SweepPath(path), threads});
+  });
+}
+
+void cs_move_settings_default(cs_move_settings* settings) {
+  if (settings) *settings = records::record(MoveSettings{});
+}
+
+void cs_validate_settings_default(cs_validate_settings* settings) {
+  if (settings) *settings = records::record(ValidateSettings{});
+}
+
+int cs_move(const cs_world* world, const cs_agent* agents, size_t count, const cs_move_settings* settings,
+            cs_move_result* results, int threads) {
+  return guarded("cs_move", [&] {
+    check_batch(world, agents, results, count, threads);
+    std::vector<Agent> in(count);
+    for (std::size_t i = 0; i < count; ++i) in[i] = records::agent(agents[i]);
+    std::vector<MoveResult> out(count);
+    std::vector<Status> status(count);
+    world->world.move(in, settings ? records::settings(*settings) : MoveSettings{}, out, {SweepPath::simd, threads}, {},
+                      status);
+    for (std::size_t i = 0; i < count; ++i) results[i] = records::record(out[i], status[i]);
+  });
+}
+
+int cs_validate(const cs_world* world, const cs_claimed_move* moves, size_t count, const cs_validate_settings* settings,
+                cs_verdict* verdicts, int threads) {
+  return guarded("cs_validate", [&] {
+    check_batch(world, moves, verdicts, count, threads);
+    std::vector<ClaimedMove> in(count);
+    for (std::size_t i = 0; i < count; ++i) in[i] = records::claimed_move(moves[i]);
+    std::vector<Verdict> out(count);
+    world->world.validate(in, settings ? records::settings(*settings) : ValidateSettings{}, out,
+                          {SweepPath::simd, threads});
+    for (std::size_t i = 0; i < count; ++i) verdicts[i] = records::record(out[i]);
+  });
+}
+
+int cs_overlap(const cs_world* world, const cs_capsule* capsules, size_t count, float clearance,
+               cs_overlap_result* results, int threads) {
+  return guarded("cs_overlap", [&] {
+    check_batch(world, capsules, results, count, threads);
+    std::vector<Capsule> in(count);
+    for (std::size_t i = 0; i < count; ++i) in[i] = records::capsule(capsules[i]);
+    std::vector<OverlapResult> out(count);
+    std::vector<Status> status(count);
+    world->world.overlap(in, clearance, out, {SweepPath::simd, threads}, status);
+    for (std::size_t i = 0; i < count; ++i) results[i] = records::record(out[i], status[i]);
+  });
+}
+
+}  // extern "C"

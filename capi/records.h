@@ -1,0 +1,163 @@
+// The C API's structs (<capsweep/capsweep_c.h>) as records of the C++ types: pinned layouts and
+// lossless conversions, shared by libcapsweep_c and the Python module (whose numpy dtypes are
+// these structs). Internal.
+#pragma once
+
+#include <cstddef>
+#include <cstring>
+
+#include <capsweep/capsweep_c.h>
+#include <capsweep/query_file.h>
+#include <capsweep/world.h>
+
+namespace capsweep::records {
+
+// The CWSQ and CWSR records of docs/FORMATS.md, field by field.
+static_assert(sizeof(cs_capsule) == 28);
+static_assert(sizeof(cs_sweep_query) == kQueryBytes && offsetof(cs_sweep_query, capsule.a) == 0 &&
+              offsetof(cs_sweep_query, capsule.b) == 12 && offsetof(cs_sweep_query, capsule.radius) == 24 &&
+              offsetof(cs_sweep_query, motion) == 28);
+static_assert(sizeof(cs_sweep_hit) == kResultBytes && offsetof(cs_sweep_hit, hit) == 0 &&
+              offsetof(cs_sweep_hit, feature) == 1 && offsetof(cs_sweep_hit, reserved) == 2 &&
+              offsetof(cs_sweep_hit, t) == 4 && offsetof(cs_sweep_hit, normal) == 8 &&
+              offsetof(cs_sweep_hit, point) == 20 && offsetof(cs_sweep_hit, depth) == 32 &&
+              offsetof(cs_sweep_hit, triangle) == 36);
+static_assert(sizeof(cs_agent) == 48 && sizeof(cs_move_settings) == 52 && sizeof(cs_move_contact) == 32 &&
+              sizeof(cs_move_result) == 200 && sizeof(cs_claimed_move) == 44 &&
+              sizeof(cs_validate_settings) == 60 && sizeof(cs_verdict) == 104 && sizeof(cs_overlap_result) == 52);
+static_assert(int(Status::out_of_range) == CS_STATUS_OUT_OF_RANGE && int(Feature::vertex) == CS_FEATURE_VERTEX &&
+              int(VerdictKind::refused) == CS_VERDICT_REFUSED && int(SweepPath::brute) == CS_PATH_BRUTE &&
+              int(kMoveHeldByAgents) == int(CS_MOVE_HELD_BY_AGENTS) && kMaxMoveContacts == 4);
+
+inline Vec3 vec(const float v[3]) { return {v[0], v[1], v[2]}; }
+inline void put(float out[3], const Vec3& v) { out[0] = v.x, out[1] = v.y, out[2] = v.z; }
+
+inline Capsule capsule(const cs_capsule& c) { return {vec(c.a), vec(c.b), c.radius}; }
+inline cs_capsule record(const Capsule& c) {
+  cs_capsule r;
+  put(r.a, c.a);
+  put(r.b, c.b);
+  r.radius = c.radius;
+  return r;
+}
+
+inline SweepQuery query(const cs_sweep_query& q) { return {capsule(q.capsule), vec(q.motion)}; }
+inline cs_sweep_query record(const SweepQuery& q) { return {record(q.capsule), {q.motion.x, q.motion.y, q.motion.z}}; }
+
+// The CWSR record of a hit, as write_results writes it (a miss: t = 1, everything else 0).
+inline cs_sweep_hit record(const SweepHit& h) {
+  cs_sweep_hit r;
+  std::memset(&r, 0, sizeof r);
+  r.hit = hit_code(h);
+  r.t = 1.f;
+  r.triangle = kNoTriangle;
+  if (!h.hit) return r;
+  r.feature = std::uint8_t(h.feature);
+  r.t = h.t;
+  put(r.normal, h.normal);
+  put(r.point, h.point);
+  r.depth = h.depth;
+  r.triangle = h.triangle;
+  return r;
+}
+inline SweepHit hit(const cs_sweep_hit& r) {
+  SweepHit h;
+  h.hit = r.hit != 0;
+  h.feature = Feature(r.feature);
+  h.t = r.t;
+  h.normal = vec(r.normal);
+  h.point = vec(r.point);
+  h.depth = r.depth;
+  h.triangle = r.triangle;
+  return h;
+}
+
+inline Agent agent(const cs_agent& a) { return {capsule(a.capsule), vec(a.displacement), a.vertical_speed, a.id}; }
+
+inline MoveSettings settings(const cs_move_settings& s) {
+  MoveSettings m;
+  m.skin = s.skin;
+  m.backoff = s.backoff;
+  m.max_iterations = s.max_iterations;
+  m.min_distance = s.min_distance;
+  m.max_depenetration_iterations = s.max_depenetration_iterations;
+  m.max_slope_degrees = s.max_slope_degrees;
+  m.step_height = s.step_height;
+  m.snap_distance = s.snap_distance;
+  m.ground_distance = s.ground_distance;
+  m.gravity = s.gravity;
+  m.max_fall_speed = s.max_fall_speed;
+  m.dt = s.dt;
+  m.agents_collide = s.agents_collide != 0;
+  return m;
+}
+inline cs_move_settings record(const MoveSettings& m) {
+  return {m.skin,          m.backoff,         m.max_iterations,  m.min_distance, m.max_depenetration_iterations,
+          m.max_slope_degrees, m.step_height, m.snap_distance,   m.ground_distance, m.gravity,
+          m.max_fall_speed, m.dt,             m.agents_collide ? 1 : 0};
+}
+
+inline ValidateSettings settings(const cs_validate_settings& s) {
+  ValidateSettings v;
+  v.tolerance = s.tolerance;
+  v.max_speed = s.max_speed;
+  v.movement = settings(s.movement);
+  return v;
+}
+inline cs_validate_settings record(const ValidateSettings& v) { return {v.tolerance, v.max_speed, record(v.movement)}; }
+
+inline cs_move_result record(const MoveResult& m, Status status) {
+  cs_move_result r;
+  std::memset(&r, 0, sizeof r);
+  r.capsule = record(m.capsule);
+  put(r.moved, m.moved);
+  r.vertical_speed = m.vertical_speed;
+  r.grounded = m.grounded ? 1 : 0;
+  r.flags = m.flags;
+  r.contact_count = m.contact_count;
+  r.status = std::uint8_t(status);
+  put(r.ground_normal, m.ground_normal);
+  r.ground_triangle = m.ground_triangle;
+  r.sweeps = m.sweeps;
+  r.pushed = m.pushed;
+  for (int k = 0; k < kMaxMoveContacts; ++k) {
+    const MoveContact& c = m.contacts[k];
+    put(r.contacts[k].point, c.point);
+    put(r.contacts[k].normal, c.normal);
+    r.contacts[k].triangle = c.triangle;
+    r.contacts[k].agent = c.agent;
+  }
+  return r;
+}
+
+inline ClaimedMove claimed_move(const cs_claimed_move& m) { return {capsule(m.from), vec(m.motion), m.dt}; }
+
+inline cs_verdict record(const Verdict& v) {
+  cs_verdict r;
+  std::memset(&r, 0, sizeof r);
+  r.kind = std::uint8_t(v.kind);
+  r.status = std::uint8_t(v.status);
+  r.legal_fraction = v.legal_fraction;
+  r.hit = record(v.hit);
+  r.furthest = record(v.furthest);
+  r.corrected = record(v.corrected);
+  return r;
+}
+
+inline cs_overlap_result record(const OverlapResult& o, Status status) {
+  cs_overlap_result r;
+  std::memset(&r, 0, sizeof r);
+  r.clear = o.clear ? 1 : 0;
+  r.overlapping = o.overlapping ? 1 : 0;
+  r.status = std::uint8_t(status);
+  r.feature = std::uint8_t(o.deepest.feature);
+  r.distance = o.deepest.distance;
+  r.depth = o.deepest.depth;
+  put(r.normal, o.deepest.normal);
+  put(r.point, o.deepest.point);
+  put(r.point_on_axis, o.deepest.point_on_axis);
+  r.triangle = o.triangle;
+  return r;
+}
+
+}  // namespace capsweep::records

@@ -1,0 +1,244 @@
+/* capsweep's C API: the bridge for game engines and other languages (C#, Rust, Godot, Unreal).
+ *
+ * An opaque world handle, plain structs with pinned sizes, and batch calls that return 0 or an
+ * error code; cs_last_error() gives the message of the last failed call on this thread. No C++
+ * exception ever crosses this boundary. Compiles as C99 and as C++.
+ *
+ * The query and hit structs are exactly the CWSQ and CWSR records (docs/FORMATS.md): the body
+ * of a CWSQ file is an array of cs_sweep_query, that of a CWSR file an array of cs_sweep_hit
+ * (both little-endian, 16-byte header first).
+ *
+ * Worlds are read-only once made: any number of threads may query one world at once. Batches
+ * run on `threads` workers (0 = every core) and give the same bytes on any thread count. */
+#ifndef CAPSWEEP_CAPSWEEP_C_H
+#define CAPSWEEP_CAPSWEEP_C_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(__GNUC__)
+#define CS_API __attribute__((visibility("default")))
+#else
+#define CS_API
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What every call returns. */
+enum cs_result {
+  CS_OK = 0,
+  CS_ERROR_ARGUMENT = 1, /* a null pointer, a bad count, index, option or setting */
+  CS_ERROR_FILE = 2,     /* a file that cannot be read, or holds no usable mesh or snapshot */
+  CS_ERROR_MESH = 3,     /* triangles refused when building a world (non-finite, out of range) */
+  CS_ERROR_MEMORY = 4,   /* out of memory */
+  CS_ERROR_INTERNAL = 5  /* anything else: a bug, please report it with cs_last_error() */
+};
+
+/* Why one query of a batch was refused (cs_sweep_ex's status, the status fields below). */
+enum cs_status {
+  CS_STATUS_OK = 0,
+  CS_STATUS_NON_FINITE_CAPSULE = 1, /* NaN or Inf in a capsule endpoint or radius */
+  CS_STATUS_BAD_RADIUS = 2,         /* radius <= 0 */
+  CS_STATUS_NON_FINITE_MOTION = 3,  /* NaN or Inf in the motion (or dt, vertical speed) */
+  CS_STATUS_NON_FINITE_TRIANGLE = 4,
+  CS_STATUS_OUT_OF_RANGE = 5        /* a coordinate, radius or motion component beyond 1e6 m */
+};
+
+/* Which code answers a batch: the BVH with the wide kernel (default), the same BVH with the
+ * exact scalar kernel, or every triangle (verification). All give answers the oracle accepts. */
+enum cs_path { CS_PATH_SIMD = 0, CS_PATH_SCALAR = 1, CS_PATH_BRUTE = 2 };
+
+/* The part of a triangle touched. */
+enum cs_feature { CS_FEATURE_NONE = 0, CS_FEATURE_FACE = 1, CS_FEATURE_EDGE = 2, CS_FEATURE_VERTEX = 3 };
+
+/* cs_sweep_hit.hit: the CWSR hit code. */
+enum cs_hit_code { CS_MISS = 0, CS_HIT = 1, CS_HIT_AT_START = 2 };
+
+#define CS_NO_TRIANGLE 0xFFFFFFFFu
+#define CS_NO_AGENT 0xFFFFFFFFu
+
+typedef struct cs_world cs_world;
+
+/* A capsule: every point within `radius` of the segment [a, b]. Metres, Y up. 28 bytes. */
+typedef struct cs_capsule {
+  float a[3];
+  float b[3];
+  float radius;
+} cs_capsule;
+
+/* One sweep: the capsule moves from where it is by `motion`. A CWSQ record: 40 bytes. */
+typedef struct cs_sweep_query {
+  cs_capsule capsule;
+  float motion[3];
+} cs_sweep_query;
+
+/* The first contact of a sweep. A CWSR record: 40 bytes. On a miss t = 1, every other float
+ * is 0 and triangle = CS_NO_TRIANGLE. */
+typedef struct cs_sweep_hit {
+  uint8_t hit;       /* enum cs_hit_code */
+  uint8_t feature;   /* enum cs_feature */
+  uint16_t reserved; /* 0 */
+  float t;           /* fraction of the motion travelled at first contact; never past it */
+  float normal[3];   /* unit, from the obstacle toward the capsule */
+  float point[3];    /* contact point on the triangle */
+  float depth;       /* hit = CS_HIT_AT_START only: push-out distance along normal */
+  uint32_t triangle; /* index of the touched triangle, in the order the world was made from */
+} cs_sweep_hit;
+
+/* An agent for one tick of cs_move. 48 bytes. */
+typedef struct cs_agent {
+  cs_capsule capsule;    /* where the agent is at the start of the tick */
+  float displacement[3]; /* where it wants to walk this tick (horizontal part used) */
+  float vertical_speed;  /* m/s, up positive: pass back the result's vertical_speed */
+  uint32_t id;           /* reported in other agents' contacts; breaks ties between agents */
+} cs_agent;
+
+/* Every tunable of the movement solver; cs_move_settings_default() fills capsweep's defaults
+ * (their units and reasons are in <capsweep/move.h>). 52 bytes. */
+typedef struct cs_move_settings {
+  float skin;
+  float backoff;
+  int32_t max_iterations;
+  float min_distance;
+  int32_t max_depenetration_iterations;
+  float max_slope_degrees;
+  float step_height;
+  float snap_distance;
+  float ground_distance;
+  float gravity;
+  float max_fall_speed;
+  float dt;
+  int32_t agents_collide; /* 0 or 1 */
+} cs_move_settings;
+
+/* A contact met during a tick: with a triangle (agent = CS_NO_AGENT) or an agent
+ * (triangle = CS_NO_TRIANGLE). 32 bytes. */
+typedef struct cs_move_contact {
+  float point[3];
+  float normal[3];
+  uint32_t triangle;
+  uint32_t agent;
+} cs_move_contact;
+
+/* cs_move_result.flags */
+enum cs_move_flags {
+  CS_MOVE_BLOCKED = 1,
+  CS_MOVE_STEPPED_UP = 2,
+  CS_MOVE_SNAPPED = 4,
+  CS_MOVE_DEPENETRATED = 8,
+  CS_MOVE_FALLING = 16,
+  CS_MOVE_HELD_BY_AGENTS = 32
+};
+
+/* Where an agent is after the tick. 200 bytes. */
+typedef struct cs_move_result {
+  cs_capsule capsule;   /* at the end of the tick */
+  float moved[3];       /* the displacement made (including pushes and falls) */
+  float vertical_speed; /* to pass back in the next tick's cs_agent */
+  uint8_t grounded;
+  uint8_t flags;         /* enum cs_move_flags */
+  uint8_t contact_count; /* contacts[0 .. contact_count) */
+  uint8_t status;        /* enum cs_status: a refused agent stays put */
+  float ground_normal[3];
+  uint32_t ground_triangle;
+  uint16_t sweeps; /* sweeps this agent cost this tick */
+  uint16_t reserved;
+  float pushed; /* total depenetration push, metres */
+  cs_move_contact contacts[4];
+} cs_move_result;
+
+/* A move a client claims: the capsule at its last accepted position, the displacement since
+ * then, over dt seconds (0 = unknown: no speed check). 44 bytes. */
+typedef struct cs_claimed_move {
+  cs_capsule from;
+  float motion[3];
+  float dt;
+} cs_claimed_move;
+
+/* cs_validate_settings_default() fills the defaults. 60 bytes. */
+typedef struct cs_validate_settings {
+  float tolerance; /* graze allowance, metres: the path is swept with the capsule shrunk by it */
+  float max_speed; /* m/s; 0 = no limit */
+  cs_move_settings movement; /* for the correction */
+} cs_validate_settings;
+
+enum cs_verdict_kind {
+  CS_VERDICT_OK = 0,
+  CS_VERDICT_BLOCKED = 1,
+  CS_VERDICT_START_OVERLAPS = 2,
+  CS_VERDICT_TOO_FAST = 3,
+  CS_VERDICT_REFUSED = 4
+};
+
+/* 104 bytes. */
+typedef struct cs_verdict {
+  uint8_t kind;   /* enum cs_verdict_kind */
+  uint8_t status; /* enum cs_status, for CS_VERDICT_REFUSED */
+  uint16_t reserved;
+  float legal_fraction; /* how much of the straight path is free */
+  cs_sweep_hit hit;     /* blocked: the first blocking contact; start_overlaps: the overlap */
+  cs_capsule furthest;  /* the capsule at the end of the free part of the path */
+  cs_capsule corrected; /* where collide-and-slide takes the capsule (ok: the claim itself) */
+} cs_verdict;
+
+/* A static capsule against the world. 52 bytes. */
+typedef struct cs_overlap_result {
+  uint8_t clear;       /* farther than the clearance from every triangle */
+  uint8_t overlapping; /* closer than its radius to some triangle: the deepest one below */
+  uint8_t status;      /* enum cs_status */
+  uint8_t feature;     /* enum cs_feature, of the deepest overlap */
+  float distance;      /* axis to triangle */
+  float depth;         /* push-out distance along normal */
+  float normal[3];     /* unit, from the triangle toward the capsule */
+  float point[3];      /* on the triangle */
+  float point_on_axis[3];
+  uint32_t triangle; /* CS_NO_TRIANGLE when not overlapping */
+} cs_overlap_result;
+
+/* "0.2.0" */
+CS_API const char* cs_version(void);
+
+/* The message of the last call on this thread that did not return CS_OK ("" if none). */
+CS_API const char* cs_last_error(void);
+
+/* A world from a mesh file (anything Assimp reads, FILE.gz) or a CWSW snapshot. */
+CS_API int cs_world_load(const char* path, cs_world** out);
+/* The same with the scene options: every coordinate times `scale`; z_up != 0 turns a Z-up
+ * file Y up. Options do not apply to snapshots (refused with CS_ERROR_ARGUMENT unless 1, 0). */
+CS_API int cs_world_load_scene(const char* path, float scale, int z_up, cs_world** out);
+/* A world from `vertex_count` xyz vertices and `triangle_count` index triples. */
+CS_API int cs_world_from_triangles(const float* vertices, size_t vertex_count, const uint32_t* indices,
+                                   size_t triangle_count, cs_world** out);
+/* NULL is allowed. */
+CS_API void cs_world_free(cs_world* world);
+CS_API size_t cs_world_triangle_count(const cs_world* world);
+
+/* Sweeps queries[i] into hits[i]. A refused query (NaN, radius <= 0, out of range) gets a miss;
+ * the call still returns CS_OK. */
+CS_API int cs_sweep(const cs_world* world, const cs_sweep_query* queries, size_t count, cs_sweep_hit* hits,
+                    int threads);
+/* The same on a chosen path; `status` (may be NULL) receives count enum cs_status bytes. */
+CS_API int cs_sweep_ex(const cs_world* world, const cs_sweep_query* queries, size_t count, cs_sweep_hit* hits,
+                       int path, int threads, uint8_t* status);
+
+CS_API void cs_move_settings_default(cs_move_settings* settings);
+CS_API void cs_validate_settings_default(cs_validate_settings* settings);
+
+/* One tick for a batch of agents (settings NULL = defaults). Refused agents stay put, with their
+ * status in the result. */
+CS_API int cs_move(const cs_world* world, const cs_agent* agents, size_t count, const cs_move_settings* settings,
+                   cs_move_result* results, int threads);
+/* Judges claimed moves (settings NULL = defaults). */
+CS_API int cs_validate(const cs_world* world, const cs_claimed_move* moves, size_t count,
+                       const cs_validate_settings* settings, cs_verdict* verdicts, int threads);
+/* Static capsules: clear of the world by `clearance` (>= 0), and their deepest overlap. */
+CS_API int cs_overlap(const cs_world* world, const cs_capsule* capsules, size_t count, float clearance,
+                      cs_overlap_result* results, int threads);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* CAPSWEEP_CAPSWEEP_C_H */

@@ -1,0 +1,116 @@
+// Moving agents: what World::move takes (Agent, MoveSettings) and answers (MoveResult,
+// MoveSegments). The solver itself (collide-and-slide with a skin, a ground model and bounded
+// depenetration) is internal: core/move.h.
+//
+// The scenes are Y up: "up" is +Y, and the walking displacement is horizontal (its Y part is
+// ignored; height changes come from the ground: slopes, steps, snapping and falling).
+#pragma once
+
+#include <cstdint>
+
+#include <capsweep/contact.h>
+#include <capsweep/shapes.h>
+#include <capsweep/sweep_hit.h>
+
+namespace capsweep {
+
+inline constexpr std::uint32_t kNoAgent = 0xFFFFFFFFu;
+
+struct Agent {
+  Capsule capsule;             // where the agent is at the start of the tick
+  Vec3 displacement;           // where it wants to walk this tick, metres (horizontal part used)
+  float vertical_speed = 0.f;  // m/s, up positive: a falling agent carries it from tick to tick
+  std::uint32_t id = 0;        // reported in other agents' contacts and breaks ties between them,
+                               // so the order of agents in a batch changes nothing
+};
+
+// Every tunable, with its unit, default and why.
+struct MoveSettings {
+  // Smallest gap ever left between an agent and the world or another agent, metres: sweeps
+  // use the capsule grown by it, so float rounding never leaves an agent touching or inside
+  // geometry. 1 cm is invisible at human scale and 100x the exactness tolerance.
+  float skin = 0.01f;
+  // How far an agent steps back from a contact beyond the skin, metres (along the path it came,
+  // which is known to be free). The surface it then slides along lies out of the next sweep's
+  // reach, so that sweep rejects it in the cheap float test instead of resolving a start
+  // contact in the exact kernel (about 3x faster per tick); 5 mm is still invisible.
+  float backoff = 0.005f;
+  // Slide iterations per pass (sweep, advance, clip the motion). 4 resolves a corner (2 planes)
+  // and a crease against the floor (3 planes) with one to spare; more only costs sweeps.
+  int max_iterations = 4;
+  // Remaining motion below this ends a pass, metres: a tenth of a millimetre is far below what
+  // anyone sees and saves sweeps that could only move an agent by rounding noise.
+  float min_distance = 1e-4f;
+  // Pushes out of geometry an agent starts inside of (spawned or pushed there). Each push
+  // resolves the deepest overlap; 4 settles a capsule wedged between a floor and two walls.
+  int max_depenetration_iterations = 4;
+  // Steepest walkable surface, degrees from horizontal. 45 is the common game default: people
+  // walk up 30-degree ramps and do not climb 60-degree rock faces.
+  float max_slope_degrees = 45.f;
+  // Highest step climbed, metres. 0.35 m climbs any stair (0.15-0.3 m risers) and kerb, but not
+  // a table or a 0.5 m ledge. 0 turns step climbing off.
+  float step_height = 0.35f;
+  // Largest drop the agent follows while walking, metres, so that it stays on the ground going
+  // down stairs and slopes instead of flying off every edge. Same as step_height: a staircase
+  // walked down is the same staircase walked up. 0 turns snapping off.
+  float snap_distance = 0.35f;
+  // How far below its skin the ground may be for an agent to count as grounded, metres: more
+  // than the backoff it rests at, small enough that one lifted by a bump is not grounded.
+  float ground_distance = 0.02f;
+  // Gravity, m/s^2 downward. Only agents that are not grounded fall.
+  float gravity = 9.81f;
+  // Fastest fall, m/s (a skydiver's terminal speed): keeps long falls from becoming huge sweeps.
+  float max_fall_speed = 55.f;
+  // Length of a tick, seconds (60 Hz), for gravity.
+  float dt = 1.f / 60.f;
+  // Whether agents collide with each other (capsule-capsule sweeps against the other agents'
+  // tick-start positions). Off, agents pass through each other.
+  bool agents_collide = true;
+};
+
+inline constexpr int kMaxMoveContacts = 4;
+
+// A contact met during the tick: with a triangle (agent == kNoAgent) or an agent
+// (triangle == kNoTriangle).
+struct MoveContact {
+  Vec3 point;   // on the obstacle
+  Vec3 normal;  // unit, from the obstacle toward the agent (the face normal on a seam)
+  std::uint32_t triangle = kNoTriangle;
+  std::uint32_t agent = kNoAgent;
+};
+
+enum MoveFlags : std::uint8_t {
+  kMoveBlocked = 1,        // the agent moved less than 90 % of the way it wanted
+  kMoveSteppedUp = 2,      // climbed a step
+  kMoveSnapped = 4,        // followed the ground down (stairs, slopes)
+  kMoveDepenetrated = 8,   // started inside geometry and was pushed out
+  kMoveFalling = 16,       // in the air at the end of the tick
+  kMoveHeldByAgents = 32,  // its move would have overlapped another agent's: it stayed put
+};
+
+struct MoveResult {
+  Capsule capsule;             // where the agent is at the end of the tick
+  Vec3 moved;                  // the displacement actually made (including pushes and falls)
+  float vertical_speed = 0.f;  // to pass back in the next tick's Agent
+  bool grounded = false;
+  Vec3 ground_normal;          // the walkable surface under the agent, when grounded
+  std::uint32_t ground_triangle = kNoTriangle;
+  std::uint8_t flags = 0;      // MoveFlags
+  std::uint8_t contact_count = 0;
+  std::uint16_t sweeps = 0;    // sweeps this agent cost this tick
+  float pushed = 0.f;          // total depenetration push, metres
+  MoveContact contacts[kMaxMoveContacts];
+};
+
+// Every straight segment an agent travelled in a tick, in order: the capsule where it starts
+// and its displacement. Depenetration pushes are not travel and are not listed.
+struct MoveSegments {
+  static constexpr int kMax = 32;
+  int count = 0;
+  struct Segment {
+    Capsule capsule;
+    Vec3 motion;
+  } segment[kMax];
+};
+
+}  // namespace capsweep

@@ -1,0 +1,34 @@
+// Reads a triangle soup from a mesh file: anything Assimp reads (OBJ, glTF, PLY, STL, FBX, ...),
+// and the same gzip-compressed (FILE.obj.gz).
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <capsweep/shapes.h>
+
+namespace capsweep {
+
+struct SceneOptions {
+  float scale = 1.0f;  // multiply every coordinate (e.g. 0.0254 for inch-based levels)
+  bool z_up = false;   // the file is Z up: turn it to Y up, (x, y, z) -> (x, z, -y)
+};
+
+// A file that cannot be read, parsed or holds no triangles: the message names the file.
+class SceneError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Triangles in the file's order: Assimp's node hierarchy depth first, each node's meshes in
+// order, each mesh's faces in order (for a plain OBJ, the order of its `f` lines), with node
+// transforms applied. Polygons are fan-triangulated by Assimp; points and lines are ignored.
+std::vector<Triangle> load_scene(const std::string& path, const SceneOptions& options = {});
+
+// What load_scene does to the triangles it read: refuses an empty soup and applies the options.
+// For soups made in code that should be treated like a file (`path` names it in errors).
+std::vector<Triangle> transform_scene(std::vector<Triangle> triangles, const std::string& path,
+                                      const SceneOptions& options = {});
+
+}  // namespace capsweep

@@ -1,0 +1,43 @@
+// World snapshots: a built world (triangles, boxes, BVH, adjacency) as one versioned,
+// checksummed file that loads with mmap, so a server starts without rebuilding the BVH.
+// Layout: docs/FORMATS.md ("CWSW").
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include <capsweep/world.h>
+
+namespace capsweep {
+
+inline constexpr std::uint32_t kSnapshotVersion = 1;
+
+// A file that is not a snapshot this build can trust: wrong magic, another version or layout,
+// truncated, failing its checksum, or holding an index out of range. Names the file.
+class SnapshotError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct Snapshot {
+  World world;          // answers exactly like World(triangles) of the same soup
+  std::string source;   // what it was built from (the scene path and options), as saved
+  std::uint64_t bytes;  // file size
+};
+
+// Writes atomically (a temporary file renamed over `path`): a failed save leaves nothing behind.
+// The bytes depend only on the world and `source`. Throws SnapshotError on I/O failure.
+void save_snapshot(const World& world, const std::string& source, const std::string& path);
+
+// Maps the file read-only, checks header, size, checksum (in parallel) and every index, then
+// answers from the mapping. Throws SnapshotError.
+Snapshot load_snapshot(const std::string& path);
+
+// Whether the file starts with the snapshot magic (for tools that take scenes or snapshots).
+bool looks_like_snapshot(const std::string& path);
+
+// The checksum snapshots use (64-bit, over 1 MiB chunks hashed in parallel); exposed for tests.
+std::uint64_t snapshot_checksum(const void* data, std::size_t bytes);
+
+}  // namespace capsweep

@@ -1,0 +1,31 @@
+// Why a query was refused. Kernels check their inputs and never return a hit for bad ones.
+#pragma once
+
+#include <cstdint>
+
+#include <capsweep/shapes.h>
+
+namespace capsweep {
+
+enum class Status : std::uint8_t {
+  ok = 0,
+  non_finite_capsule,   // NaN or Inf in a capsule endpoint or radius
+  bad_radius,           // radius <= 0 (moving capsule) or < 0 (static capsule obstacle)
+  non_finite_motion,    // NaN or Inf in the motion vector
+  non_finite_triangle,  // NaN or Inf in a triangle vertex
+  out_of_range,         // a coordinate, radius or motion component beyond kMaxCoordinate
+};
+
+// Larger magnitudes leave float with less than ~6 cm of resolution; nothing in a game world
+// is that far out, so such input is refused rather than answered imprecisely.
+inline constexpr float kMaxCoordinate = 1.0e6f;
+
+const char* describe(Status s);
+
+Status check_capsule(const Capsule& c);           // a moving capsule: radius > 0
+Status check_obstacle_capsule(const Capsule& c);  // a static capsule: radius >= 0 (0 = segment)
+Status check_motion(const Vec3& motion);
+Status check_triangle(const Triangle& t);
+Status check_sweep(const Capsule& moving, const Vec3& motion);  // check_capsule, then check_motion
+
+}  // namespace capsweep

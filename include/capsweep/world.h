@@ -1,0 +1,127 @@
+// A static triangle world and the batch API over it. Built once from a triangle soup, then
+// read-only: any number of threads may query it at once.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <capsweep/contact.h>
+#include <capsweep/move.h>
+#include <capsweep/shapes.h>
+#include <capsweep/status.h>
+#include <capsweep/sweep_hit.h>
+#include <capsweep/validate.h>
+
+namespace capsweep {
+
+struct SweepQuery {
+  Capsule capsule;
+  Vec3 motion;
+};
+
+// Which code answers a batch. Every path gives answers the exact oracle accepts; scalar and
+// brute give identical bytes (same kernel, same tie rule), simd agrees within the tolerance.
+enum class SweepPath {
+  simd,    // the BVH, with the wide block kernel (best ISA of this CPU)
+  scalar,  // the same BVH, with the exact scalar kernel of core/ per triangle
+  brute,   // every triangle whose box meets the swept box, with the exact scalar kernel
+};
+const char* name(SweepPath path);
+bool parse_sweep_path(const std::string& text, SweepPath& out);
+
+struct SweepOptions {
+  SweepPath path = SweepPath::simd;
+  int threads = 0;  // worker threads; 0 = every core
+};
+
+// The same for moves and validation (brute is treated as scalar there).
+using BatchOptions = SweepOptions;
+
+// A static capsule against the world (World::overlap).
+struct OverlapResult {
+  bool clear = false;        // farther than the clearance from every triangle
+  bool overlapping = false;  // closer than its radius to some triangle: the deepest is below
+  Contact deepest;           // the deepest overlap: push-out normal and depth, closest points
+  std::uint32_t triangle = kNoTriangle;
+};
+
+// Refused input when building a world: names the triangle.
+class WorldError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// The arrays a world answers from (triangles, boxes, BVH, adjacency), wherever they live: built
+// in memory or mapped from a snapshot. Internal: broadphase/world_arrays.h.
+struct WorldArrays;
+
+class World {
+ public:
+  // Throws WorldError for an empty soup or a triangle with a non-finite or out-of-range vertex.
+  // Degenerate triangles are kept (the kernels treat them as segments or points). Builds the
+  // BVH (in parallel for large meshes).
+  explicit World(std::vector<Triangle> triangles);
+
+  std::size_t triangle_count() const;
+  std::span<const Triangle> triangles() const;  // in the caller's order: hits name these indices
+  const Aabb& bounds() const;
+  // Bytes the world answers from: triangles, their boxes, the BVH and its triangle blocks, and
+  // the adjacency (what a snapshot of it holds, less the header).
+  std::size_t memory_bytes() const;
+
+  // Answers queries[i] into hits[i] (sizes must match). The first contact over all triangles
+  // wins; among equal t, the deeper start overlap, then the lower triangle index, so answers do
+  // not depend on thread count or query order. A refused query gets a miss, and its reason in
+  // status[i] when `status` is given (else only the count returned says so).
+  // Returns the number of refused queries.
+  std::size_t sweep(std::span<const SweepQuery> queries, std::span<SweepHit> hits, const SweepOptions& options = {},
+                    std::span<Status> status = {}) const;
+
+  // One query on the calling thread.
+  Status sweep_one(const SweepQuery& query, SweepHit& hit, SweepPath path = SweepPath::simd) const;
+
+  // Whether the capsule is farther than `clearance` from every triangle (surface to surface).
+  bool is_clear(const Capsule& capsule, float clearance) const;
+
+  // The triangle the capsule overlaps deepest (smallest distance < radius; for crossing axes
+  // the largest push-out), with the push-out contact. False when it overlaps nothing.
+  bool deepest_overlap(const Capsule& capsule, Contact& contact, std::uint32_t& triangle) const;
+
+  // Static capsules against the world, in parallel (results[i] for capsules[i]): is_clear with
+  // `clearance` (finite and >= 0, else std::invalid_argument) and deepest_overlap. A refused
+  // capsule (NaN/Inf, radius <= 0, out of range) is neither clear nor overlapping; its status
+  // says why. Returns the number refused.
+  std::size_t overlap(std::span<const Capsule> capsules, float clearance, std::span<OverlapResult> results,
+                      const BatchOptions& options = {}, std::span<Status> status = {}) const;
+
+  // One tick for a batch of agents (results[i] for agents[i]; `segments`, when not empty,
+  // receives each agent's travelled path). Every agent moves against the static world and
+  // against the other agents as they stood at the start of the tick; an agent whose end
+  // position would overlap another's stays where it was (kMoveHeldByAgents). Results are
+  // bit-identical for any thread count and any order of the agents. Agents with bad input
+  // (NaN/Inf, radius <= 0, out of range) stay put; their status says why. Returns their count.
+  std::size_t move(std::span<const Agent> agents, const MoveSettings& settings, std::span<MoveResult> results,
+                   const BatchOptions& options = {}, std::span<MoveSegments> segments = {},
+                   std::span<Status> status = {}) const;
+
+  // Judges claimed moves (verdicts[i] for moves[i]); parallel and deterministic like move.
+  void validate(std::span<const ClaimedMove> moves, const ValidateSettings& settings, std::span<Verdict> verdicts,
+                const BatchOptions& options = {}) const;
+
+  // Internal (snapshots, the service, tests): a world over arrays that `owner` keeps alive,
+  // and the arrays a world answers from. load_snapshot checks every index before it calls this.
+  World(const WorldArrays& arrays, std::shared_ptr<const void> owner);
+  const WorldArrays& arrays() const { return *arrays_; }
+
+ private:
+  std::shared_ptr<const WorldArrays> arrays_;  // a World copies cheaply and shares them
+};
+
+// Orders two answers to the same query: the one a batch keeps.
+bool is_better_hit(const SweepHit& a, const SweepHit& b);
+
+}  // namespace capsweep

@@ -1,0 +1,185 @@
+#include <capsweep/query_file.h>
+
+#include <bit>
+#include <cstdio>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+
+namespace capsweep {
+
+static_assert(std::endian::native == std::endian::little, "the file formats are little-endian; add byte swaps");
+
+namespace {
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw FormatError(path + ": cannot open");
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+void write_file(const std::string& path, const std::string& bytes) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) throw FormatError(path + ": cannot create");
+  out.write(bytes.data(), std::streamsize(bytes.size()));
+  out.close();
+  if (!out) throw FormatError(path + ": write failed");
+}
+
+template <class T>
+T load(const char* p) {
+  T v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+template <class T>
+void store(std::string& out, T v) {
+  char b[sizeof v];
+  std::memcpy(b, &v, sizeof v);
+  out.append(b, sizeof v);
+}
+
+// Checks magic, version and that the body is exactly count records; returns count.
+std::uint64_t check_header(const std::string& path, const std::string& bytes, std::uint32_t magic,
+                           std::size_t record_bytes, const char* kind) {
+  if (bytes.size() < kHeaderBytes) throw FormatError(path + ": too short for a " + kind + " header");
+  if (load<std::uint32_t>(bytes.data()) != magic) throw FormatError(path + ": not a " + kind + " file (bad magic)");
+  const std::uint32_t version = load<std::uint32_t>(bytes.data() + 4);
+  if (version != kFormatVersion) {
+    throw FormatError(path + ": " + kind + " version " + std::to_string(version) + " is not supported (expected 1)");
+  }
+  const std::uint64_t count = load<std::uint64_t>(bytes.data() + 8);
+  const std::uint64_t body = bytes.size() - kHeaderBytes;
+  if (body % record_bytes != 0 || body / record_bytes != count) {
+    const std::uint64_t whole = body / record_bytes;
+    if (whole < count) {
+      throw FormatError(path + ": header says " + std::to_string(count) + " records but the file ends in record " +
+                        std::to_string(whole) + " (truncated)");
+    }
+    throw FormatError(path + ": header says " + std::to_string(count) + " records but the file holds " +
+                      std::to_string(body) + " bytes after the header");
+  }
+  return count;
+}
+
+std::string header(std::uint32_t magic, std::size_t count, std::size_t record_bytes) {
+  std::string out;
+  out.reserve(kHeaderBytes + count * record_bytes);
+  store(out, magic);
+  store(out, kFormatVersion);
+  store(out, std::uint64_t(count));
+  return out;
+}
+
+}  // namespace
+
+std::vector<SweepQuery> read_queries(const std::string& path) {
+  const std::string bytes = read_file(path);
+  const std::uint64_t count = check_header(path, bytes, kQueryMagic, kQueryBytes, "CWSQ");
+  std::vector<SweepQuery> queries(count);
+  for (std::uint64_t i = 0; i < count; ++i) {
+    const char* p = bytes.data() + kHeaderBytes + i * kQueryBytes;
+    float f[10];
+    std::memcpy(f, p, sizeof f);
+    SweepQuery& q = queries[i];
+    q.capsule = {{f[0], f[1], f[2]}, {f[3], f[4], f[5]}, f[6]};
+    q.motion = {f[7], f[8], f[9]};
+    if (Status s = check_sweep(q.capsule, q.motion); s != Status::ok) throw FormatError(path + ": query " + std::to_string(i) + ": " + describe(s));
+  }
+  return queries;
+}
+
+namespace {
+void store_query(std::string& out, const SweepQuery& q) {
+  for (float v : {q.capsule.a.x, q.capsule.a.y, q.capsule.a.z, q.capsule.b.x, q.capsule.b.y, q.capsule.b.z,
+                  q.capsule.radius, q.motion.x, q.motion.y, q.motion.z}) {
+    store(out, v);
+  }
+}
+}  // namespace
+
+void write_queries(const std::string& path, const std::vector<SweepQuery>& queries) {
+  std::string out = header(kQueryMagic, queries.size(), kQueryBytes);
+  for (const SweepQuery& q : queries) store_query(out, q);
+  write_file(path, out);
+}
+
+QueryWriter::QueryWriter(const std::string& path) : path_(path), out_(path, std::ios::binary | std::ios::trunc) {
+  if (!out_) throw FormatError(path + ": cannot create");
+  const std::string h = header(kQueryMagic, 0, kQueryBytes);
+  out_.write(h.data(), std::streamsize(h.size()));
+}
+
+QueryWriter::~QueryWriter() {
+  if (!finished_) {
+    out_.close();
+    std::remove(path_.c_str());
+  }
+}
+
+void QueryWriter::add(const SweepQuery& q) {
+  std::string record;
+  store_query(record, q);
+  out_.write(record.data(), std::streamsize(record.size()));
+  ++count_;
+}
+
+void QueryWriter::finish() {
+  std::string count;
+  store(count, count_);
+  out_.seekp(8);
+  out_.write(count.data(), std::streamsize(count.size()));
+  out_.close();
+  if (!out_) throw FormatError(path_ + ": write failed");
+  finished_ = true;
+}
+
+std::uint8_t hit_code(const SweepHit& hit) { return hit.hit ? (hit.t == 0.f ? 2 : 1) : 0; }
+
+void write_results(const std::string& path, const std::vector<SweepHit>& hits) {
+  std::string out = header(kResultMagic, hits.size(), kResultBytes);
+  for (const SweepHit& h : hits) {
+    store(out, hit_code(h));
+    store(out, std::uint8_t(h.hit ? h.feature : Feature::none));
+    store(out, std::uint16_t(0));
+    store(out, h.hit ? h.t : 1.f);
+    for (float v : {h.normal.x, h.normal.y, h.normal.z, h.point.x, h.point.y, h.point.z, h.depth}) {
+      store(out, h.hit ? v : 0.f);
+    }
+    store(out, h.hit ? h.triangle : kNoTriangle);
+  }
+  write_file(path, out);
+}
+
+std::vector<SweepHit> read_results(const std::string& path) {
+  const std::string bytes = read_file(path);
+  const std::uint64_t count = check_header(path, bytes, kResultMagic, kResultBytes, "CWSR");
+  std::vector<SweepHit> hits(count);
+  for (std::uint64_t i = 0; i < count; ++i) {
+    const char* p = bytes.data() + kHeaderBytes + i * kResultBytes;
+    const std::uint8_t code = load<std::uint8_t>(p), feature = load<std::uint8_t>(p + 1);
+    const auto fail = [&](const char* why) {
+      return FormatError(path + ": result " + std::to_string(i) + ": " + why);
+    };
+    if (code > 2) throw fail("hit code must be 0, 1 or 2");
+    if (feature > 3) throw fail("feature must be 0 to 3");
+    float f[8];
+    std::memcpy(f, p + 4, sizeof f);
+    SweepHit& h = hits[i];
+    h.hit = code != 0;
+    h.feature = Feature(feature);
+    h.t = f[0];
+    h.normal = {f[1], f[2], f[3]};
+    h.point = {f[4], f[5], f[6]};
+    h.depth = f[7];
+    h.triangle = load<std::uint32_t>(p + 36);
+    for (float v : f) {
+      if (!std::isfinite(v)) throw fail("non-finite number");
+    }
+    if ((code == 2) != (h.hit && h.t == 0.f)) throw fail("hit code 2 must go with t = 0");
+  }
+  return hits;
+}
+
+}  // namespace capsweep

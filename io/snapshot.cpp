@@ -1,0 +1,324 @@
+#include <capsweep/snapshot.h>
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
+#include "broadphase/world_arrays.h"
+
+#include <bit>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <vector>
+
+namespace capsweep {
+namespace {
+
+constexpr char kMagic[8] = {'C', 'W', 'S', 'W', '\r', '\n', '\x1a', '\n'};  // catches text-mode mangling
+constexpr std::uint32_t kByteOrder = 0x01020304u;
+constexpr std::size_t kAlign = 64;  // every section starts on a cache line (TriangleBlock needs 64)
+
+// The first 128 bytes of a snapshot; every count in it is checked before it is used.
+struct Header {
+  char magic[8];
+  std::uint32_t version;
+  std::uint32_t header_bytes;
+  std::uint32_t byte_order;
+  std::uint32_t sizes[5];  // of Triangle, Aabb, WideNode, TriangleBlock, TriangleLinks as written
+  std::uint64_t triangles, nodes, blocks;
+  std::uint32_t depth;
+  std::uint32_t source_bytes;
+  float bounds[6];
+  std::uint64_t payload_bytes;     // everything after the header
+  std::uint64_t payload_checksum;  // snapshot_checksum of those bytes
+  std::uint64_t spare = 0;
+  std::uint64_t header_checksum;   // snapshot_checksum of every byte before this last field
+};
+static_assert(sizeof(Header) == 128);
+
+constexpr std::uint32_t kSizes[5] = {sizeof(Triangle), sizeof(Aabb), sizeof(WideNode), sizeof(TriangleBlock),
+                                     sizeof(TriangleLinks)};
+
+std::uint64_t align_up(std::uint64_t n) { return (n + kAlign - 1) / kAlign * kAlign; }
+
+// Where each array lies in the file, from the counts alone.
+struct Layout {
+  std::uint64_t triangles, boxes, nodes, blocks, links, source, end;
+};
+
+Layout layout_of(std::uint64_t tris, std::uint64_t nodes, std::uint64_t blocks, std::uint64_t source_bytes) {
+  Layout l;
+  l.triangles = align_up(sizeof(Header));
+  l.boxes = align_up(l.triangles + tris * sizeof(Triangle));
+  l.nodes = align_up(l.boxes + tris * sizeof(Aabb));
+  l.blocks = align_up(l.nodes + nodes * sizeof(WideNode));
+  l.links = align_up(l.blocks + blocks * sizeof(TriangleBlock));
+  l.source = l.links + tris * sizeof(TriangleLinks);
+  l.end = l.source + source_bytes;
+  return l;
+}
+
+// --- checksum: four independent multiply-rotate lanes over 8-byte words, per 1 MiB chunk ---
+
+constexpr std::uint64_t kPrimeA = 0x9E3779B97F4A7C15ull;
+constexpr std::uint64_t kPrimeB = 0xD6E8FEB86659FD93ull;
+constexpr std::size_t kChunk = std::size_t(1) << 20;
+
+std::uint64_t absorb(std::uint64_t h, std::uint64_t word) { return std::rotl(h ^ (word * kPrimeB), 27) * kPrimeA; }
+
+std::uint64_t avalanche(std::uint64_t h) {
+  h ^= h >> 31;
+  h *= kPrimeB;
+  h ^= h >> 29;
+  h *= kPrimeA;
+  return h ^ (h >> 32);
+}
+
+std::uint64_t chunk_digest(const unsigned char* p, std::size_t n, std::uint64_t index) {
+  std::uint64_t lane[4] = {index + 1, index + 2 * kPrimeA, index ^ kPrimeB, ~index};
+  std::size_t i = 0;
+  for (; i + 32 <= n; i += 32) {
+    for (int k = 0; k < 4; ++k) {
+      std::uint64_t w;
+      std::memcpy(&w, p + i + 8 * k, 8);
+      lane[k] = absorb(lane[k], w);
+    }
+  }
+  unsigned char tail[32] = {};
+  std::memcpy(tail, p + i, n - i);
+  for (int k = 0; k < 4; ++k) {
+    std::uint64_t w;
+    std::memcpy(&w, tail + 8 * k, 8);
+    lane[k] = absorb(lane[k], w);
+  }
+  std::uint64_t h = n;
+  for (std::uint64_t l : lane) h = absorb(h, avalanche(l));
+  return avalanche(h);
+}
+
+// --- the mapping a loaded world reads from ---
+
+struct Mapping {
+  void* address = MAP_FAILED;
+  std::size_t bytes = 0;
+  ~Mapping() {
+    if (address != MAP_FAILED) munmap(address, bytes);
+  }
+};
+
+[[noreturn]] void refuse(const std::string& path, const std::string& why) {
+  throw SnapshotError(path + ": " + why);
+}
+
+template <class T>
+std::span<const T> array_at(const unsigned char* base, std::uint64_t offset, std::uint64_t count) {
+  return {reinterpret_cast<const T*>(base + offset), std::size_t(count)};
+}
+
+// Every index the traversal and the kernels follow, so that a file with a valid checksum but
+// inconsistent contents (a bug, or a crafted file) is refused instead of read out of bounds.
+void check_arrays(const std::string& path, const WorldArrays& w) {
+  const std::size_t tris = w.triangles.size();
+  for (std::size_t i = 0; i < tris; ++i) {
+    if (Status s = check_triangle(w.triangles[i]); s != Status::ok) {
+      refuse(path, "triangle " + std::to_string(i) + ": " + describe(s));
+    }
+  }
+  const auto& nodes = w.bvh.nodes;
+  std::vector<std::uint8_t> level(nodes.size(), 0);  // 0 = not reached yet
+  std::vector<std::uint8_t> block_seen(w.bvh.blocks.size(), 0);
+  level[0] = 1;
+  int deepest = 1;
+  // The builder lays the tree out depth first, so every child comes after its parent: one
+  // forward pass reaches each node from its parent, and a node reached twice or never (a cycle,
+  // a shared subtree) is refused.
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    const WideNode& n = nodes[i];
+    if (level[i] == 0) refuse(path, "BVH node " + std::to_string(i) + " is not reachable from the root");
+    if (n.used == 0 || n.used > 0xFu) refuse(path, "BVH node " + std::to_string(i) + " has a bad child mask");
+    for (int k = 0; k < WideNode::kWidth; ++k) {
+      const std::uint32_t c = n.child[k];
+      const bool used = (n.used >> k) & 1u;
+      if (!used) {
+        if (c != WideNode::kEmpty) refuse(path, "BVH node " + std::to_string(i) + ": unused slot with a child");
+        continue;
+      }
+      if (c & WideNode::kLeaf) {
+        const std::uint32_t b = c & ~WideNode::kLeaf;
+        if (b >= block_seen.size() || block_seen[b]++) {
+          refuse(path, "BVH node " + std::to_string(i) + " names block " + std::to_string(b) + " out of range or twice");
+        }
+      } else {
+        if (c <= i || c >= nodes.size() || level[c] != 0) {
+          refuse(path, "BVH node " + std::to_string(i) + " names node " + std::to_string(c) + " out of order or twice");
+        }
+        level[c] = std::uint8_t(level[i] + 1);
+        deepest = std::max(deepest, int(level[c]));
+        if (deepest > w.bvh.depth) refuse(path, "the BVH is deeper than its header says");
+      }
+    }
+  }
+  std::vector<std::uint8_t> triangle_seen(tris, 0);
+  for (std::size_t b = 0; b < w.bvh.blocks.size(); ++b) {
+    if (!block_seen[b]) refuse(path, "block " + std::to_string(b) + " is not in the BVH");
+    const TriangleBlock& block = w.bvh.blocks[b];
+    for (int lane = 0; lane < kBlockLanes; ++lane) {
+      const std::uint32_t t = block.triangle[lane];
+      if (t == kNoTriangle) {
+        if (lane == 0) refuse(path, "block " + std::to_string(b) + " is empty");
+        continue;
+      }
+      if (t >= tris || triangle_seen[t]++) {
+        refuse(path, "block " + std::to_string(b) + " names triangle " + std::to_string(t) + " out of range or twice");
+      }
+    }
+  }
+  for (std::size_t i = 0; i < tris; ++i) {
+    if (!triangle_seen[i]) refuse(path, "triangle " + std::to_string(i) + " is in no block");
+    for (std::uint32_t across : w.links[i].across) {
+      if (across != kNoTriangle && across >= tris) refuse(path, "triangle " + std::to_string(i) + " links out of range");
+    }
+  }
+}
+
+}  // namespace
+
+std::uint64_t snapshot_checksum(const void* data, std::size_t bytes) {
+  const auto* p = static_cast<const unsigned char*>(data);
+  const std::size_t chunks = (bytes + kChunk - 1) / kChunk;
+  std::vector<std::uint64_t> digest(chunks);
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, chunks), [&](const tbb::blocked_range<std::size_t>& r) {
+    for (std::size_t c = r.begin(); c != r.end(); ++c) {
+      const std::size_t begin = c * kChunk;
+      digest[c] = chunk_digest(p + begin, std::min(kChunk, bytes - begin), c);
+    }
+  });
+  std::uint64_t h = avalanche(bytes ^ kPrimeB);
+  for (std::uint64_t d : digest) h = absorb(h, d);  // in chunk order: the thread count changes nothing
+  return avalanche(h);
+}
+
+void save_snapshot(const World& world, const std::string& source, const std::string& path) {
+  const WorldArrays w = world.arrays();
+  if (source.size() > 4096) throw SnapshotError(path + ": the source description is longer than 4096 bytes");
+  const Layout l = layout_of(w.triangles.size(), w.bvh.nodes.size(), w.bvh.blocks.size(), source.size());
+  std::vector<unsigned char> file(l.end, 0);
+  auto put = [&](std::uint64_t offset, const auto& span) {
+    if (!span.empty()) std::memcpy(file.data() + offset, span.data(), span.size_bytes());
+  };
+  put(l.triangles, w.triangles);
+  put(l.boxes, w.boxes);
+  put(l.nodes, w.bvh.nodes);
+  put(l.blocks, w.bvh.blocks);
+  put(l.links, w.links);
+  put(l.source, std::span<const char>(source));
+
+  Header h{};
+  std::memcpy(h.magic, kMagic, sizeof kMagic);
+  h.version = kSnapshotVersion;
+  h.header_bytes = sizeof(Header);
+  h.byte_order = kByteOrder;
+  std::memcpy(h.sizes, kSizes, sizeof kSizes);
+  h.triangles = w.triangles.size();
+  h.nodes = w.bvh.nodes.size();
+  h.blocks = w.bvh.blocks.size();
+  h.depth = std::uint32_t(w.bvh.depth);
+  h.source_bytes = std::uint32_t(source.size());
+  const float bounds[6] = {w.bounds.min.x, w.bounds.min.y, w.bounds.min.z, w.bounds.max.x, w.bounds.max.y, w.bounds.max.z};
+  std::memcpy(h.bounds, bounds, sizeof bounds);
+  h.payload_bytes = l.end - sizeof(Header);
+  h.payload_checksum = snapshot_checksum(file.data() + sizeof(Header), h.payload_bytes);
+  h.header_checksum = snapshot_checksum(&h, offsetof(Header, header_checksum));
+  std::memcpy(file.data(), &h, sizeof h);
+
+  const std::string temporary = path + ".partial";
+  std::FILE* f = std::fopen(temporary.c_str(), "wb");
+  if (!f) throw SnapshotError(path + ": cannot write: " + std::strerror(errno));
+  const bool written = std::fwrite(file.data(), 1, file.size(), f) == file.size();
+  const bool closed = std::fclose(f) == 0;
+  if (!written || !closed || std::rename(temporary.c_str(), path.c_str()) != 0) {
+    const int error = errno;
+    std::remove(temporary.c_str());
+    throw SnapshotError(path + ": cannot write: " + std::strerror(error));
+  }
+}
+
+bool looks_like_snapshot(const std::string& path) {
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) return false;
+  char magic[sizeof kMagic] = {};
+  const bool ok = std::fread(magic, 1, sizeof magic, f) == sizeof magic && std::memcmp(magic, kMagic, sizeof kMagic) == 0;
+  std::fclose(f);
+  return ok;
+}
+
+Snapshot load_snapshot(const std::string& path) {
+  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) refuse(path, std::string("cannot open: ") + std::strerror(errno));
+  struct stat st {};
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    close(fd);
+    refuse(path, "not a regular file");
+  }
+  auto map = std::make_shared<Mapping>();
+  map->bytes = std::size_t(st.st_size);
+  if (map->bytes > 0) map->address = mmap(nullptr, map->bytes, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+  close(fd);
+  if (map->bytes > 0 && map->address == MAP_FAILED) refuse(path, std::string("cannot map: ") + std::strerror(errno));
+  const auto* base = static_cast<const unsigned char*>(map->address);
+
+  if (map->bytes < sizeof kMagic || std::memcmp(base, kMagic, sizeof kMagic) != 0) {
+    refuse(path, "not a capsweep world snapshot (no CWSW magic)");
+  }
+  if (map->bytes < sizeof(Header)) refuse(path, "truncated: " + std::to_string(map->bytes) + " bytes, shorter than the header");
+  Header h;
+  std::memcpy(&h, base, sizeof h);
+  if (h.byte_order != kByteOrder) refuse(path, "written on a machine of the other byte order");
+  if (h.version != kSnapshotVersion) {
+    refuse(path, "snapshot version " + std::to_string(h.version) + ", this build reads version " +
+                     std::to_string(kSnapshotVersion) + " (rebuild it with capsweep build)");
+  }
+  if (h.header_checksum != snapshot_checksum(&h, offsetof(Header, header_checksum))) {
+    refuse(path, "the header is corrupt (checksum mismatch)");
+  }
+  if (h.header_bytes != sizeof(Header) || std::memcmp(h.sizes, kSizes, sizeof kSizes) != 0) {
+    refuse(path, "written by a build with another data layout (rebuild it with capsweep build)");
+  }
+  if (h.triangles == 0 || h.triangles >= kNoTriangle || h.nodes == 0 || h.nodes >= WideNode::kLeaf ||
+      h.blocks == 0 || h.blocks >= WideNode::kLeaf || h.depth == 0 || h.depth > std::uint32_t(kMaxBvhDepth) ||
+      h.source_bytes > 4096) {
+    refuse(path, "the header holds counts out of range");
+  }
+  const Layout l = layout_of(h.triangles, h.nodes, h.blocks, h.source_bytes);
+  if (map->bytes < l.end) {
+    refuse(path, "truncated: " + std::to_string(map->bytes) + " bytes, the header describes " + std::to_string(l.end));
+  }
+  if (map->bytes > l.end || h.payload_bytes != l.end - sizeof(Header)) {
+    refuse(path, "has " + std::to_string(map->bytes - l.end) + " bytes beyond what the header describes");
+  }
+  if (h.payload_checksum != snapshot_checksum(base + sizeof(Header), h.payload_bytes)) {
+    refuse(path, "the contents are corrupt (checksum mismatch)");
+  }
+
+  WorldArrays w;
+  w.triangles = array_at<Triangle>(base, l.triangles, h.triangles);
+  w.boxes = array_at<Aabb>(base, l.boxes, h.triangles);
+  w.bounds.min = {h.bounds[0], h.bounds[1], h.bounds[2]};
+  w.bounds.max = {h.bounds[3], h.bounds[4], h.bounds[5]};
+  w.bvh.nodes = array_at<WideNode>(base, l.nodes, h.nodes);
+  w.bvh.blocks = array_at<TriangleBlock>(base, l.blocks, h.blocks);
+  w.bvh.depth = int(h.depth);
+  w.links = array_at<TriangleLinks>(base, l.links, h.triangles);
+  check_arrays(path, w);
+  std::string source(reinterpret_cast<const char*>(base + l.source), h.source_bytes);
+  const std::uint64_t bytes = map->bytes;
+  return Snapshot{World(w, std::move(map)), std::move(source), bytes};
+}
+
+}  // namespace capsweep

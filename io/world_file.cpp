@@ -1,0 +1,36 @@
+#include <capsweep/world_file.h>
+
+#include <chrono>
+#include <cstdio>
+
+#include <capsweep/snapshot.h>
+
+namespace capsweep {
+
+std::string describe_source(const std::string& path, const SceneOptions& options) {
+  std::string s = path;
+  if (options.scale != 1.f || options.z_up) {
+    char scale[32];
+    std::snprintf(scale, sizeof scale, "%g", double(options.scale));
+    s += std::string(" (scale ") + scale + (options.z_up ? ", z-up)" : ")");
+  }
+  return s;
+}
+
+WorldFile open_world(const std::string& path, const SceneOptions& options) {
+  const auto start = std::chrono::steady_clock::now();
+  auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+  if (looks_like_snapshot(path)) {
+    Snapshot s = load_snapshot(path);
+    return WorldFile{std::move(s.world), std::move(s.source), true, elapsed()};
+  }
+  std::vector<Triangle> triangles = load_scene(path, options);
+  try {
+    World world(std::move(triangles));
+    return WorldFile{std::move(world), describe_source(path, options), false, elapsed()};
+  } catch (const WorldError& e) {
+    throw SceneError(path + ": " + e.what());
+  }
+}
+
+}  // namespace capsweep

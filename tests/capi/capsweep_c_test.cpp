@@ -1,0 +1,250 @@
+// The C API answers exactly what the C++ API answers, record for record, on every kind of
+// request; refuses bad calls with a code and a message; never lets an exception out.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdio>
+#include <iterator>
+#include <cstring>
+#include <fstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <capsweep/capsweep_c.h>
+#include <capsweep/query_file.h>
+#include <capsweep/snapshot.h>
+#include <capsweep/version.h>
+#include <capsweep/world.h>
+
+#include "capi/records.h"
+#include "tests/support/batches.h"
+#include "tests/support/same_answers.h"
+#include "tests/support/scene_list.h"
+#include "tools/arena.h"
+
+namespace {
+
+using namespace capsweep;
+
+const std::string kDungeon = std::string(CAPSWEEP_SHARED_SCENES) + "/recast_dungeon.obj";
+
+struct WorldHandle {
+  cs_world* w = nullptr;
+  ~WorldHandle() { cs_world_free(w); }
+};
+
+std::string temp_path(const std::string& name) {
+  return ::testing::TempDir() + "capi_" + std::to_string(::getpid()) + "_" + name;
+}
+
+TEST(CApi, LoadsAFileAndAnswersEveryKindOfRequestAsTheCppApi) {
+  WorldHandle h;
+  ASSERT_EQ(cs_world_load(kDungeon.c_str(), &h.w), CS_OK) << cs_last_error();
+  const World world(scenes::load("recast_dungeon.obj"));
+  ASSERT_EQ(cs_world_triangle_count(h.w), world.triangle_count());
+  const batches::Batches b = batches::make(world, 3000, 5);
+
+  // Sweeps, on every path: the C records are the C++ answers in CWSR form, with the status.
+  std::vector<cs_sweep_query> queries;
+  for (const SweepQuery& q : b.sweeps) queries.push_back(records::record(q));
+  queries[7].capsule.radius = NAN;  // a refused query among them
+  std::vector<SweepQuery> cpp_queries = b.sweeps;
+  cpp_queries[7].capsule.radius = NAN;
+  for (int path : {CS_PATH_SIMD, CS_PATH_SCALAR, CS_PATH_BRUTE}) {
+    std::vector<cs_sweep_hit> hits(queries.size());
+    std::vector<std::uint8_t> status(queries.size(), 99);
+    ASSERT_EQ(cs_sweep_ex(h.w, queries.data(), queries.size(), hits.data(), path, 0, status.data()), CS_OK);
+    std::vector<SweepHit> expected(queries.size());
+    std::vector<Status> expected_status(queries.size());
+    world.sweep(cpp_queries, expected, {SweepPath(path), 0}, expected_status);
+    for (std::size_t i = 0; i < queries.size(); ++i) {
+      const cs_sweep_hit want = records::record(expected[i]);
+      ASSERT_EQ(std::memcmp(&hits[i], &want, sizeof want), 0) << "path " << path << ", query " << i;
+      ASSERT_EQ(status[i], std::uint8_t(expected_status[i])) << i;
+    }
+    EXPECT_EQ(status[7], CS_STATUS_NON_FINITE_CAPSULE);
+    EXPECT_EQ(hits[7].hit, CS_MISS);
+  }
+
+  // Moves (with a bad agent), validation and overlaps.
+  std::vector<cs_agent> agents;
+  for (const Agent& a : b.agents) {
+    agents.push_back({records::record(a.capsule), {a.displacement.x, a.displacement.y, a.displacement.z},
+                      a.vertical_speed, a.id});
+  }
+  std::vector<Agent> cpp_agents = b.agents;
+  agents[3].displacement[0] = INFINITY;
+  cpp_agents[3].displacement.x = INFINITY;
+  std::vector<cs_move_result> moved(agents.size());
+  ASSERT_EQ(cs_move(h.w, agents.data(), agents.size(), nullptr, moved.data(), 0), CS_OK) << cs_last_error();
+  std::vector<MoveResult> expected_moves(agents.size());
+  std::vector<Status> move_status(agents.size());
+  world.move(cpp_agents, MoveSettings{}, expected_moves, {}, {}, move_status);
+  for (std::size_t i = 0; i < agents.size(); ++i) {
+    const cs_move_result want = records::record(expected_moves[i], move_status[i]);
+    ASSERT_EQ(std::memcmp(&moved[i], &want, sizeof want), 0) << "agent " << i;
+  }
+  EXPECT_EQ(moved[3].status, CS_STATUS_NON_FINITE_MOTION);
+
+  std::vector<cs_claimed_move> claims;
+  for (const ClaimedMove& m : b.claims) claims.push_back({records::record(m.from), {m.motion.x, m.motion.y, m.motion.z}, m.dt});
+  cs_validate_settings vs;
+  cs_validate_settings_default(&vs);
+  vs.max_speed = 7.f;
+  ValidateSettings cpp_vs;
+  cpp_vs.max_speed = 7.f;
+  std::vector<cs_verdict> verdicts(claims.size());
+  ASSERT_EQ(cs_validate(h.w, claims.data(), claims.size(), &vs, verdicts.data(), 1), CS_OK) << cs_last_error();
+  std::vector<Verdict> expected_verdicts(claims.size());
+  world.validate(b.claims, cpp_vs, expected_verdicts);
+  int kinds[5] = {};
+  for (std::size_t i = 0; i < claims.size(); ++i) {
+    const cs_verdict want = records::record(expected_verdicts[i]);
+    ASSERT_EQ(std::memcmp(&verdicts[i], &want, sizeof want), 0) << "claim " << i;
+    ++kinds[verdicts[i].kind];
+  }
+  EXPECT_GT(kinds[CS_VERDICT_OK], 0);
+  EXPECT_GT(kinds[CS_VERDICT_BLOCKED], 0);
+
+  std::vector<cs_capsule> capsules;
+  for (const Capsule& c : b.capsules) capsules.push_back(records::record(c));
+  std::vector<cs_overlap_result> over(capsules.size());
+  ASSERT_EQ(cs_overlap(h.w, capsules.data(), capsules.size(), 0.05f, over.data(), 0), CS_OK) << cs_last_error();
+  std::vector<OverlapResult> expected_over(capsules.size());
+  std::vector<Status> over_status(capsules.size());
+  world.overlap(b.capsules, 0.05f, expected_over, {}, over_status);
+  int overlapping = 0;
+  for (std::size_t i = 0; i < capsules.size(); ++i) {
+    const cs_overlap_result want = records::record(expected_over[i], over_status[i]);
+    ASSERT_EQ(std::memcmp(&over[i], &want, sizeof want), 0) << "capsule " << i;
+    overlapping += over[i].overlapping;
+  }
+  EXPECT_GT(overlapping, 0);
+}
+
+TEST(CApi, SweepRecordsAreTheCwsrBytesOfWriteResults) {
+  const World world(scenes::load("recast_dungeon.obj"));
+  const batches::Batches b = batches::make(world, 1000, 9);
+  std::vector<SweepHit> hits(b.sweeps.size());
+  world.sweep(b.sweeps, hits);
+  const std::string path = temp_path("r.cwsr");
+  write_results(path, hits);
+  std::ifstream in(path, std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(in)), {});
+  ASSERT_EQ(bytes.size(), kHeaderBytes + hits.size() * sizeof(cs_sweep_hit));
+  for (std::size_t i = 0; i < hits.size(); ++i) {
+    const cs_sweep_hit r = records::record(hits[i]);
+    ASSERT_EQ(std::memcmp(bytes.data() + kHeaderBytes + i * sizeof r, &r, sizeof r), 0) << i;
+    ASSERT_TRUE(identical(records::hit(r), hits[i]) || !hits[i].hit) << i;  // and back
+  }
+  std::remove(path.c_str());
+}
+
+TEST(CApi, ThreadCountChangesNoByte) {
+  WorldHandle h;
+  ASSERT_EQ(cs_world_load(kDungeon.c_str(), &h.w), CS_OK) << cs_last_error();
+  const World world(scenes::load("recast_dungeon.obj"));
+  const batches::Batches b = batches::make(world, 4000, 2);
+  std::vector<cs_sweep_query> queries;
+  for (const SweepQuery& q : b.sweeps) queries.push_back(records::record(q));
+  std::vector<cs_sweep_hit> one(queries.size()), all(queries.size());
+  ASSERT_EQ(cs_sweep(h.w, queries.data(), queries.size(), one.data(), 1), CS_OK);
+  ASSERT_EQ(cs_sweep(h.w, queries.data(), queries.size(), all.data(), 0), CS_OK);
+  EXPECT_EQ(std::memcmp(one.data(), all.data(), one.size() * sizeof one[0]), 0);
+}
+
+TEST(CApi, BuildsAWorldFromVerticesAndIndices) {
+  // A 2 m x 2 m floor at y = 0 of two triangles, counter-clockwise seen from above.
+  const float vertices[] = {-1, 0, -1, -1, 0, 1, 1, 0, 1, 1, 0, -1};
+  const uint32_t indices[] = {0, 1, 2, 0, 2, 3};
+  WorldHandle h;
+  ASSERT_EQ(cs_world_from_triangles(vertices, 4, indices, 2, &h.w), CS_OK) << cs_last_error();
+  EXPECT_EQ(cs_world_triangle_count(h.w), 2u);
+  // A sphere of radius 0.5 falling from y = 2 by 3 m touches the floor after 1.5 m: t = 0.5.
+  const cs_sweep_query q{{{0.2f, 2, 0.1f}, {0.2f, 2, 0.1f}, 0.5f}, {0, -3, 0}};
+  cs_sweep_hit hit;
+  ASSERT_EQ(cs_sweep(h.w, &q, 1, &hit, 1), CS_OK);
+  EXPECT_EQ(hit.hit, CS_HIT);
+  EXPECT_NEAR(hit.t, 0.5f, 1e-6f);
+  EXPECT_LE(hit.t, 0.5f);  // never past the contact
+  EXPECT_EQ(hit.feature, CS_FEATURE_FACE);
+  EXPECT_NEAR(hit.normal[1], 1.f, 1e-6f);
+  EXPECT_LT(hit.triangle, 2u);
+}
+
+TEST(CApi, RefusesBadCallsWithACodeAndAMessage) {
+  cs_world* w = reinterpret_cast<cs_world*>(0x1);
+  EXPECT_EQ(cs_world_load("/no/such/level.obj", &w), CS_ERROR_FILE);
+  EXPECT_EQ(w, nullptr);
+  EXPECT_NE(std::string(cs_last_error()).find("/no/such/level.obj"), std::string::npos) << cs_last_error();
+  EXPECT_EQ(cs_world_load(nullptr, &w), CS_ERROR_ARGUMENT);
+
+  const float vertices[] = {0, 0, 0, 1, 0, 0, 0, 0, 1};
+  const uint32_t bad[] = {0, 1, 2, 0, 2, 3};
+  EXPECT_EQ(cs_world_from_triangles(vertices, 3, bad, 2, &w), CS_ERROR_ARGUMENT);
+  EXPECT_NE(std::string(cs_last_error()).find("triangle 1 names vertex 3"), std::string::npos) << cs_last_error();
+  const float nan_vertices[] = {0, 0, 0, NAN, 0, 0, 0, 0, 1};
+  EXPECT_EQ(cs_world_from_triangles(nan_vertices, 3, bad, 1, &w), CS_ERROR_MESH);
+  EXPECT_NE(std::string(cs_last_error()).find("triangle 0"), std::string::npos) << cs_last_error();
+  EXPECT_EQ(cs_world_from_triangles(vertices, 3, bad, 0, &w), CS_ERROR_ARGUMENT);
+
+  WorldHandle h;
+  ASSERT_EQ(cs_world_from_triangles(vertices, 3, bad, 1, &h.w), CS_OK);
+  EXPECT_STREQ(cs_last_error(), "");  // a call that succeeds clears the message
+  cs_sweep_query q{};
+  cs_sweep_hit hit;
+  EXPECT_EQ(cs_sweep(nullptr, &q, 1, &hit, 0), CS_ERROR_ARGUMENT);
+  EXPECT_EQ(cs_sweep(h.w, nullptr, 1, &hit, 0), CS_ERROR_ARGUMENT);
+  EXPECT_EQ(cs_sweep(h.w, &q, 1, &hit, -1), CS_ERROR_ARGUMENT);
+  EXPECT_EQ(cs_sweep(h.w, nullptr, 0, nullptr, 0), CS_OK);  // an empty batch
+  EXPECT_EQ(cs_sweep_ex(h.w, &q, 1, &hit, 7, 0, nullptr), CS_ERROR_ARGUMENT);
+  EXPECT_NE(std::string(cs_last_error()).find("unknown path 7"), std::string::npos);
+  cs_capsule c{};
+  cs_overlap_result o;
+  EXPECT_EQ(cs_overlap(h.w, &c, 1, -1.f, &o, 0), CS_ERROR_ARGUMENT);  // a negative clearance
+  EXPECT_NE(std::string(cs_last_error()).find("clearance"), std::string::npos) << cs_last_error();
+  cs_world_free(nullptr);  // allowed
+}
+
+TEST(CApi, TheLastErrorBelongsToTheThreadThatFailed) {
+  cs_world* w = nullptr;
+  ASSERT_EQ(cs_world_load("/no/such/a.obj", &w), CS_ERROR_FILE);
+  std::string other;
+  std::thread t([&] {
+    cs_world* v = nullptr;
+    cs_world_load("/no/such/b.obj", &v);
+    other = cs_last_error();
+  });
+  t.join();
+  EXPECT_NE(other.find("b.obj"), std::string::npos);
+  EXPECT_NE(std::string(cs_last_error()).find("a.obj"), std::string::npos);
+}
+
+TEST(CApi, LoadsASnapshotButRefusesSceneOptionsOnIt) {
+  const std::string path = temp_path("arena.cwsw");
+  save_snapshot(World(make_arena()), "@arena", path);
+  WorldHandle h;
+  ASSERT_EQ(cs_world_load(path.c_str(), &h.w), CS_OK) << cs_last_error();
+  EXPECT_EQ(cs_world_triangle_count(h.w), make_arena().size());
+  cs_world* scaled = nullptr;
+  EXPECT_EQ(cs_world_load_scene(path.c_str(), 2.f, 0, &scaled), CS_ERROR_ARGUMENT);
+  EXPECT_NE(std::string(cs_last_error()).find("snapshot"), std::string::npos) << cs_last_error();
+  std::remove(path.c_str());
+}
+
+TEST(CApi, DefaultSettingsAreTheCppDefaults) {
+  cs_move_settings m;
+  cs_move_settings_default(&m);
+  const MoveSettings d;
+  EXPECT_EQ(m.skin, d.skin);
+  EXPECT_EQ(m.step_height, d.step_height);
+  EXPECT_EQ(m.agents_collide, 1);
+  cs_validate_settings v;
+  cs_validate_settings_default(&v);
+  EXPECT_EQ(v.tolerance, ValidateSettings{}.tolerance);
+  EXPECT_STREQ(cs_version(), CAPSWEEP_VERSION_STRING);
+}
+
+}  // namespace

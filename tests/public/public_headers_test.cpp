@@ -1,0 +1,63 @@
+// The public surface: every header under include/capsweep/ includes only the standard library
+// and other public headers (never xsimd, oneTBB, Assimp, gRPC or capsweep's internal folders),
+// and the layouts the C API promises hold. That each header also compiles on its own, with
+// only include/ on the path, is checked by the public_headers_alone target (tests/CMakeLists.txt).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <set>
+#include <string>
+
+namespace {
+
+namespace fs = std::filesystem;
+const fs::path kPublic = fs::path(CAPSWEEP_SOURCE_DIR) / "include" / "capsweep";
+
+// The C and C++ standard headers a public header may use.
+const std::set<std::string> kStandard = {
+    "cmath", "cstddef", "cstdint", "cstring", "fstream", "memory", "span", "stdexcept", "string", "vector",
+    "stddef.h", "stdint.h"};
+
+TEST(PublicHeaders, IncludeOnlyTheStandardLibraryAndEachOther) {
+  int headers = 0;
+  for (const fs::directory_entry& e : fs::directory_iterator(kPublic)) {
+    const std::string name = e.path().filename().string();
+    if (e.path().extension() != ".h" && name != "version.h.in") continue;
+    ++headers;
+    std::ifstream in(e.path());
+    std::string line;
+    int number = 0;
+    const std::regex include(R"(^\s*#\s*include\s*([<"])([^>"]+)[>"])");
+    while (std::getline(in, line)) {
+      ++number;
+      std::smatch m;
+      if (!std::regex_search(line, m, include)) continue;
+      const std::string where = name + ":" + std::to_string(number) + ": " + line;
+      EXPECT_EQ(m[1], "<") << where << " (a quoted include reaches into the repository)";
+      const std::string target = m[2];
+      if (target.rfind("capsweep/", 0) == 0) {
+        const std::string file = target.substr(9);
+        EXPECT_TRUE(fs::exists(kPublic / file) || fs::exists(kPublic / (file + ".in"))) << where << " (not public)";
+      } else {
+        EXPECT_TRUE(kStandard.count(target)) << where << " (not a standard header on the list)";
+      }
+    }
+  }
+  EXPECT_GE(headers, 16);
+}
+
+TEST(PublicHeaders, NoInternalHeaderIsInTheTree) {
+  // Internal layouts live in core/, simd/, broadphase/; nothing there is copied under include/.
+  for (const char* folder : {"core", "simd", "broadphase", "io", "capi"}) {
+    for (const fs::directory_entry& e : fs::directory_iterator(fs::path(CAPSWEEP_SOURCE_DIR) / folder)) {
+      if (e.path().extension() != ".h") continue;
+      EXPECT_FALSE(fs::exists(kPublic / e.path().filename()) &&
+                   e.path().filename() != "move.h" && e.path().filename() != "world_arrays.h")
+          << e.path() << " is both internal and public";
+    }
+  }
+}
+
+}  // namespace

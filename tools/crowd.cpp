@@ -1,0 +1,193 @@
+#include "tools/crowd.h"
+
+#include <chrono>
+#include <cmath>
+#include <numbers>
+#include <stdexcept>
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+
+#include "broadphase/agent_grid.h"
+
+namespace capsweep {
+
+namespace {
+
+// Goals closer than this are reached; an agent making less than this fraction of its step for
+// kStuckTicks ticks picks a new goal (it is pressed against a wall or another agent).
+constexpr float kReached = 0.75f;
+constexpr float kStuckFraction = 0.25f;
+constexpr std::uint32_t kStuckTicks = 60;
+
+bool capsules_overlap(const Capsule& a, const Capsule& b, float tolerance) {
+  Contact k;
+  capsule_capsule_contact(a, b, k);
+  return k.distance < double(a.radius) + double(b.radius) - tolerance;
+}
+
+}  // namespace
+
+Crowd::Crowd(const World& world, const CrowdSettings& settings)
+    : world_(world), settings_(settings), places_(world) {
+  const Aabb& b = world.bounds();
+  tolerance_ = std::max(1e-4f, 4e-7f * std::max(max_abs_component(b.min), max_abs_component(b.max)));
+  floor_ = b.min.y - 50.f;
+  Random rng(settings.seed);
+  // Spawn: standing places (2 cm above the ground) clear of the mesh by a skin and of the
+  // agents already placed.
+  std::vector<Capsule> placed;
+  AgentGrid grid;
+  std::size_t failures = 0, grid_size = 0;
+  while (placed.size() < settings.agents) {
+    const Capsule c = places_.person(rng);
+    bool free = world.is_clear(c, settings.move.skin);
+    if (free) {
+      if (placed.size() >= grid_size + 64) {  // refresh the grid of placed agents now and then
+        grid.build(placed);
+        grid_size = placed.size();
+      }
+      const Capsule grown{c.a, c.b, c.radius + settings.move.skin};
+      grid.for_each_overlapping(swept_bounds(grown, {}), [&](std::uint32_t j) {
+        if (free && capsules_overlap(grown, placed[j], 0)) free = false;
+      });
+      for (std::size_t j = grid_size; free && j < placed.size(); ++j) free = !capsules_overlap(grown, placed[j], 0);
+    }
+    if (!free) {
+      if (++failures > 10000 + 50 * settings.agents) {
+        if (settings.up_to_capacity && !placed.empty()) break;
+        throw std::runtime_error("the scene has room for only " + std::to_string(placed.size()) + " of " +
+                                 std::to_string(settings.agents) + " agents");
+      }
+      continue;
+    }
+    placed.push_back(c);
+  }
+  const std::size_t n = placed.size();
+  settings_.agents = n;
+  agents_.resize(n);
+  results_.resize(n);
+  goal_.resize(n);
+  speed_.resize(n);
+  stuck_.assign(n, 0);
+  if (settings.trace) segments_.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    agents_[i].capsule = placed[i];
+    agents_[i].id = std::uint32_t(i);
+    rng_.emplace_back(settings.seed * 0x9E3779B97F4A7C15ull + i + 1);
+    speed_[i] = float(rng_[i].uniform(settings.min_speed, settings.max_speed));
+    goal_[i] = to_float(places_.point(rng_[i]));
+  }
+}
+
+// An agent that fell off the world (50 m below its lowest point) starts again on walkable
+// ground, clear of the mesh and of the other agents: a teleport, not travel (no segment).
+void Crowd::respawn(std::size_t i) {
+  ++totals_.respawned;
+  for (int attempt = 0; attempt < 1000; ++attempt) {
+    const Capsule c = places_.person(rng_[i]);
+    if (!world_.is_clear(c, settings_.move.skin)) continue;
+    const Capsule grown{c.a, c.b, c.radius + settings_.move.skin};
+    bool free = true;
+    for (std::size_t j = 0; j < agents_.size() && free; ++j) {
+      // Agents after i have not been updated yet: their end of tick is in results_.
+      free = j == i || !capsules_overlap(grown, j < i ? agents_[j].capsule : results_[j].capsule, 0);
+    }
+    if (!free) continue;
+    agents_[i].capsule = c;
+    agents_[i].vertical_speed = 0;
+    goal_[i] = to_float(places_.point(rng_[i]));
+    return;
+  }
+}
+
+// Each agent's displacement for the next tick, from its own random stream: the same crowd
+// for any thread count.
+void Crowd::steer() {
+  const float dt = settings_.move.dt;
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, agents_.size(), 256), [&](const auto& range) {
+    for (std::size_t i = range.begin(); i != range.end(); ++i) {
+      Agent& a = agents_[i];
+      const float step = speed_[i] * dt;
+      if (settings_.steering == Steering::directions) {
+        const double angle = rng_[i].uniform(0, 2 * std::numbers::pi);
+        a.displacement = {float(std::cos(angle)) * step, 0, float(std::sin(angle)) * step};
+        continue;
+      }
+      Vec3 to_goal = goal_[i] - a.capsule.a;
+      to_goal.y = 0;
+      float distance = length(to_goal);
+      if (distance < kReached || stuck_[i] >= kStuckTicks) {
+        goal_[i] = to_float(places_.point(rng_[i]));
+        stuck_[i] = 0;
+        to_goal = goal_[i] - a.capsule.a;
+        to_goal.y = 0;
+        distance = length(to_goal);
+      }
+      a.displacement = distance > 1e-6f ? to_goal * (std::min(step, distance) / distance) : Vec3{};
+    }
+  });
+}
+
+void Crowd::tick() {
+  steer();
+  previous_ = agents_;
+  const auto start = std::chrono::steady_clock::now();
+  world_.move(agents_, settings_.move, results_, settings_.batch, segments_);
+  totals_.move_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ++totals_.ticks;
+  for (std::size_t i = 0; i < agents_.size(); ++i) {
+    const MoveResult& r = results_[i];
+    Agent& a = agents_[i];
+    const float wanted = length(a.displacement);
+    const float made = length(Vec3{r.moved.x, 0, r.moved.z});
+    stuck_[i] = wanted > 0 && made < kStuckFraction * wanted ? stuck_[i] + 1 : 0;
+    a.capsule = r.capsule;
+    a.vertical_speed = r.vertical_speed;
+    if (a.capsule.a.y < floor_) respawn(i);
+    totals_.sweeps += r.sweeps;
+    totals_.stepped += (r.flags & kMoveSteppedUp) != 0;
+    totals_.snapped += (r.flags & kMoveSnapped) != 0;
+    totals_.depenetrated += (r.flags & kMoveDepenetrated) != 0;
+    totals_.held += (r.flags & kMoveHeldByAgents) != 0;
+    totals_.falling += (r.flags & kMoveFalling) != 0;
+    totals_.blocked += (r.flags & kMoveBlocked) != 0;
+    totals_.pushed += r.pushed;
+  }
+  totals_.agent_ticks += agents_.size();
+}
+
+CrowdViolations Crowd::check() const {
+  CrowdViolations v;
+  const float clearance = settings_.move.skin - tolerance_;
+  std::vector<Capsule> ends(agents_.size());
+  for (std::size_t i = 0; i < agents_.size(); ++i) ends[i] = agents_[i].capsule;
+  AgentGrid grid;
+  grid.build(ends);
+  std::vector<std::uint8_t> penetrating(agents_.size()), overlapping(agents_.size());
+  auto body = [&] {
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, ends.size(), 64), [&](const auto& range) {
+      for (std::size_t i = range.begin(); i != range.end(); ++i) {
+        penetrating[i] = !world_.is_clear(ends[i], clearance);
+        if (!settings_.move.agents_collide) continue;
+        grid.for_each_overlapping(swept_bounds(ends[i], {}), [&](std::uint32_t j) {
+          if (j > i && capsules_overlap(ends[i], ends[j], tolerance_)) overlapping[i] = 1;
+        });
+      }
+    });
+  };
+  if (settings_.batch.threads > 0) {
+    tbb::task_arena arena(settings_.batch.threads);
+    arena.execute(body);
+  } else {
+    body();
+  }
+  for (std::size_t i = 0; i < ends.size(); ++i) {
+    v.penetrating += penetrating[i];
+    v.overlapping += overlapping[i];
+  }
+  return v;
+}
+
+}  // namespace capsweep

@@ -1,0 +1,130 @@
+#include "tools/picture.h"
+
+#include "broadphase/adjacency.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+
+#include <png.h>
+
+namespace capsweep {
+
+namespace {
+
+std::uint32_t rgb(float r, float g, float b) {
+  auto c = [](float v) { return std::uint32_t(std::clamp(v, 0.f, 1.f) * 255.f + 0.5f); };
+  return c(r) << 16 | c(g) << 8 | c(b);
+}
+
+}  // namespace
+
+TopDownPicture::TopDownPicture(const World& world, int size) {
+  const Aabb& b = world.bounds();
+  const float margin = 0.02f * std::max(b.max.x - b.min.x, b.max.z - b.min.z) + 0.5f;
+  x0_ = b.min.x - margin;
+  z0_ = b.min.z - margin;
+  const float w = b.max.x + margin - x0_, h = b.max.z + margin - z0_;
+  scale_ = float(size) / std::max(w, h);
+  width_ = std::max(1, int(std::ceil(w * scale_)));
+  height_ = std::max(1, int(std::ceil(h * scale_)));
+  rgb_.assign(std::size_t(width_) * height_, rgb(0.08f, 0.08f, 0.1f));
+  std::vector<float> top(rgb_.size(), -INFINITY);
+  const float y_lo = b.min.y, y_span = std::max(b.max.y - b.min.y, 1e-3f);
+  // Fill every triangle seen from above (a scanline-free barycentric fill of its pixel box);
+  // at each pixel the highest surface wins.
+  for (const Triangle& t : world.triangles()) {
+    const Vec3 n = face_normal(t);
+    const float up = std::fabs(n.y);
+    const float ax = px(t.v[0].x), az = py(t.v[0].z), bx = px(t.v[1].x), bz = py(t.v[1].z);
+    const float cx = px(t.v[2].x), cz = py(t.v[2].z);
+    const float area = (bx - ax) * (cz - az) - (bz - az) * (cx - ax);
+    if (std::fabs(area) < 1e-12f) continue;
+    const int x_lo = std::max(0, int(std::floor(std::min({ax, bx, cx}))));
+    const int x_hi = std::min(width_ - 1, int(std::ceil(std::max({ax, bx, cx}))));
+    const int z_lo = std::max(0, int(std::floor(std::min({az, bz, cz}))));
+    const int z_hi = std::min(height_ - 1, int(std::ceil(std::max({az, bz, cz}))));
+    for (int z = z_lo; z <= z_hi; ++z) {
+      for (int x = x_lo; x <= x_hi; ++x) {
+        const float qx = float(x) + 0.5f, qz = float(z) + 0.5f;
+        const float w0 = ((bx - qx) * (cz - qz) - (bz - qz) * (cx - qx)) / area;
+        const float w1 = ((cx - qx) * (az - qz) - (cz - qz) * (ax - qx)) / area;
+        const float w2 = 1.f - w0 - w1;
+        if (w0 < 0 || w1 < 0 || w2 < 0) continue;
+        const float y = w0 * t.v[0].y + w1 * t.v[1].y + w2 * t.v[2].y;
+        const std::size_t k = std::size_t(z) * width_ + x;
+        if (y <= top[k]) continue;
+        top[k] = y;
+        const float shade = 0.35f + 0.5f * (y - y_lo) / y_span;
+        rgb_[k] = up >= 0.7071f ? rgb(shade, shade, shade * 0.95f) : rgb(shade * 0.55f, shade * 0.45f, shade * 0.4f);
+      }
+    }
+  }
+}
+
+void TopDownPicture::put(int x, int y, std::uint32_t c) {
+  if (x >= 0 && y >= 0 && x < width_ && y < height_) rgb_[std::size_t(y) * width_ + x] = c;
+}
+
+void TopDownPicture::trail(const Vec3& from, const Vec3& to, float speed, float max_speed) {
+  const float s = std::clamp(max_speed > 0 ? speed / max_speed : 0.f, 0.f, 1.f);
+  const std::uint32_t c = s < 0.5f ? rgb(0, 2 * s, 1 - 2 * s) : rgb(2 * s - 1, 2 - 2 * s, 0);
+  const float x0 = px(from.x), y0 = py(from.z), x1 = px(to.x), y1 = py(to.z);
+  const int steps = std::min(4096, int(std::ceil(std::max(std::fabs(x1 - x0), std::fabs(y1 - y0)))) + 1);
+  for (int i = 0; i <= steps; ++i) {
+    const float u = float(i) / float(steps);
+    put(int(x0 + (x1 - x0) * u), int(y0 + (y1 - y0) * u), c);
+  }
+}
+
+void TopDownPicture::contact(const Vec3& p, bool with_agent) {
+  put(int(px(p.x)), int(py(p.z)), with_agent ? rgb(1, 0, 1) : rgb(1, 0.9f, 0));
+}
+
+void TopDownPicture::agent(const Vec3& p, float radius) {
+  // Drawn at 40 % of the radius so that the trails underneath stay visible in dense crowds.
+  const float cx = px(p.x), cy = py(p.z), r = std::max(0.4f * radius * scale_, 1.f);
+  for (int y = int(cy - r); y <= int(cy + r); ++y) {
+    for (int x = int(cx - r); x <= int(cx + r); ++x) {
+      if ((float(x) + 0.5f - cx) * (float(x) + 0.5f - cx) + (float(y) + 0.5f - cy) * (float(y) + 0.5f - cy) <= r * r) {
+        put(x, y, rgb(1, 1, 1));
+      }
+    }
+  }
+}
+
+void TopDownPicture::write_png(const std::string& path) const {
+  FILE* f = std::fopen(path.c_str(), "wb");
+  if (!f) throw std::runtime_error(path + ": cannot create");
+  png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, nullptr, nullptr, nullptr);
+  png_infop info = png ? png_create_info_struct(png) : nullptr;
+  std::vector<png_byte> row(std::size_t(width_) * 3);
+  bool ok = png && info;
+  if (ok && setjmp(png_jmpbuf(png)) == 0) {
+    png_init_io(png, f);
+    png_set_IHDR(png, info, png_uint_32(width_), png_uint_32(height_), 8, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
+                 PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    png_write_info(png, info);
+    for (int y = 0; y < height_; ++y) {
+      for (int x = 0; x < width_; ++x) {
+        const std::uint32_t c = rgb_[std::size_t(y) * width_ + x];
+        row[3 * x] = png_byte(c >> 16);
+        row[3 * x + 1] = png_byte(c >> 8);
+        row[3 * x + 2] = png_byte(c);
+      }
+      png_write_row(png, row.data());
+    }
+    png_write_end(png, nullptr);
+  } else {
+    ok = false;
+  }
+  png_destroy_write_struct(&png, &info);
+  const bool closed = std::fclose(f) == 0;
+  if (!ok || !closed) {
+    std::remove(path.c_str());
+    throw std::runtime_error(path + ": writing the PNG failed");
+  }
+}
+
+}  // namespace capsweep

@@ -1,0 +1,41 @@
+// A top-down picture (looking down -Y) of a world with a crowd's trails, written as PNG.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <capsweep/world.h>
+
+namespace capsweep {
+
+class TopDownPicture {
+ public:
+  // The world's X-Z extent fitted into at most `size` pixels on the longer side. Surfaces are
+  // shaded by height, steep ones darker, the highest surface at each pixel on top.
+  TopDownPicture(const World& world, int size = 1200);
+
+  // A trail segment coloured by speed: blue at 0, green at max_speed / 2, red at max_speed.
+  void trail(const Vec3& from, const Vec3& to, float speed, float max_speed);
+  // A contact: yellow with the world, magenta with another agent.
+  void contact(const Vec3& p, bool with_agent);
+  // Where an agent ends: a white disc (40 % of its radius).
+  void agent(const Vec3& p, float radius);
+
+  // Throws std::runtime_error naming the file when it cannot be written.
+  void write_png(const std::string& path) const;
+
+  int width() const { return width_; }
+  int height() const { return height_; }
+
+ private:
+  void put(int x, int y, std::uint32_t rgb);
+  float px(float x) const { return (x - x0_) * scale_; }
+  float py(float z) const { return (z - z0_) * scale_; }
+
+  int width_, height_;
+  float x0_, z0_, scale_;
+  std::vector<std::uint32_t> rgb_;
+};
+
+}  // namespace capsweep
