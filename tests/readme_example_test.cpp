@@ -58,3 +58,31 @@ TEST(ReadmeExample, ReadmeShowsThisExactCode) {
   ASSERT_FALSE(source.empty());
   EXPECT_EQ(readme, source) << "README.md's example differs from tests/readme_example_test.cpp";
 }
+
+// Each "<!-- snippet: PATH -->" in the README is followed by PATH's whole text, so the snippets
+// are the examples the InstallAndConsume test builds and runs.
+TEST(ReadmeExample, SnippetsAreTheExampleFiles) {
+  auto slurp = [](const std::string& path) {
+    std::ifstream in(path);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+  };
+  const std::string readme = slurp(CAPSWEEP_SOURCE_DIR "/README.md");
+  const std::string marker = "<!-- snippet: ";
+  int snippets = 0;
+  for (std::size_t at = readme.find(marker); at != std::string::npos; at = readme.find(marker, at + 1)) {
+    const std::size_t name_end = readme.find(" -->\n", at);
+    ASSERT_NE(name_end, std::string::npos);
+    const std::string path = readme.substr(at + marker.size(), name_end - at - marker.size());
+    const std::size_t fence = readme.find('\n', name_end + 5);  // the ```lang line
+    const std::size_t close = readme.find("\n```\n", fence);
+    ASSERT_NE(close, std::string::npos) << path;
+    const std::string shown = readme.substr(fence + 1, close - fence);
+    const std::string file = slurp(std::string(CAPSWEEP_SOURCE_DIR) + "/" + path);
+    ASSERT_FALSE(file.empty()) << path << " does not exist";
+    EXPECT_EQ(shown, file) << "README.md's snippet differs from " << path;
+    ++snippets;
+  }
+  EXPECT_GE(snippets, 5);
+}
