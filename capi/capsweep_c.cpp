@@ -17,10 +17,7 @@
 
 #include "broadphase/sweep_batch.h"
 #include "capi/records.h"
-
-struct cs_world {
-  capsweep::World world;
-};
+#include "capi/world_handle.h"
 
 namespace {
 

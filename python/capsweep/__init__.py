@@ -1,0 +1,178 @@
+"""capsweep: exact swept-capsule queries and crowd movement against static triangle meshes.
+
+Batches are numpy arrays of records whose dtypes are the C API's structs
+(<capsweep/capsweep_c.h>): QUERY_DTYPE is the 40-byte CWSQ record and HIT_DTYPE the 40-byte
+CWSR record, so ``hits.tobytes()`` is a CWSR file body byte for byte. Every batch runs with
+the GIL released, on ``threads`` workers (0 = every core); the answers are the same bytes on
+any thread count.
+
+    world = capsweep.load("level.obj")             # any mesh Assimp reads, FILE.gz, or a snapshot
+    hits = world.sweep(capsweep.read_queries("moves.cwsq"))
+    capsweep.write_results("answers.cwsr", hits)
+"""
+import numpy as _np
+
+from . import _capsweep
+
+__version__ = _capsweep.__version__
+
+
+class Error(ValueError):
+    """A refused input or call: the message names the file, record or argument and the reason."""
+
+
+_capsweep._set_error_type(Error)
+
+
+def _struct(fields, itemsize):
+    names, formats, offsets = zip(*fields)
+    return _np.dtype({"names": list(names), "formats": list(formats), "offsets": list(offsets),
+                      "itemsize": itemsize})
+
+
+_V3 = ("<f4", (3,))
+CAPSULE_DTYPE = _struct([("a", _V3, 0), ("b", _V3, 12), ("radius", "<f4", 24)], 28)
+#: One sweep: the CWSQ record (capsule a, b, radius, then the motion).
+QUERY_DTYPE = _struct([("a", _V3, 0), ("b", _V3, 12), ("radius", "<f4", 24), ("motion", _V3, 28)], 40)
+#: The first contact of a sweep: the CWSR record. hit: 0 miss, 1 hit, 2 hit at the start.
+HIT_DTYPE = _struct([("hit", "u1", 0), ("feature", "u1", 1), ("reserved", "<u2", 2), ("t", "<f4", 4),
+                     ("normal", _V3, 8), ("point", _V3, 20), ("depth", "<f4", 32), ("triangle", "<u4", 36)], 40)
+AGENT_DTYPE = _struct([("capsule", CAPSULE_DTYPE, 0), ("displacement", _V3, 28), ("vertical_speed", "<f4", 40),
+                       ("id", "<u4", 44)], 48)
+MOVE_CONTACT_DTYPE = _struct([("point", _V3, 0), ("normal", _V3, 12), ("triangle", "<u4", 24),
+                              ("agent", "<u4", 28)], 32)
+MOVE_RESULT_DTYPE = _struct([("capsule", CAPSULE_DTYPE, 0), ("moved", _V3, 28), ("vertical_speed", "<f4", 40),
+                             ("grounded", "u1", 44), ("flags", "u1", 45), ("contact_count", "u1", 46),
+                             ("status", "u1", 47), ("ground_normal", _V3, 48), ("ground_triangle", "<u4", 60),
+                             ("sweeps", "<u2", 64), ("reserved", "<u2", 66), ("pushed", "<f4", 68),
+                             ("contacts", (MOVE_CONTACT_DTYPE, (4,)), 72)], 200)
+CLAIMED_MOVE_DTYPE = _struct([("from", CAPSULE_DTYPE, 0), ("motion", _V3, 28), ("dt", "<f4", 40)], 44)
+VERDICT_DTYPE = _struct([("kind", "u1", 0), ("status", "u1", 1), ("reserved", "<u2", 2),
+                         ("legal_fraction", "<f4", 4), ("hit", HIT_DTYPE, 8), ("furthest", CAPSULE_DTYPE, 48),
+                         ("corrected", CAPSULE_DTYPE, 76)], 104)
+OVERLAP_DTYPE = _struct([("clear", "u1", 0), ("overlapping", "u1", 1), ("status", "u1", 2), ("feature", "u1", 3),
+                         ("distance", "<f4", 4), ("depth", "<f4", 8), ("normal", _V3, 12), ("point", _V3, 24),
+                         ("point_on_axis", _V3, 36), ("triangle", "<u4", 48)], 52)
+
+#: Values of the status arrays and fields (enum cs_status).
+STATUS = ("ok", "non_finite_capsule", "bad_radius", "non_finite_motion", "non_finite_triangle", "out_of_range")
+#: VERDICT_DTYPE's kind (enum cs_verdict_kind).
+VERDICTS = ("ok", "blocked", "start_overlaps", "too_fast", "refused")
+_PATHS = {"simd": 0, "scalar": 1, "brute": 2}
+
+default_move_settings = _capsweep.default_move_settings
+
+
+def _records(array, dtype, width, what):
+    """The array as contiguous records of dtype: as it is when it already is, else converted
+    from plain numbers of shape (n, width) (no copy when those are contiguous float32)."""
+    a = _np.asarray(array)
+    if a.dtype == dtype:
+        if a.ndim != 1:
+            raise Error(f"{what}: expected a 1-d array of records, got shape {a.shape}")
+        return _np.ascontiguousarray(a)
+    if a.dtype.names is not None:
+        raise Error(f"{what}: records of dtype {a.dtype} are not {dtype}")
+    if a.ndim != 2 or a.shape[1] != width:
+        raise Error(f"{what}: expected shape (n, {width}) or an array of records, got shape {a.shape}")
+    floats = _np.ascontiguousarray(a, dtype="<f4")
+    return floats.view(dtype).reshape(len(floats))
+
+
+def _threads(threads):
+    if int(threads) < 0:
+        raise Error("threads must be >= 0 (0 = every core)")
+    return int(threads)
+
+
+class World:
+    """A static triangle world: built once, then read-only (any number of threads may query it).
+
+    World(vertices, indices): vertices (n, 3) numbers, indices (m, 3) integers into them.
+    capsweep.load(path) makes one from a file.
+    """
+
+    def __init__(self, vertices, indices):
+        v = _np.ascontiguousarray(vertices, dtype="<f4")
+        i = _np.asarray(indices)
+        if i.ndim != 2 or i.shape[1] != 3 or v.ndim != 2 or v.shape[1] != 3:
+            raise Error(f"vertices must have shape (n, 3) and indices (m, 3), got {v.shape} and {i.shape}")
+        if i.size and (not _np.issubdtype(i.dtype, _np.integer)):
+            raise Error(f"indices must be integers, got {i.dtype}")
+        if i.size and (i.min() < 0 or i.max() > 0xFFFFFFFE):
+            t = int(_np.argwhere((i < 0) | (i > 0xFFFFFFFE))[0][0])
+            raise Error(f"triangle {t} names vertex {int(i[t][(i[t] < 0) | (i[t] > 0xFFFFFFFE)][0])}, "
+                        f"which is not an index")
+        self._native = _capsweep._from_triangles(v, _np.ascontiguousarray(i, dtype="<u4"))
+
+    @classmethod
+    def _wrap(cls, native):
+        world = cls.__new__(cls)
+        world._native = native
+        return world
+
+    @property
+    def triangle_count(self):
+        return self._native.triangle_count
+
+    def sweep(self, queries, path="simd", threads=0, status=False):
+        """Sweeps each query (QUERY_DTYPE records, or float32 (n, 10) in CWSQ order) and returns an
+        array of HIT_DTYPE records (a CWSR body). A refused query (NaN, radius <= 0, out of
+        range) gets a miss; with status=True, also returns its reason per query (uint8, STATUS)."""
+        if path not in _PATHS:
+            raise Error(f"unknown path {path!r} (simd, scalar or brute)")
+        q = _records(queries, QUERY_DTYPE, 10, "queries")
+        hits = _np.empty(len(q), HIT_DTYPE)
+        codes = _np.empty(len(q), _np.uint8) if status else None
+        self._native._sweep(q, hits, _PATHS[path], _threads(threads), codes)
+        return (hits, codes) if status else hits
+
+    def move(self, agents, settings=None, threads=0):
+        """One tick for AGENT_DTYPE records; returns MOVE_RESULT_DTYPE records (status inside).
+        settings: a dict of movement settings (default_move_settings() lists them)."""
+        a = _records(agents, AGENT_DTYPE, 12, "agents")
+        results = _np.empty(len(a), MOVE_RESULT_DTYPE)
+        self._native._move(a, dict(settings or {}), results, _threads(threads))
+        return results
+
+    def validate(self, moves, tolerance=0.01, max_speed=0.0, movement=None, threads=0):
+        """Judges CLAIMED_MOVE_DTYPE records; returns VERDICT_DTYPE records (kind: VERDICTS)."""
+        m = _records(moves, CLAIMED_MOVE_DTYPE, 11, "moves")
+        verdicts = _np.empty(len(m), VERDICT_DTYPE)
+        self._native._validate(m, float(tolerance), float(max_speed), dict(movement or {}), verdicts,
+                               _threads(threads))
+        return verdicts
+
+    def overlap(self, capsules, clearance=0.0, threads=0):
+        """Static capsules (CAPSULE_DTYPE records, or float32 (n, 7)): clear of the world by
+        `clearance`, and their deepest overlap; returns OVERLAP_DTYPE records."""
+        c = _records(capsules, CAPSULE_DTYPE, 7, "capsules")
+        results = _np.empty(len(c), OVERLAP_DTYPE)
+        self._native._overlap(c, float(clearance), results, _threads(threads))
+        return results
+
+    def _sweep_seconds(self, queries, path="simd", threads=0, repeats=5):
+        """The best time of the same batch through the C++ API (for bench scripts)."""
+        return self._native._sweep_seconds(_records(queries, QUERY_DTYPE, 10, "queries"), _PATHS[path],
+                                           _threads(threads), int(repeats))
+
+
+def load(path, scale=1.0, z_up=False):
+    """A World from a mesh file (anything Assimp reads, FILE.gz) or a CWSW snapshot. scale
+    multiplies every coordinate; z_up turns a Z-up file Y up (neither applies to snapshots)."""
+    return World._wrap(_capsweep._load(str(path), float(scale), bool(z_up)))
+
+
+def read_queries(path):
+    """The queries of a CWSQ file, as QUERY_DTYPE records (every one checked)."""
+    return _capsweep._query_count_and_fill(str(path), lambda n: _np.empty(n, QUERY_DTYPE))
+
+
+def write_results(path, hits):
+    """Writes HIT_DTYPE records as a CWSR file (the bytes `capsweep sweep` writes)."""
+    _capsweep._write_results(str(path), _records(hits, HIT_DTYPE, 0, "hits"))
+
+
+__all__ = ["World", "load", "read_queries", "write_results", "default_move_settings", "Error", "QUERY_DTYPE",
+           "HIT_DTYPE", "CAPSULE_DTYPE", "AGENT_DTYPE", "MOVE_RESULT_DTYPE", "MOVE_CONTACT_DTYPE",
+           "CLAIMED_MOVE_DTYPE", "VERDICT_DTYPE", "OVERLAP_DTYPE", "STATUS", "VERDICTS", "__version__"]

@@ -1,0 +1,309 @@
+// The Python module: a thin layer over the C API (compiled into it), so Python answers exactly
+// what C answers. Arrays arrive as contiguous buffers of the C structs (capsweep/__init__.py
+// makes them so, without a copy when they already are) and answers are written in place into
+// arrays allocated once; every batch runs with the GIL released.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <chrono>
+#include <cstddef>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <capsweep/capsweep_c.h>
+#include <capsweep/query_file.h>
+#include <capsweep/version.h>
+#include <capsweep/world.h>
+
+#include "capi/records.h"
+#include "capi/world_handle.h"
+
+namespace py = pybind11;
+
+namespace {
+
+using namespace capsweep;
+
+// A C API failure as a Python exception (capsweep.Error, a ValueError).
+py::object error_type;
+[[noreturn]] void raise_last_error() {
+  PyErr_SetString(error_type.ptr(), cs_last_error());
+  throw py::error_already_set();
+}
+void check(int code) {
+  if (code != CS_OK) raise_last_error();
+}
+
+// A contiguous 1-d array of `count` records of type T (its itemsize checked), in place.
+template <class T>
+T* records_of(const py::array& a, std::size_t& count, bool writable, const char* what) {
+  if (a.itemsize() != py::ssize_t(sizeof(T)) || a.ndim() != 1 || !(a.flags() & py::array::c_style) ||
+      (writable && !a.writeable())) {
+    throw std::invalid_argument(std::string(what) + ": expected a contiguous 1-d array of " + std::to_string(sizeof(T)) +
+                                "-byte records");
+  }
+  count = std::size_t(a.shape(0));
+  return static_cast<T*>(const_cast<void*>(a.data()));
+}
+
+struct PyWorld {
+  cs_world* world = nullptr;
+  explicit PyWorld(cs_world* w) : world(w) {}
+  PyWorld(const PyWorld&) = delete;
+  ~PyWorld() { cs_world_free(world); }
+};
+
+cs_move_settings move_settings(const py::dict& d) {
+  cs_move_settings s;
+  cs_move_settings_default(&s);
+  for (const auto& [key, value] : d) {
+    const std::string k = py::str(key);
+    if (k == "skin") s.skin = value.cast<float>();
+    else if (k == "backoff") s.backoff = value.cast<float>();
+    else if (k == "max_iterations") s.max_iterations = value.cast<std::int32_t>();
+    else if (k == "min_distance") s.min_distance = value.cast<float>();
+    else if (k == "max_depenetration_iterations") s.max_depenetration_iterations = value.cast<std::int32_t>();
+    else if (k == "max_slope_degrees") s.max_slope_degrees = value.cast<float>();
+    else if (k == "step_height") s.step_height = value.cast<float>();
+    else if (k == "snap_distance") s.snap_distance = value.cast<float>();
+    else if (k == "ground_distance") s.ground_distance = value.cast<float>();
+    else if (k == "gravity") s.gravity = value.cast<float>();
+    else if (k == "max_fall_speed") s.max_fall_speed = value.cast<float>();
+    else if (k == "dt") s.dt = value.cast<float>();
+    else if (k == "agents_collide") s.agents_collide = value.cast<bool>() ? 1 : 0;
+    else throw std::invalid_argument("unknown movement setting '" + k + "'");
+  }
+  return s;
+}
+
+py::dict default_move_settings() {
+  cs_move_settings s;
+  cs_move_settings_default(&s);
+  py::dict d;
+  d["skin"] = s.skin;
+  d["backoff"] = s.backoff;
+  d["max_iterations"] = s.max_iterations;
+  d["min_distance"] = s.min_distance;
+  d["max_depenetration_iterations"] = s.max_depenetration_iterations;
+  d["max_slope_degrees"] = s.max_slope_degrees;
+  d["step_height"] = s.step_height;
+  d["snap_distance"] = s.snap_distance;
+  d["ground_distance"] = s.ground_distance;
+  d["gravity"] = s.gravity;
+  d["max_fall_speed"] = s.max_fall_speed;
+  d["dt"] = s.dt;
+  d["agents_collide"] = s.agents_collide != 0;
+  return d;
+}
+
+// sizeof and offsetof of every C struct, for the test that holds the numpy dtypes to them.
+py::dict layouts() {
+  py::dict all;
+#define CS_FIELD(S, F) fields[#F] = offsetof(S, F)
+  {
+    py::dict fields;
+    CS_FIELD(cs_sweep_query, capsule.a); CS_FIELD(cs_sweep_query, capsule.b);
+    CS_FIELD(cs_sweep_query, capsule.radius); CS_FIELD(cs_sweep_query, motion);
+    all["cs_sweep_query"] = py::make_tuple(sizeof(cs_sweep_query), fields);
+  }
+  {
+    py::dict fields;
+    CS_FIELD(cs_sweep_hit, hit); CS_FIELD(cs_sweep_hit, feature); CS_FIELD(cs_sweep_hit, reserved);
+    CS_FIELD(cs_sweep_hit, t); CS_FIELD(cs_sweep_hit, normal); CS_FIELD(cs_sweep_hit, point);
+    CS_FIELD(cs_sweep_hit, depth); CS_FIELD(cs_sweep_hit, triangle);
+    all["cs_sweep_hit"] = py::make_tuple(sizeof(cs_sweep_hit), fields);
+  }
+  {
+    py::dict fields;
+    CS_FIELD(cs_capsule, a); CS_FIELD(cs_capsule, b); CS_FIELD(cs_capsule, radius);
+    all["cs_capsule"] = py::make_tuple(sizeof(cs_capsule), fields);
+  }
+  {
+    py::dict fields;
+    CS_FIELD(cs_agent, capsule); CS_FIELD(cs_agent, displacement); CS_FIELD(cs_agent, vertical_speed);
+    CS_FIELD(cs_agent, id);
+    all["cs_agent"] = py::make_tuple(sizeof(cs_agent), fields);
+  }
+  {
+    py::dict fields;
+    CS_FIELD(cs_move_contact, point); CS_FIELD(cs_move_contact, normal); CS_FIELD(cs_move_contact, triangle);
+    CS_FIELD(cs_move_contact, agent);
+    all["cs_move_contact"] = py::make_tuple(sizeof(cs_move_contact), fields);
+  }
+  {
+    py::dict fields;
+    CS_FIELD(cs_move_result, capsule); CS_FIELD(cs_move_result, moved); CS_FIELD(cs_move_result, vertical_speed);
+    CS_FIELD(cs_move_result, grounded); CS_FIELD(cs_move_result, flags); CS_FIELD(cs_move_result, contact_count);
+    CS_FIELD(cs_move_result, status); CS_FIELD(cs_move_result, ground_normal);
+    CS_FIELD(cs_move_result, ground_triangle); CS_FIELD(cs_move_result, sweeps); CS_FIELD(cs_move_result, reserved);
+    CS_FIELD(cs_move_result, pushed); CS_FIELD(cs_move_result, contacts);
+    all["cs_move_result"] = py::make_tuple(sizeof(cs_move_result), fields);
+  }
+  {
+    py::dict fields;
+    CS_FIELD(cs_claimed_move, from); CS_FIELD(cs_claimed_move, motion); CS_FIELD(cs_claimed_move, dt);
+    all["cs_claimed_move"] = py::make_tuple(sizeof(cs_claimed_move), fields);
+  }
+  {
+    py::dict fields;
+    CS_FIELD(cs_verdict, kind); CS_FIELD(cs_verdict, status); CS_FIELD(cs_verdict, reserved);
+    CS_FIELD(cs_verdict, legal_fraction); CS_FIELD(cs_verdict, hit); CS_FIELD(cs_verdict, furthest);
+    CS_FIELD(cs_verdict, corrected);
+    all["cs_verdict"] = py::make_tuple(sizeof(cs_verdict), fields);
+  }
+  {
+    py::dict fields;
+    CS_FIELD(cs_overlap_result, clear); CS_FIELD(cs_overlap_result, overlapping); CS_FIELD(cs_overlap_result, status);
+    CS_FIELD(cs_overlap_result, feature); CS_FIELD(cs_overlap_result, distance); CS_FIELD(cs_overlap_result, depth);
+    CS_FIELD(cs_overlap_result, normal); CS_FIELD(cs_overlap_result, point);
+    CS_FIELD(cs_overlap_result, point_on_axis); CS_FIELD(cs_overlap_result, triangle);
+    all["cs_overlap_result"] = py::make_tuple(sizeof(cs_overlap_result), fields);
+  }
+#undef CS_FIELD
+  return all;
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_capsweep, m) {
+  m.doc() = "capsweep's native module; use the capsweep package.";
+  error_type = py::reinterpret_borrow<py::object>(PyExc_ValueError);
+  m.attr("__version__") = CAPSWEEP_VERSION_STRING;
+  m.def("_set_error_type", [](py::object type) { error_type = std::move(type); });
+  m.def("_layouts", &layouts);
+  m.def("default_move_settings", &default_move_settings, "capsweep's movement settings, as a dict");
+
+  py::class_<PyWorld>(m, "_World")
+      .def_property_readonly("triangle_count", [](const PyWorld& w) { return cs_world_triangle_count(w.world); })
+      .def("_sweep",
+           [](const PyWorld& w, const py::array& in, py::array& out, int path, int threads, py::object status) {
+             std::size_t n = 0, m_out = 0, m_status = 0;
+             const auto* q = records_of<const cs_sweep_query>(in, n, false, "queries");
+             auto* h = records_of<cs_sweep_hit>(out, m_out, true, "hits");
+             std::uint8_t* s = nullptr;
+             if (!status.is_none()) s = records_of<std::uint8_t>(status.cast<py::array>(), m_status, true, "status");
+             if (m_out != n || (s && m_status != n)) throw std::invalid_argument("queries and answers differ in length");
+             int code;
+             {
+               py::gil_scoped_release free;
+               code = cs_sweep_ex(w.world, q, n, h, path, threads, s);
+             }
+             check(code);
+           })
+      .def("_move",
+           [](const PyWorld& w, const py::array& in, const py::dict& settings, py::array& out, int threads) {
+             std::size_t n = 0, m_out = 0;
+             const auto* a = records_of<const cs_agent>(in, n, false, "agents");
+             auto* r = records_of<cs_move_result>(out, m_out, true, "results");
+             if (m_out != n) throw std::invalid_argument("agents and results differ in length");
+             const cs_move_settings s = move_settings(settings);
+             int code;
+             {
+               py::gil_scoped_release free;
+               code = cs_move(w.world, a, n, &s, r, threads);
+             }
+             check(code);
+           })
+      .def("_validate",
+           [](const PyWorld& w, const py::array& in, float tolerance, float max_speed, const py::dict& movement,
+              py::array& out, int threads) {
+             std::size_t n = 0, m_out = 0;
+             const auto* c = records_of<const cs_claimed_move>(in, n, false, "moves");
+             auto* v = records_of<cs_verdict>(out, m_out, true, "verdicts");
+             if (m_out != n) throw std::invalid_argument("moves and verdicts differ in length");
+             cs_validate_settings s;
+             cs_validate_settings_default(&s);
+             s.tolerance = tolerance;
+             s.max_speed = max_speed;
+             s.movement = move_settings(movement);
+             int code;
+             {
+               py::gil_scoped_release free;
+               code = cs_validate(w.world, c, n, &s, v, threads);
+             }
+             check(code);
+           })
+      .def("_overlap",
+           [](const PyWorld& w, const py::array& in, float clearance, py::array& out, int threads) {
+             std::size_t n = 0, m_out = 0;
+             const auto* c = records_of<const cs_capsule>(in, n, false, "capsules");
+             auto* r = records_of<cs_overlap_result>(out, m_out, true, "results");
+             if (m_out != n) throw std::invalid_argument("capsules and results differ in length");
+             int code;
+             {
+               py::gil_scoped_release free;
+               code = cs_overlap(w.world, c, n, clearance, r, threads);
+             }
+             check(code);
+           })
+      // The same batch through the C++ span API (queries converted beforehand, untimed): the
+      // best of `repeats` runs, in seconds. For the bench script, never for answers.
+      .def("_sweep_seconds", [](const PyWorld& w, const py::array& in, int path, int threads, int repeats) {
+        std::size_t n = 0;
+        const auto* q = records_of<const cs_sweep_query>(in, n, false, "queries");
+        std::vector<SweepQuery> queries(n);
+        for (std::size_t i = 0; i < n; ++i) queries[i] = records::query(q[i]);
+        std::vector<SweepHit> hits(n);
+        double best = 1e300;
+        py::gil_scoped_release free;
+        const World& world = w.world->world;
+        for (int r = 0; r < repeats; ++r) {
+          const auto start = std::chrono::steady_clock::now();
+          world.sweep(queries, hits, {SweepPath(path), threads});
+          best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+        }
+        return best;
+      });
+
+  m.def("_load", [](const std::string& path, float scale, bool z_up) {
+    cs_world* w = nullptr;
+    check(cs_world_load_scene(path.c_str(), scale, z_up ? 1 : 0, &w));
+    return new PyWorld(w);
+  }, py::return_value_policy::take_ownership);
+  m.def("_from_triangles", [](const py::array_t<float, py::array::c_style>& vertices,
+                               const py::array_t<std::uint32_t, py::array::c_style>& indices) {
+    const py::buffer_info v = vertices.request(), i = indices.request();
+    if (v.ndim != 2 || i.ndim != 2 || v.shape[1] != 3 || i.shape[1] != 3) {
+      throw std::invalid_argument("vertices must have shape (n, 3) and indices (m, 3)");
+    }
+    cs_world* w = nullptr;
+    int code;
+    {
+      py::gil_scoped_release free;
+      code = cs_world_from_triangles(static_cast<const float*>(v.ptr), std::size_t(v.shape[0]),
+                                     static_cast<const std::uint32_t*>(i.ptr), std::size_t(i.shape[0]), &w);
+    }
+    check(code);
+    return new PyWorld(w);
+  }, py::return_value_policy::take_ownership);
+
+  m.def("_query_count_and_fill", [](const std::string& path, py::object make_array) -> py::object {
+    std::vector<SweepQuery> queries;
+    try {
+      queries = read_queries(path);
+    } catch (const FormatError& e) {
+      PyErr_SetString(error_type.ptr(), e.what());
+      throw py::error_already_set();
+    }
+    py::object array = make_array(queries.size());
+    std::size_t n = 0;
+    auto* q = records_of<cs_sweep_query>(array.cast<py::array>(), n, true, "queries");
+    for (std::size_t i = 0; i < n; ++i) q[i] = records::record(queries[i]);
+    return array;
+  });
+  m.def("_write_results", [](const std::string& path, const py::array& hits) {
+    std::size_t n = 0;
+    const auto* h = records_of<const cs_sweep_hit>(hits, n, false, "hits");
+    std::vector<SweepHit> out(n);
+    for (std::size_t i = 0; i < n; ++i) out[i] = records::hit(h[i]);
+    try {
+      write_results(path, out);
+    } catch (const FormatError& e) {
+      PyErr_SetString(error_type.ptr(), e.what());
+      throw py::error_already_set();
+    }
+  });
+}

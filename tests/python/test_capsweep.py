@@ -1,0 +1,211 @@
+"""The Python package answers exactly what the library and the `capsweep` command answer."""
+import os
+import pathlib
+import subprocess
+import threading
+
+import numpy as np
+import pytest
+
+import capsweep
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+SCENES = pathlib.Path(os.environ.get("CAPSWEEP_SHARED_SCENES", ROOT.parent / "shared" / "scenes"))
+BINARY = os.environ.get("CAPSWEEP_BINARY", str(ROOT / "build" / "cli" / "capsweep"))
+DUNGEON = str(SCENES / "recast_dungeon.obj")
+
+
+def run(*args):
+    done = subprocess.run([BINARY, *map(str, args)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+@pytest.fixture(scope="module")
+def dungeon():
+    return capsweep.load(DUNGEON)
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory):
+    d = tmp_path_factory.mktemp("cwsq")
+    for workload in ("validate", "long"):
+        run("queries", "--scene", DUNGEON, "--workload", workload, "--count", 2000, "--seed", 7,
+            "--out", d / f"{workload}.cwsq")
+        run("sweep", "--scene", DUNGEON, "--queries", d / f"{workload}.cwsq", "--out", d / f"{workload}.cwsr")
+    return d
+
+
+def floor():
+    """A 2 m x 2 m floor at y = 0 of two triangles (counter-clockwise seen from above)."""
+    vertices = np.array([[-1, 0, -1], [-1, 0, 1], [1, 0, 1], [1, 0, -1]], dtype=np.float32)
+    indices = np.array([[0, 1, 2], [0, 2, 3]])
+    return capsweep.World(vertices, indices)
+
+
+def test_dtypes_are_the_c_structs():
+    layouts = capsweep._capsweep._layouts()
+    dtypes = {"cs_sweep_query": capsweep.QUERY_DTYPE, "cs_sweep_hit": capsweep.HIT_DTYPE,
+              "cs_capsule": capsweep.CAPSULE_DTYPE, "cs_agent": capsweep.AGENT_DTYPE,
+              "cs_move_contact": capsweep.MOVE_CONTACT_DTYPE, "cs_move_result": capsweep.MOVE_RESULT_DTYPE,
+              "cs_claimed_move": capsweep.CLAIMED_MOVE_DTYPE, "cs_verdict": capsweep.VERDICT_DTYPE,
+              "cs_overlap_result": capsweep.OVERLAP_DTYPE}
+    assert set(layouts) == set(dtypes)
+    for struct, (size, fields) in layouts.items():
+        dtype = dtypes[struct]
+        assert dtype.itemsize == size, struct
+        for field, offset in fields.items():
+            name = field.split(".")
+            if name[0] == "capsule" and len(name) == 2:  # cs_sweep_query's capsule.a etc. are flat here
+                name = name[1:]
+            assert dtype.fields[name[0]][1] == offset, (struct, field)
+    assert capsweep.QUERY_DTYPE.itemsize == 40 and capsweep.HIT_DTYPE.itemsize == 40
+
+
+@pytest.mark.parametrize("workload", ["validate", "long"])
+def test_sweep_gives_the_bytes_capsweep_sweep_writes(dungeon, files, workload, tmp_path):
+    queries = capsweep.read_queries(files / f"{workload}.cwsq")
+    expected = (files / f"{workload}.cwsr").read_bytes()
+    hits = dungeon.sweep(queries)
+    assert hits.dtype == capsweep.HIT_DTYPE and len(hits) == 2000
+    assert hits.tobytes() == expected[16:]
+    assert (hits["hit"] > 0).sum() > 100  # the set really hits things
+    capsweep.write_results(tmp_path / "r.cwsr", hits)
+    assert (tmp_path / "r.cwsr").read_bytes() == expected
+    # The same queries as plain floats (n, 10), in CWSQ order.
+    floats = queries.view(np.float32).reshape(len(queries), 10).copy()
+    assert dungeon.sweep(floats).tobytes() == expected[16:]
+
+
+def test_every_path_and_thread_count_gives_the_same_bytes(dungeon, files):
+    queries = capsweep.read_queries(files / "validate.cwsq")
+    reference = dungeon.sweep(queries).tobytes()
+    for path in ("scalar", "brute"):
+        assert dungeon.sweep(queries, path=path).tobytes() == reference, path
+    assert dungeon.sweep(queries, threads=1).tobytes() == reference
+    assert dungeon.sweep(queries[::-1].copy()).tobytes() == dungeon.sweep(queries).view()[::-1].tobytes()
+
+
+def test_a_world_from_arrays_answers_a_falling_sphere():
+    world = floor()
+    assert world.triangle_count == 2
+    # A sphere of radius 0.5 at y = 2 falling 3 m touches the floor after 1.5 m: t = 0.5.
+    q = np.array([[0.2, 2, 0.1, 0.2, 2, 0.1, 0.5, 0, -3, 0]], dtype=np.float32)
+    hit = world.sweep(q)[0]
+    assert hit["hit"] == 1 and hit["feature"] == 1
+    assert hit["t"] <= 0.5 and hit["t"] == pytest.approx(0.5, abs=1e-6)
+    assert hit["normal"][1] == pytest.approx(1.0)
+    assert hit["triangle"] in (0, 1)
+
+
+def test_refused_queries_get_a_miss_and_a_status():
+    world = floor()
+    q = np.array([[np.nan, 2, 0, 0, 2, 0, 0.5, 0, -3, 0], [0, 2, 0, 0, 2, 0, -1, 0, -3, 0],
+                  [0, 2, 0, 0, 2, 0, 0.5, 0, -3, 0]], dtype=np.float32)
+    hits, status = world.sweep(q, status=True)
+    assert [capsweep.STATUS[s] for s in status] == ["non_finite_capsule", "bad_radius", "ok"]
+    assert list(hits["hit"]) == [0, 0, 1]
+    assert hits["triangle"][0] == 0xFFFFFFFF and hits["t"][0] == 1.0
+
+
+def test_bad_arrays_and_arguments_are_refused_with_a_message():
+    with pytest.raises(ValueError, match="triangle 1 names vertex 7"):
+        capsweep.World(np.zeros((3, 3)), np.array([[0, 1, 2], [0, 1, 7]]))
+    with pytest.raises(ValueError, match="triangle 0 names vertex -1"):
+        capsweep.World(np.zeros((3, 3)), np.array([[0, -1, 2]]))
+    with pytest.raises(ValueError, match="no triangles"):
+        capsweep.World(np.zeros((3, 3)), np.zeros((0, 3), dtype=np.uint32))
+    with pytest.raises(ValueError, match="triangle 0"):
+        capsweep.World(np.array([[0, 0, 0], [np.nan, 0, 0], [0, 0, 1]]), np.array([[0, 1, 2]]))
+    world = floor()
+    with pytest.raises(ValueError, match=r"shape \(n, 10\)"):
+        world.sweep(np.zeros((4, 9), dtype=np.float32))
+    with pytest.raises(ValueError, match="unknown path"):
+        world.sweep(np.zeros((1, 10), dtype=np.float32), path="warp")
+    with pytest.raises(ValueError, match="threads"):
+        world.sweep(np.zeros((1, 10), dtype=np.float32), threads=-2)
+    with pytest.raises(ValueError, match="unknown movement setting 'skn'"):
+        world.move(np.zeros(1, capsweep.AGENT_DTYPE), settings={"skn": 0.1})
+
+
+def test_files_that_cannot_be_read_name_the_file(tmp_path):
+    with pytest.raises(ValueError, match="/no/such/level.obj"):
+        capsweep.load("/no/such/level.obj")
+    bad = tmp_path / "bad.cwsq"
+    bad.write_bytes(b"CWSQ\x01\x00\x00\x00\x05\x00\x00\x00\x00\x00\x00\x00")
+    with pytest.raises(ValueError, match="bad.cwsq.*truncated"):
+        capsweep.read_queries(bad)
+    snapshot = tmp_path / "arena.cwsw"
+    run("build", "--scene", "@arena", "--out", snapshot)
+    assert capsweep.load(snapshot).triangle_count > 1000
+    with pytest.raises(ValueError, match="snapshot"):
+        capsweep.load(snapshot, scale=2)
+
+
+def agents_on_the_floor(n):
+    agents = np.zeros(n, capsweep.AGENT_DTYPE)
+    for i in range(n):
+        x, z = -0.8 + 0.4 * (i % 5), -0.8 + 0.4 * (i // 5)
+        agents[i]["capsule"]["a"] = (x, 0.1 + 0.011, z)
+        agents[i]["capsule"]["b"] = (x, 0.4 + 0.011, z)
+        agents[i]["capsule"]["radius"] = 0.1
+        agents[i]["displacement"] = (0.01, 0, 0)
+        agents[i]["id"] = i
+    return agents
+
+
+def test_agents_walk_on_a_floor_and_a_bad_agent_stays_put():
+    world = floor()
+    agents = agents_on_the_floor(10)
+    agents[3]["displacement"][0] = np.inf
+    for tick in range(5):
+        results = world.move(agents)
+        assert list(results["status"]) == [0, 0, 0, 3, 0, 0, 0, 0, 0, 0]
+        good = np.arange(10) != 3
+        assert results["grounded"][good].all()
+        np.testing.assert_allclose(results["moved"][good][:, 0], 0.01, atol=1e-4)
+        assert (results["capsule"]["a"][3] == agents["capsule"]["a"][3]).all()
+        agents["capsule"] = results["capsule"]
+        agents["vertical_speed"] = results["vertical_speed"]
+    # One thread or all: the same bytes.
+    assert world.move(agents, threads=1).tobytes() == world.move(agents).tobytes()
+
+
+def test_validate_and_overlap():
+    world = floor()
+    # A wall at x = 0.5 (two triangles facing -x).
+    vertices = np.array([[-1, 0, -1], [-1, 0, 1], [1, 0, 1], [1, 0, -1],
+                         [0.5, 0, -1], [0.5, 2, -1], [0.5, 2, 1], [0.5, 0, 1]], dtype=np.float32)
+    world = capsweep.World(vertices, np.array([[0, 1, 2], [0, 2, 3], [4, 5, 6], [4, 6, 7]]))
+    moves = np.zeros(2, capsweep.CLAIMED_MOVE_DTYPE)
+    for m, dx in zip(moves, (0.2, 1.0)):
+        m["from"]["a"], m["from"]["b"], m["from"]["radius"] = (-0.5, 0.15, 0), (-0.5, 0.6, 0), 0.1
+        m["motion"] = (dx, 0, 0)
+        m["dt"] = 0.1
+    verdicts = world.validate(moves)
+    assert [capsweep.VERDICTS[k] for k in verdicts["kind"]] == ["ok", "blocked"]
+    assert verdicts["hit"]["normal"][1][0] == pytest.approx(-1.0)
+    assert 0 < verdicts["legal_fraction"][1] < 1
+    too_fast = world.validate(moves[:1], max_speed=1.0)
+    assert capsweep.VERDICTS[too_fast["kind"][0]] == "too_fast"
+
+    capsules = np.array([[0, 0.05, 0, 0, 0.5, 0, 0.1], [0, 1.0, 0, 0, 1.5, 0, 0.1]], dtype=np.float32)
+    over = world.overlap(capsules, clearance=0.05)
+    assert over["overlapping"][0] == 1 and over["depth"][0] == pytest.approx(0.05, abs=1e-5)
+    assert over["clear"][1] == 1 and over["overlapping"][1] == 0
+
+
+def test_batches_release_the_gil(dungeon, files):
+    queries = np.concatenate([capsweep.read_queries(files / "long.cwsq")] * 5)
+    expected = dungeon.sweep(queries).tobytes()
+    out = [None, None]
+
+    def work(k):
+        out[k] = dungeon.sweep(queries).tobytes()
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert out == [expected, expected]
