@@ -5,7 +5,7 @@
 # CWSQ file; every answer file must equal `capsweep sweep`'s byte for byte.
 # usage: consume_installed.sh BUILD_DIR SOURCE_DIR SCENE PYTHON
 set -euo pipefail
-build=$1 source=$2 scene=$3 python=$4
+build=$(cd "$1" && pwd) source=$(cd "$2" && pwd) scene=$3 python=$4
 work=$(mktemp -d)
 server=
 cleanup() {
