@@ -7,8 +7,13 @@
 #include <assimp/Importer.hpp>
 #include <cmath>
 #include <filesystem>
+#include <algorithm>
+#include <cctype>
 #include <fstream>
+#include <iterator>
 
+
+#include "io/mesh_checks.h"
 
 namespace capsweep {
 
@@ -18,42 +23,90 @@ bool ends_with(const std::string& s, const std::string& tail) {
   return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
 }
 
-std::string gunzip_file(const std::string& path) {
-  gzFile in = gzopen(path.c_str(), "rb");
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
   if (!in) throw SceneError(path + ": cannot open");
-  std::string out;
-  char buffer[1 << 16];
-  for (;;) {
-    const int n = gzread(in, buffer, sizeof buffer);
-    if (n < 0) {
-      int code = 0;
-      const std::string why = gzerror(in, &code);
-      gzclose(in);
-      throw SceneError(path + ": broken gzip data (" + why + ")");
-    }
-    if (n == 0) break;
-    out.append(buffer, std::size_t(n));
+  std::string bytes((std::istreambuf_iterator<char>(in)), {});
+  if (in.bad()) throw SceneError(path + ": read failed");
+  return bytes;
+}
+
+// A file inflated to its end. Every gzip member must end with its trailer (a file cut short
+// is refused, never loaded in part), and members may follow each other (RFC 1952, 2.2).
+constexpr std::size_t kMaxInflatedBytes = std::size_t(8) << 30;
+
+std::string gunzip_file(const std::string& path) {
+  const std::string packed = read_file(path);
+  if (packed.size() < 2 || static_cast<unsigned char>(packed[0]) != 0x1f || static_cast<unsigned char>(packed[1]) != 0x8b) {
+    throw SceneError(path + ": not gzip data (the file is named .gz)");
   }
-  gzclose(in);
+  std::string out;
+  std::size_t at = 0;
+  char buffer[1 << 16];
+  while (at < packed.size()) {
+    z_stream z{};
+    if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK) throw SceneError(path + ": cannot start inflating");
+    z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(packed.data() + at));
+    z.avail_in = uInt(std::min<std::size_t>(packed.size() - at, 1u << 30));
+    int code = Z_OK;
+    while (code == Z_OK) {
+      z.next_out = reinterpret_cast<Bytef*>(buffer);
+      z.avail_out = sizeof buffer;
+      code = inflate(&z, Z_NO_FLUSH);
+      out.append(buffer, sizeof buffer - z.avail_out);
+      if (out.size() > kMaxInflatedBytes) {
+        inflateEnd(&z);
+        throw SceneError(path + ": inflates to more than 8 GiB");
+      }
+      if (code == Z_BUF_ERROR && z.avail_in == 0) break;  // input used up before the member ended
+    }
+    const std::string why = z.msg ? z.msg : "";
+    const std::size_t used = std::size_t(reinterpret_cast<const char*>(z.next_in) - (packed.data() + at));
+    inflateEnd(&z);
+    if (code != Z_STREAM_END) {
+      if (code == Z_BUF_ERROR || code == Z_OK) throw SceneError(path + ": truncated gzip stream (the file is cut short)");
+      throw SceneError(path + ": broken gzip data (" + (why.empty() ? "inflate error " + std::to_string(code) : why) + ")");
+    }
+    at += used;
+    // Trailing zero bytes after the last member (tape padding) are not another member.
+    if (packed.find_first_not_of('\0', at) == std::string::npos) break;
+  }
   return out;
 }
 
-void collect(const aiScene& scene, const aiNode& node, const aiMatrix4x4& parent, std::vector<Triangle>& out) {
+std::string lower_extension(const std::string& path) {
+  std::string e = std::filesystem::path(path).extension().string();
+  for (char& c : e) c = char(std::tolower(static_cast<unsigned char>(c)));
+  return e;
+}
+
+void collect(const std::string& path, const aiScene& scene, const aiNode& node, const aiMatrix4x4& parent,
+             std::vector<Triangle>& out) {
   const aiMatrix4x4 transform = parent * node.mTransformation;
   for (unsigned m = 0; m < node.mNumMeshes; ++m) {
     const aiMesh& mesh = *scene.mMeshes[node.mMeshes[m]];
     for (unsigned f = 0; f < mesh.mNumFaces; ++f) {
       const aiFace& face = mesh.mFaces[f];
-      if (face.mNumIndices != 3) continue;
+      if (face.mNumIndices < 3) continue;  // points and lines: no triangle
+      // Assimp is not trusted to have checked: every index must name a vertex of the mesh.
+      if (face.mNumIndices != 3 || !face.mIndices || !mesh.mVertices) {
+        throw SceneError(path + ": mesh " + std::to_string(node.mMeshes[m]) + " face " + std::to_string(f) +
+                         " was not triangulated (" + std::to_string(face.mNumIndices) + " indices)");
+      }
       Triangle t;
       for (int k = 0; k < 3; ++k) {
+        if (face.mIndices[k] >= mesh.mNumVertices) {
+          throw SceneError(path + ": mesh " + std::to_string(node.mMeshes[m]) + " face " + std::to_string(f) +
+                           " names vertex " + std::to_string(face.mIndices[k]) + " of " +
+                           std::to_string(mesh.mNumVertices));
+        }
         const aiVector3D v = transform * mesh.mVertices[face.mIndices[k]];
         t.v[k] = {v.x, v.y, v.z};
       }
       out.push_back(t);
     }
   }
-  for (unsigned c = 0; c < node.mNumChildren; ++c) collect(scene, *node.mChildren[c], transform, out);
+  for (unsigned c = 0; c < node.mNumChildren; ++c) collect(path, scene, *node.mChildren[c], transform, out);
 }
 
 }  // namespace
@@ -71,16 +124,18 @@ std::vector<Triangle> load_scene(const std::string& path, const SceneOptions& op
   std::string data;
   if (ends_with(path, ".gz")) {
     data = gunzip_file(path);
-    const std::string inner = path.substr(0, path.size() - 3);
-    const std::string hint = std::filesystem::path(inner).extension().string();
+    const std::string hint = lower_extension(path.substr(0, path.size() - 3));
+    check_mesh_bytes(path, data, hint);
     scene = importer.ReadFileFromMemory(data.data(), data.size(), flags, hint.empty() ? "" : hint.c_str() + 1);
   } else {
+    const std::string extension = lower_extension(path);
+    if (extension == ".ply" || extension == ".off") check_mesh_bytes(path, read_file(path), extension);
     scene = importer.ReadFile(path, flags);
   }
   if (!scene || !scene->mRootNode) {
     throw SceneError(path + ": cannot read the mesh (" + std::string(importer.GetErrorString()) + ")");
   }
-  collect(*scene, *scene->mRootNode, aiMatrix4x4(), triangles);
+  collect(path, *scene, *scene->mRootNode, aiMatrix4x4(), triangles);
   return transform_scene(std::move(triangles), path, options);
 }
 

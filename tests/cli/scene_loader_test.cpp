@@ -4,6 +4,9 @@
 
 #include <zlib.h>
 
+#include <cstdint>
+#include <fstream>
+#include <iterator>
 #include <sstream>
 
 #include "tools/builtin_scene.h"
@@ -122,6 +125,100 @@ TEST_F(SceneLoader, BrokenOrEmptyFilesAreClearErrorsNamingTheFile) {
   expect_error(write("broken.obj.gz", "this is not gzip data at all"));
   std::filesystem::create_directory(path("dir.obj"));
   expect_error(path("dir.obj"));
+}
+
+// Refusals of files Assimp would load wrongly: one test each, the message asserted. (Assimp 5.2
+// pads a short PLY face with zeros and replaces an OFF index out of range.)
+class MeshRefusals : public ScratchDir {
+ protected:
+  // The message load_scene refuses the file with ("" when it loads).
+  std::string refusal(const std::string& file) {
+    try {
+      load_scene(file);
+      return "";
+    } catch (const SceneError& e) {
+      return e.what();
+    }
+  }
+  static std::string ply_header(int vertices, int faces, const char* format = "ascii") {
+    return "ply\nformat " + std::string(format) + " 1.0\nelement vertex " + std::to_string(vertices) +
+           "\nproperty float x\nproperty float y\nproperty float z\nelement face " + std::to_string(faces) +
+           "\nproperty list uchar int vertex_indices\nend_header\n";
+  }
+};
+
+TEST_F(MeshRefusals, PlyFaceNamingAVertexThatDoesNotExist) {
+  const std::string file = write("idx.ply", ply_header(3, 1) + "0 0 0\n1 0 0\n0 0 1\n3 0 1 99\n");
+  EXPECT_EQ(refusal(file), file + ": face 0 names vertex 99 of 3");
+}
+
+TEST_F(MeshRefusals, PlyFaceClaimingMoreIndicesThanItCarries) {
+  const std::string file = write("short.ply", ply_header(3, 1) + "0 0 0\n1 0 0\n0 0 1\n4 0 1 2\n");
+  EXPECT_EQ(refusal(file), file + ": face 0 claims 4 indices but the file ends");
+}
+
+TEST_F(MeshRefusals, PlyWithFewerVerticesThanDeclared) {
+  const std::string file = write("few.ply", ply_header(4, 1) + "0 0 0\n1 0 0\n0 0 1\n");
+  EXPECT_EQ(refusal(file), file + ": the file ends inside vertex 3 (it declares 4)");
+}
+
+TEST_F(MeshRefusals, BinaryPlyFaceNamingAVertexThatDoesNotExistOrCutShort) {
+  std::string body;
+  auto put = [&](auto v) { body.append(reinterpret_cast<const char*>(&v), sizeof v); };
+  for (float f : {0.f, 0.f, 0.f, 1.f, 0.f, 0.f, 0.f, 0.f, 1.f}) put(f);
+  put(std::uint8_t(3));
+  for (int i : {0, 1, 5}) put(i);
+  const std::string file = write("idx_bin.ply", ply_header(3, 1, "binary_little_endian") + body);
+  EXPECT_EQ(refusal(file), file + ": face 0 names vertex 5 of 3");
+  const std::string cut = write("cut_bin.ply", ply_header(3, 1, "binary_little_endian") + body.substr(0, body.size() - 6));
+  EXPECT_EQ(refusal(cut), cut + ": face 0 claims 3 indices but the file ends");
+  // The same file with a good index loads its one triangle.
+  body.replace(body.size() - 4, 4, std::string("\x02\0\0\0", 4));
+  EXPECT_EQ(load_scene(write("good_bin.ply", ply_header(3, 1, "binary_little_endian") + body)).size(), 1u);
+}
+
+TEST_F(MeshRefusals, OffIndexOutOfRange) {
+  const std::string file = write("idx.off", "OFF\n3 1 0\n0 0 0\n1 0 0\n0 0 1\n3 0 1 7\n");
+  EXPECT_EQ(refusal(file), file + ": face 0 names vertex 7 of 3");
+}
+
+TEST_F(MeshRefusals, OffFaceShortOfIndices) {
+  const std::string file = write("short.off", "OFF\n3 1 0\n0 0 0\n1 0 0\n0 0 1\n3 0 1\n");
+  EXPECT_EQ(refusal(file), file + ": face 0 claims 3 indices but its line holds 2");
+  // A good OFF (with a comment and a face colour) loads.
+  EXPECT_EQ(load_scene(write("good.off", "OFF # a triangle\n3 1 0\n0 0 0\n1 0 0\n0 0 1\n3 0 1 2 255 0 0\n")).size(), 1u);
+}
+
+TEST_F(MeshRefusals, GzipCutShortAtAnyLengthIsRefusedNeverLoadedInPart) {
+  std::ifstream in(kScenes + "/recast_dungeon.obj", std::ios::binary);
+  const std::string obj((std::istreambuf_iterator<char>(in)), {});
+  gzFile gz = gzopen(path("dungeon.obj.gz").c_str(), "wb");
+  gzwrite(gz, obj.data(), unsigned(obj.size()));
+  gzclose(gz);
+  const std::string whole = read(path("dungeon.obj.gz"));
+  EXPECT_EQ(load_scene(path("dungeon.obj.gz")).size(), 10133u);
+  for (std::size_t cut : {std::size_t(10), whole.size() / 4, whole.size() / 2, whole.size() - 9, whole.size() - 1}) {
+    const std::string file = write("cut.obj.gz", whole.substr(0, cut));
+    EXPECT_EQ(refusal(file), file + ": truncated gzip stream (the file is cut short)") << cut;
+  }
+}
+
+TEST_F(MeshRefusals, GzipOfTwoMembersLoadsBoth) {
+  // Concatenated members are one stream (RFC 1952): both halves of the file count.
+  const std::string halves[2] = {"v 0 0 0\nv 0 0 1\nv 1 0 0\n", "v 0 1 0\nf 1 2 3\nf 1 3 4\n"};
+  std::string both;
+  for (const std::string& h : halves) {
+    gzFile gz = gzopen(path("part.gz").c_str(), "wb");
+    gzwrite(gz, h.data(), unsigned(h.size()));
+    gzclose(gz);
+    both += read(path("part.gz"));
+  }
+  EXPECT_EQ(load_scene(write("two.obj.gz", both)).size(), 2u);
+}
+
+TEST_F(MeshRefusals, AFileNamedGzThatIsNotGzip) {
+  const std::string file = write("plain.obj.gz", "v 0 0 0\nv 0 0 1\nv 1 0 0\nf 1 2 3\n");
+  EXPECT_EQ(refusal(file), file + ": not gzip data (the file is named .gz)");
 }
 
 }  // namespace
