@@ -108,7 +108,7 @@ int cmd_sweep(int argc, char** argv) {
   const auto start = Clock::now();
   world.sweep(queries, hits, so);
   const double elapsed = seconds_since(start);
-  write_results(out, hits);
+  write_results(out, hits, std::vector<std::string>{o.text("queries"), o.text("scene")});
   std::size_t hit_count = 0, starts = 0;
   for (const SweepHit& h : hits) {
     hit_count += h.hit;
@@ -132,7 +132,7 @@ int cmd_queries(int argc, char** argv) {
   const auto seed = std::uint64_t(o.integer("seed", 1, 0, INT64_MAX));
   const std::string out = o.text("out");
   const World world = load_world(o);
-  write_queries(out, make_workload(world, w, count, seed));
+  write_queries(out, make_workload(world, w, count, seed), std::vector<std::string>{o.text("scene")});
   std::printf("%zu %s queries (seed %llu) -> %s\n", count, name(w), (unsigned long long)seed, out.c_str());
   return 0;
 }
@@ -143,7 +143,7 @@ int cmd_build(int argc, char** argv) {
   const auto start = Clock::now();
   const WorldFile file = open_world_or_builtin(o.text("scene"), scene_options(o));
   const double built = seconds_since(start);
-  save_snapshot(file.world, file.source, out);
+  save_snapshot(file.world, file.source, out, std::vector<std::string>{o.text("scene")});
   const double saved = seconds_since(start) - built;
   const auto check_start = Clock::now();
   const Snapshot loaded = load_snapshot(out);  // what a server will do: refuse here, not there

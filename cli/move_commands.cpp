@@ -1,6 +1,8 @@
 // capsweep demo | crowd | validate: the movement commands.
 #include <unistd.h>
 
+#include <sstream>
+
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -9,6 +11,7 @@
 #include <optional>
 
 #include "tools/arena.h"
+#include "io/atomic_file.h"
 #include "cli/commands.h"
 #include "tools/crowd.h"
 #include "tools/picture.h"
@@ -79,7 +82,7 @@ int run_crowd(const World& world, CrowdSettings settings, const CrowdRun& run) {
   settings.trace = !run.trace_path.empty();
   Crowd crowd(world, settings);
   std::unique_ptr<QueryWriter> trace;
-  if (settings.trace) trace = std::make_unique<QueryWriter>(run.trace_path);
+  if (settings.trace) trace = std::make_unique<QueryWriter>(run.trace_path, std::vector<std::string>{run.scene_name});
   std::optional<TopDownPicture> picture;
   if (!run.png_path.empty()) picture.emplace(world);
   ProgressBar bar(run.ticks);
@@ -135,7 +138,7 @@ int run_crowd(const World& world, CrowdSettings settings, const CrowdRun& run) {
   if (trace) std::printf("trace: %llu segments -> %s\n", (unsigned long long)trace->count(), run.trace_path.c_str());
   if (picture) {
     for (const Agent& a : crowd.agents()) picture->agent(a.capsule.a, a.capsule.radius);
-    picture->write_png(run.png_path);
+    picture->write_png(run.png_path, std::vector<std::string>{run.scene_name});
     std::printf("picture: %dx%d -> %s\n", picture->width(), picture->height(), run.png_path.c_str());
   }
   std::printf("determinism: the first %zu ticks are %s on 1 and %d threads\n", probe_ticks,
@@ -208,31 +211,22 @@ int cmd_validate(int argc, char** argv) {
   world.validate(moves, vs, verdicts, bo);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
-  const std::string tmp = out_path + ".partial";
-  {
-    std::ofstream out(tmp);
-    if (!out) throw std::runtime_error(out_path + ": cannot create");
-    out << "move,verdict,legal_fraction,triangle,normal_x,normal_y,normal_z,point_x,point_y,point_z,"
-           "furthest_x,furthest_y,furthest_z,corrected_x,corrected_y,corrected_z,reason\n";
-    out.precision(9);
-    for (std::size_t i = 0; i < verdicts.size(); ++i) {
-      const Verdict& v = verdicts[i];
-      const bool hit = v.hit.hit;
-      out << i << ',' << name(v.kind) << ',' << v.legal_fraction << ',';
-      if (hit && v.hit.triangle != kNoTriangle) out << v.hit.triangle;
-      out << ',' << (hit ? v.hit.normal.x : 0) << ',' << (hit ? v.hit.normal.y : 0) << ',' << (hit ? v.hit.normal.z : 0)
-          << ',' << (hit ? v.hit.point.x : 0) << ',' << (hit ? v.hit.point.y : 0) << ',' << (hit ? v.hit.point.z : 0)
-          << ',' << v.furthest.a.x << ',' << v.furthest.a.y << ',' << v.furthest.a.z << ',' << v.corrected.a.x << ','
-          << v.corrected.a.y << ',' << v.corrected.a.z << ','
-          << (v.kind == VerdictKind::refused ? describe(v.status) : "") << '\n';
-    }
-    out.close();
-    if (!out) {
-      std::remove(tmp.c_str());
-      throw std::runtime_error(out_path + ": write failed");
-    }
+  std::ostringstream out;
+  out << "move,verdict,legal_fraction,triangle,normal_x,normal_y,normal_z,point_x,point_y,point_z,"
+         "furthest_x,furthest_y,furthest_z,corrected_x,corrected_y,corrected_z,reason\n";
+  out.precision(9);
+  for (std::size_t i = 0; i < verdicts.size(); ++i) {
+    const Verdict& v = verdicts[i];
+    const bool hit = v.hit.hit;
+    out << i << ',' << name(v.kind) << ',' << v.legal_fraction << ',';
+    if (hit && v.hit.triangle != kNoTriangle) out << v.hit.triangle;
+    out << ',' << (hit ? v.hit.normal.x : 0) << ',' << (hit ? v.hit.normal.y : 0) << ',' << (hit ? v.hit.normal.z : 0)
+        << ',' << (hit ? v.hit.point.x : 0) << ',' << (hit ? v.hit.point.y : 0) << ',' << (hit ? v.hit.point.z : 0)
+        << ',' << v.furthest.a.x << ',' << v.furthest.a.y << ',' << v.furthest.a.z << ',' << v.corrected.a.x << ','
+        << v.corrected.a.y << ',' << v.corrected.a.z << ',' << (v.kind == VerdictKind::refused ? describe(v.status) : "")
+        << '\n';
   }
-  if (std::rename(tmp.c_str(), out_path.c_str()) != 0) throw std::runtime_error(out_path + ": cannot write");
+  write_file_atomically(out_path, out.str(), std::vector<std::string>{o.text("moves"), o.text("scene")});
   std::size_t counts[5] = {};
   for (const Verdict& v : verdicts) ++counts[int(v.kind)];
   std::printf("%zu moves in %.3f s: %zu ok, %zu blocked, %zu start_overlaps, %zu too_fast, %zu refused -> %s\n",

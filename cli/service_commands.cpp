@@ -114,7 +114,7 @@ int cmd_client(int argc, char** argv) {
   const auto start = Clock::now();
   client.sweep(o.text("world"), queries, hits, status, path);
   const double elapsed = seconds_since(start);
-  write_results(out, hits);
+  write_results(out, hits, std::vector<std::string>{o.text("queries")});
   const auto refused = std::count_if(status.begin(), status.end(), [](Status s) { return s != Status::ok; });
   const auto hit_count = std::count_if(hits.begin(), hits.end(), [](const SweepHit& h) { return h.hit; });
   std::printf("%zu queries, %ld hits, %ld refused, %.3f s (%.0f sweeps/s) through %s, %zu retries -> %s\n",

@@ -7,6 +7,8 @@
 #include <fstream>
 #include <iterator>
 
+#include "io/atomic_file.h"
+
 namespace capsweep {
 
 static_assert(std::endian::native == std::endian::little, "the file formats are little-endian; add byte swaps");
@@ -19,12 +21,12 @@ std::string read_file(const std::string& path) {
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
-void write_file(const std::string& path, const std::string& bytes) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) throw FormatError(path + ": cannot create");
-  out.write(bytes.data(), std::streamsize(bytes.size()));
-  out.close();
-  if (!out) throw FormatError(path + ": write failed");
+void write_file(const std::string& path, const std::string& bytes, std::span<const std::string> inputs) {
+  try {
+    write_file_atomically(path, bytes, inputs);
+  } catch (const OutputError& e) {
+    throw FormatError(e.what());
+  }
 }
 
 template <class T>
@@ -99,45 +101,55 @@ void store_query(std::string& out, const SweepQuery& q) {
 }
 }  // namespace
 
-void write_queries(const std::string& path, const std::vector<SweepQuery>& queries) {
+void write_queries(const std::string& path, const std::vector<SweepQuery>& queries,
+                   std::span<const std::string> inputs) {
   std::string out = header(kQueryMagic, queries.size(), kQueryBytes);
   for (const SweepQuery& q : queries) store_query(out, q);
-  write_file(path, out);
+  write_file(path, out, inputs);
 }
 
-QueryWriter::QueryWriter(const std::string& path) : path_(path), out_(path, std::ios::binary | std::ios::trunc) {
-  if (!out_) throw FormatError(path + ": cannot create");
-  const std::string h = header(kQueryMagic, 0, kQueryBytes);
-  out_.write(h.data(), std::streamsize(h.size()));
-}
-
-QueryWriter::~QueryWriter() {
-  if (!finished_) {
-    out_.close();
-    std::remove(path_.c_str());
+QueryWriter::QueryWriter(const std::string& path, std::span<const std::string> inputs) : path_(path) {
+  try {
+    file_ = std::make_unique<AtomicFile>(path, inputs);
+  } catch (const OutputError& e) {
+    throw FormatError(e.what());
   }
+  buffer_ = header(kQueryMagic, 0, kQueryBytes);
+}
+
+QueryWriter::~QueryWriter() = default;  // unfinished: the temporary file goes with file_
+
+void QueryWriter::flush() {
+  try {
+    file_->write(buffer_);
+  } catch (const OutputError& e) {
+    throw FormatError(e.what());
+  }
+  buffer_.clear();
 }
 
 void QueryWriter::add(const SweepQuery& q) {
-  std::string record;
-  store_query(record, q);
-  out_.write(record.data(), std::streamsize(record.size()));
+  store_query(buffer_, q);
   ++count_;
+  if (buffer_.size() >= (1u << 20)) flush();
 }
 
 void QueryWriter::finish() {
+  flush();
   std::string count;
   store(count, count_);
-  out_.seekp(8);
-  out_.write(count.data(), std::streamsize(count.size()));
-  out_.close();
-  if (!out_) throw FormatError(path_ + ": write failed");
+  try {
+    file_->write_at(8, count);
+    file_->commit();
+  } catch (const OutputError& e) {
+    throw FormatError(e.what());
+  }
   finished_ = true;
 }
 
 std::uint8_t hit_code(const SweepHit& hit) { return hit.hit ? (hit.t == 0.f ? 2 : 1) : 0; }
 
-void write_results(const std::string& path, const std::vector<SweepHit>& hits) {
+void write_results(const std::string& path, const std::vector<SweepHit>& hits, std::span<const std::string> inputs) {
   std::string out = header(kResultMagic, hits.size(), kResultBytes);
   for (const SweepHit& h : hits) {
     store(out, hit_code(h));
@@ -149,7 +161,7 @@ void write_results(const std::string& path, const std::vector<SweepHit>& hits) {
     }
     store(out, h.hit ? h.triangle : kNoTriangle);
   }
-  write_file(path, out);
+  write_file(path, out, inputs);
 }
 
 std::vector<SweepHit> read_results(const std::string& path) {

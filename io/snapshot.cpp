@@ -9,6 +9,7 @@
 #include <tbb/parallel_for.h>
 
 #include "broadphase/world_arrays.h"
+#include "io/atomic_file.h"
 
 #include <bit>
 #include <cerrno>
@@ -204,7 +205,8 @@ std::uint64_t snapshot_checksum(const void* data, std::size_t bytes) {
   return avalanche(h);
 }
 
-void save_snapshot(const World& world, const std::string& source, const std::string& path) {
+void save_snapshot(const World& world, const std::string& source, const std::string& path,
+                   std::span<const std::string> inputs) {
   const WorldArrays w = world.arrays();
   if (source.size() > 4096) throw SnapshotError(path + ": the source description is longer than 4096 bytes");
   const Layout l = layout_of(w.triangles.size(), w.bvh.nodes.size(), w.bvh.blocks.size(), source.size());
@@ -237,15 +239,10 @@ void save_snapshot(const World& world, const std::string& source, const std::str
   h.header_checksum = snapshot_checksum(&h, offsetof(Header, header_checksum));
   std::memcpy(file.data(), &h, sizeof h);
 
-  const std::string temporary = path + ".partial";
-  std::FILE* f = std::fopen(temporary.c_str(), "wb");
-  if (!f) throw SnapshotError(path + ": cannot write: " + std::strerror(errno));
-  const bool written = std::fwrite(file.data(), 1, file.size(), f) == file.size();
-  const bool closed = std::fclose(f) == 0;
-  if (!written || !closed || std::rename(temporary.c_str(), path.c_str()) != 0) {
-    const int error = errno;
-    std::remove(temporary.c_str());
-    throw SnapshotError(path + ": cannot write: " + std::strerror(error));
+  try {
+    write_file_atomically(path, std::string_view(reinterpret_cast<const char*>(file.data()), file.size()), inputs);
+  } catch (const OutputError& e) {
+    throw SnapshotError(e.what());
   }
 }
 

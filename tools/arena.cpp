@@ -1,5 +1,9 @@
 #include "tools/arena.h"
 
+#include <sstream>
+
+#include "io/atomic_file.h"
+
 #include <cmath>
 #include <fstream>
 #include <numbers>
@@ -90,9 +94,8 @@ std::vector<Triangle> make_arena() {
   return m.take();
 }
 
-void write_obj(const std::string& path, const std::vector<Triangle>& triangles) {
-  std::ofstream out(path);
-  if (!out) throw std::runtime_error(path + ": cannot create");
+void write_obj(const std::string& path, const std::vector<Triangle>& triangles, std::span<const std::string> inputs) {
+  std::ostringstream out;
   out.precision(9);
   for (const Triangle& t : triangles) {
     for (const Vec3& v : t.v) out << "v " << v.x << ' ' << v.y << ' ' << v.z << '\n';
@@ -100,7 +103,7 @@ void write_obj(const std::string& path, const std::vector<Triangle>& triangles) 
   for (std::size_t i = 0; i < triangles.size(); ++i) {
     out << "f " << 3 * i + 1 << ' ' << 3 * i + 2 << ' ' << 3 * i + 3 << '\n';
   }
-  if (!out) throw std::runtime_error(path + ": write failed");
+  write_file_atomically(path, out.str(), inputs);
 }
 
 }  // namespace capsweep

@@ -4,6 +4,7 @@
 // seen from above).
 #pragma once
 
+#include <span>
 #include <string>
 #include <vector>
 
@@ -13,7 +14,7 @@ namespace capsweep {
 
 std::vector<Triangle> make_arena();
 
-// Writes triangles as a Wavefront OBJ (v and f lines only), e.g. to look at the arena.
-void write_obj(const std::string& path, const std::vector<Triangle>& triangles);
+// Writes triangles as a Wavefront OBJ (v and f lines only), e.g. to look at the arena; atomic.
+void write_obj(const std::string& path, const std::vector<Triangle>& triangles, std::span<const std::string> inputs = {});
 
 }  // namespace capsweep

@@ -1,6 +1,7 @@
 #include "tools/picture.h"
 
 #include "broadphase/adjacency.h"
+#include "io/atomic_file.h"
 
 #include <algorithm>
 #include <cmath>
@@ -94,15 +95,20 @@ void TopDownPicture::agent(const Vec3& p, float radius) {
   }
 }
 
-void TopDownPicture::write_png(const std::string& path) const {
-  FILE* f = std::fopen(path.c_str(), "wb");
-  if (!f) throw std::runtime_error(path + ": cannot create");
+void TopDownPicture::write_png(const std::string& path, std::span<const std::string> inputs) const {
+  // Encoded in memory, then written atomically like every other output.
+  std::string bytes;
   png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, nullptr, nullptr, nullptr);
   png_infop info = png ? png_create_info_struct(png) : nullptr;
   std::vector<png_byte> row(std::size_t(width_) * 3);
-  bool ok = png && info;
+  volatile bool ok = png && info;  // volatile: read after a longjmp
   if (ok && setjmp(png_jmpbuf(png)) == 0) {
-    png_init_io(png, f);
+    png_set_write_fn(
+        png, &bytes,
+        [](png_structp p, png_bytep data, png_size_t n) {
+          static_cast<std::string*>(png_get_io_ptr(p))->append(reinterpret_cast<const char*>(data), n);
+        },
+        nullptr);
     png_set_IHDR(png, info, png_uint_32(width_), png_uint_32(height_), 8, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
                  PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
     png_write_info(png, info);
@@ -120,11 +126,8 @@ void TopDownPicture::write_png(const std::string& path) const {
     ok = false;
   }
   png_destroy_write_struct(&png, &info);
-  const bool closed = std::fclose(f) == 0;
-  if (!ok || !closed) {
-    std::remove(path.c_str());
-    throw std::runtime_error(path + ": writing the PNG failed");
-  }
+  if (!ok) throw std::runtime_error(path + ": encoding the PNG failed");
+  write_file_atomically(path, bytes, inputs);
 }
 
 }  // namespace capsweep

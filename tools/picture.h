@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -23,7 +24,7 @@ class TopDownPicture {
   void agent(const Vec3& p, float radius);
 
   // Throws std::runtime_error naming the file when it cannot be written.
-  void write_png(const std::string& path) const;
+  void write_png(const std::string& path, std::span<const std::string> inputs = {}) const;  // atomic
 
   int width() const { return width_; }
   int height() const { return height_; }

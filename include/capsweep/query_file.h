@@ -4,7 +4,8 @@
 #pragma once
 
 #include <cstdint>
-#include <fstream>
+#include <memory>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -28,13 +29,23 @@ class FormatError : public std::runtime_error {
 
 // Reads and validates every query (finite, radius > 0, within range).
 std::vector<SweepQuery> read_queries(const std::string& path);
-void write_queries(const std::string& path, const std::vector<SweepQuery>& queries);
+
+// Every writer here is atomic: the file appears whole or not at all, a failed write leaves the
+// file that was there untouched, and nothing else behind. A target that exists and is not a
+// regular file (directory, symlink, FIFO, device) is refused, and so is one that is the same
+// file as any of `inputs` (pass the files the output was made from). Throws FormatError.
+void write_queries(const std::string& path, const std::vector<SweepQuery>& queries,
+                   std::span<const std::string> inputs = {});
+
+class AtomicFile;
 
 // Writes a CWSQ file record by record (traces too large to hold in memory). The header's count
-// is written by finish(); a writer destroyed unfinished removes its file.
+// is written by finish(), and only then does the file appear; a writer destroyed unfinished
+// leaves nothing behind.
 class QueryWriter {
  public:
-  explicit QueryWriter(const std::string& path);  // throws FormatError if it cannot create it
+  // Throws FormatError if it cannot create it (or refuses the target, as write_queries does).
+  explicit QueryWriter(const std::string& path, std::span<const std::string> inputs = {});
   ~QueryWriter();
   QueryWriter(const QueryWriter&) = delete;
   QueryWriter& operator=(const QueryWriter&) = delete;
@@ -43,8 +54,10 @@ class QueryWriter {
   std::uint64_t count() const { return count_; }
 
  private:
+  void flush();
   std::string path_;
-  std::ofstream out_;
+  std::unique_ptr<AtomicFile> file_;
+  std::string buffer_;
   std::uint64_t count_ = 0;
   bool finished_ = false;
 };
@@ -53,6 +66,7 @@ class QueryWriter {
 std::uint8_t hit_code(const SweepHit& hit);
 
 std::vector<SweepHit> read_results(const std::string& path);
-void write_results(const std::string& path, const std::vector<SweepHit>& hits);
+void write_results(const std::string& path, const std::vector<SweepHit>& hits,
+                   std::span<const std::string> inputs = {});
 
 }  // namespace capsweep

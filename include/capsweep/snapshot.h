@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <stdexcept>
 #include <string>
 
@@ -26,9 +27,12 @@ struct Snapshot {
   std::uint64_t bytes;  // file size
 };
 
-// Writes atomically (a temporary file renamed over `path`): a failed save leaves nothing behind.
-// The bytes depend only on the world and `source`. Throws SnapshotError on I/O failure.
-void save_snapshot(const World& world, const std::string& source, const std::string& path);
+// Writes atomically (a temporary file beside `path`, flushed, renamed over it): a failed save
+// leaves the file that was there untouched and nothing else behind. Refuses a target that is not
+// a regular file or is one of `inputs`. The bytes depend only on the world and `source`. Throws
+// SnapshotError on I/O failure.
+void save_snapshot(const World& world, const std::string& source, const std::string& path,
+                   std::span<const std::string> inputs = {});
 
 // Maps the file read-only, checks header, size, checksum (in parallel) and every index, then
 // answers from the mapping. Throws SnapshotError.
