@@ -11,6 +11,7 @@
 #include "broadphase/world_arrays.h"
 #include "io/atomic_file.h"
 
+#include <atomic>
 #include <bit>
 #include <cerrno>
 #include <cmath>
@@ -103,7 +104,7 @@ std::uint64_t chunk_digest(const unsigned char* p, std::size_t n, std::uint64_t 
   return avalanche(h);
 }
 
-// --- the mapping a loaded world reads from ---
+// --- the memory a loaded world reads from (a private copy of the file) ---
 
 struct Mapping {
   void* address = MAP_FAILED;
@@ -120,6 +121,78 @@ struct Mapping {
 template <class T>
 std::span<const T> array_at(const unsigned char* base, std::uint64_t offset, std::uint64_t count) {
   return {reinterpret_cast<const T*>(base + offset), std::size_t(count)};
+}
+
+bool contains(const Aabb& outer, const Aabb& inner) {
+  return outer.min.x <= inner.min.x && outer.min.y <= inner.min.y && outer.min.z <= inner.min.z &&
+         outer.max.x >= inner.max.x && outer.max.y >= inner.max.y && outer.max.z >= inner.max.z;
+}
+
+Aabb child_box(const WideNode& n, int k) {
+  return {{n.min_x[k], n.min_y[k], n.min_z[k]}, {n.max_x[k], n.max_y[k], n.max_z[k]}};
+}
+
+// What the numbers mean, once every index is known to be in range: the boxes the traversal
+// prunes with hold what lies below them, and each block's copy of its triangles (float
+// vertices, normals, exact normals) is what the builder makes of them. A file that passes its
+// checksum but breaks one of these would answer wrongly without a sound; linear time, parallel.
+void check_meaning(const std::string& path, const WorldArrays& w) {
+  std::atomic<std::uint64_t> bad_triangle{~0ull}, bad_block{~0ull}, bad_node{~0ull};
+  auto note = [](std::atomic<std::uint64_t>& first, std::uint64_t i) {
+    for (std::uint64_t seen = first.load(); i < seen && !first.compare_exchange_weak(seen, i);) {
+    }
+  };
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, w.triangles.size(), 4096), [&](const auto& r) {
+    for (std::size_t i = r.begin(); i != r.end(); ++i) {
+      if (!contains(w.boxes[i], bounds(w.triangles[i])) || !contains(w.bounds, w.boxes[i])) note(bad_triangle, i);
+    }
+  });
+  if (bad_triangle != ~0ull) {
+    const std::uint64_t i = bad_triangle;
+    refuse(path, "triangle " + std::to_string(i) +
+                     (contains(w.boxes[i], bounds(w.triangles[i])) ? " lies outside the world's bounds"
+                                                                    : " lies outside its box"));
+  }
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, w.bvh.blocks.size(), 256), [&](const auto& r) {
+    std::uint32_t lanes[kBlockLanes];
+    for (std::size_t b = r.begin(); b != r.end(); ++b) {
+      const TriangleBlock& block = w.bvh.blocks[b];
+      int used = 0;
+      while (used < kBlockLanes && block.valid(used)) lanes[used] = block.triangle[used], ++used;
+      const TriangleBlock expected = make_block(w.triangles, std::span<const std::uint32_t>(lanes, std::size_t(used)));
+      if (std::memcmp(&expected, &block, sizeof block) != 0) note(bad_block, b);
+    }
+  });
+  if (bad_block != ~0ull) {
+    refuse(path, "block " + std::to_string(bad_block.load()) + " does not hold the triangles it names");
+  }
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, w.bvh.nodes.size(), 256), [&](const auto& r) {
+    for (std::size_t i = r.begin(); i != r.end(); ++i) {
+      const WideNode& n = w.bvh.nodes[i];
+      for (int k = 0; k < WideNode::kWidth; ++k) {
+        if (!((n.used >> k) & 1u)) continue;
+        const Aabb box = child_box(n, k);
+        bool ok = true;
+        if (n.child[k] & WideNode::kLeaf) {
+          const TriangleBlock& block = w.bvh.blocks[n.child[k] & ~WideNode::kLeaf];
+          for (int lane = 0; lane < kBlockLanes && block.valid(lane); ++lane) {
+            ok = ok && contains(box, w.boxes[block.triangle[lane]]);
+          }
+        } else {
+          const WideNode& c = w.bvh.nodes[n.child[k]];
+          for (int j = 0; j < WideNode::kWidth; ++j) {
+            if ((c.used >> j) & 1u) ok = ok && contains(box, child_box(c, j));
+          }
+        }
+        if (!ok) note(bad_node, i * WideNode::kWidth + std::uint64_t(k));
+      }
+    }
+  });
+  if (bad_node != ~0ull) {
+    const std::uint64_t at = bad_node;
+    refuse(path, "BVH node " + std::to_string(at / WideNode::kWidth) + ": the box of child " +
+                     std::to_string(at % WideNode::kWidth) + " does not contain what lies below it");
+  }
 }
 
 // Every index the traversal and the kernels follow, so that a file with a valid checksum but
@@ -186,6 +259,7 @@ void check_arrays(const std::string& path, const WorldArrays& w) {
       if (across != kNoTriangle && across >= tris) refuse(path, "triangle " + std::to_string(i) + " links out of range");
     }
   }
+  check_meaning(path, w);
 }
 
 }  // namespace
@@ -263,11 +337,41 @@ Snapshot load_snapshot(const std::string& path) {
     close(fd);
     refuse(path, "not a regular file");
   }
+  // Read into memory of our own rather than mapped: a file overwritten in place or cut short
+  // while it is being served (an operator copying a new build over it) can then neither change
+  // the answers nor kill the process with SIGBUS. Read in parallel chunks from the page cache.
   auto map = std::make_shared<Mapping>();
   map->bytes = std::size_t(st.st_size);
-  if (map->bytes > 0) map->address = mmap(nullptr, map->bytes, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+  if (map->bytes > 0) {
+    map->address = mmap(nullptr, map->bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (map->address == MAP_FAILED) {
+      close(fd);
+      refuse(path, std::string("cannot allocate ") + std::to_string(map->bytes) + " bytes: " + std::strerror(errno));
+    }
+    constexpr std::size_t kReadChunk = std::size_t(8) << 20;
+    std::atomic<int> read_error{0};
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, (map->bytes + kReadChunk - 1) / kReadChunk), [&](const auto& r) {
+      for (std::size_t c = r.begin(); c != r.end(); ++c) {
+        std::size_t at = c * kReadChunk;
+        const std::size_t end = std::min(map->bytes, at + kReadChunk);
+        while (at < end) {
+          const ssize_t n = pread(fd, static_cast<char*>(map->address) + at, end - at, off_t(at));
+          if (n < 0 && errno == EINTR) continue;
+          if (n <= 0) {
+            read_error = n < 0 ? errno : EIO;  // 0: the file got shorter while being read
+            return;
+          }
+          at += std::size_t(n);
+        }
+      }
+    });
+    if (read_error != 0) {
+      close(fd);
+      refuse(path, std::string("cannot read: ") + std::strerror(read_error));
+    }
+    mprotect(map->address, map->bytes, PROT_READ);
+  }
   close(fd);
-  if (map->bytes > 0 && map->address == MAP_FAILED) refuse(path, std::string("cannot map: ") + std::strerror(errno));
   const auto* base = static_cast<const unsigned char*>(map->address);
 
   if (map->bytes < sizeof kMagic || std::memcmp(base, kMagic, sizeof kMagic) != 0) {

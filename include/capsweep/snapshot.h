@@ -1,5 +1,5 @@
 // World snapshots: a built world (triangles, boxes, BVH, adjacency) as one versioned,
-// checksummed file that loads with mmap, so a server starts without rebuilding the BVH.
+// checksummed file that loads in milliseconds, so a server starts without rebuilding the BVH.
 // Layout: docs/FORMATS.md ("CWSW").
 #pragma once
 
@@ -34,8 +34,10 @@ struct Snapshot {
 void save_snapshot(const World& world, const std::string& source, const std::string& path,
                    std::span<const std::string> inputs = {});
 
-// Maps the file read-only, checks header, size, checksum (in parallel) and every index, then
-// answers from the mapping. Throws SnapshotError.
+// Reads the file into memory of its own (so that a file overwritten or cut short later changes
+// nothing), checks header, size and checksum (in parallel), every index, and what the arrays
+// mean (every triangle inside its box and every box inside its parent's, each block holding
+// exactly the triangles it names), then answers from that memory. Throws SnapshotError.
 Snapshot load_snapshot(const std::string& path);
 
 // Whether the file starts with the snapshot magic (for tools that take scenes or snapshots).

@@ -1,0 +1,131 @@
+// Snapshots checked for meaning as well as bytes: a file whose checksums are valid (resealed
+// after the edit, as a careless tool or an attacker would) but whose arrays say something false
+// is refused naming the section and index; and a loaded world does not change when its file
+// is overwritten or cut short in place.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <fstream>
+#include <iterator>
+
+#include <capsweep/snapshot.h>
+
+#include "broadphase/world_arrays.h"
+#include "tests/support/same_answers.h"
+#include "tools/arena.h"
+#include "tools/workloads.h"
+
+namespace {
+
+using namespace capsweep;
+
+std::string temp_path(const std::string& name) {
+  return ::testing::TempDir() + "capsweep_meaning_" + std::to_string(getpid()) + "_" + name;
+}
+
+std::vector<unsigned char> read_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+void write_bytes(const std::string& path, const std::vector<unsigned char>& bytes) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+}
+
+// The CWSW layout of docs/FORMATS.md: a 128-byte header, then 64-byte aligned sections.
+std::uint64_t align_up(std::uint64_t n) { return (n + 63) / 64 * 64; }
+
+class SnapshotMeaning : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    path_ = temp_path("arena.cwsw");
+    save_snapshot(world_, "@arena", path_);
+    bytes_ = read_bytes(path_);
+    const std::uint64_t tris = world_.triangle_count();
+    triangles_ = align_up(128);
+    boxes_ = align_up(triangles_ + tris * sizeof(Triangle));
+    nodes_ = align_up(boxes_ + tris * sizeof(Aabb));
+    blocks_ = align_up(nodes_ + world_.arrays().bvh.nodes.size() * sizeof(WideNode));
+  }
+  void TearDown() override { std::remove(path_.c_str()); }
+
+  // Writes the edited bytes with both checksums recomputed, and returns why loading refuses them.
+  std::string refusal_after_resealing() {
+    const std::uint64_t payload = snapshot_checksum(bytes_.data() + 128, bytes_.size() - 128);
+    std::memcpy(bytes_.data() + 104, &payload, 8);
+    const std::uint64_t header = snapshot_checksum(bytes_.data(), 120);
+    std::memcpy(bytes_.data() + 120, &header, 8);
+    write_bytes(path_, bytes_);
+    try {
+      load_snapshot(path_);
+      return "";
+    } catch (const SnapshotError& e) {
+      return e.what();
+    }
+  }
+  template <class T>
+  void poke(std::uint64_t offset, T value) {
+    std::memcpy(bytes_.data() + offset, &value, sizeof value);
+  }
+
+  World world_{make_arena()};
+  std::string path_;
+  std::vector<unsigned char> bytes_;
+  std::uint64_t triangles_ = 0, boxes_ = 0, nodes_ = 0, blocks_ = 0;
+};
+
+TEST_F(SnapshotMeaning, AnUneditedFileLoads) { EXPECT_EQ(refusal_after_resealing(), ""); }
+
+TEST_F(SnapshotMeaning, ATriangleOutsideItsBoxIsRefused) {
+  const float x = world_.triangles()[5].v[1].x;
+  poke(triangles_ + 5 * sizeof(Triangle) + sizeof(Vec3), x + 0.5f);  // triangle 5, vertex 1, x
+  EXPECT_EQ(refusal_after_resealing(), path_ + ": triangle 5 lies outside its box");
+}
+
+TEST_F(SnapshotMeaning, ATriangleOutsideTheWorldBoundsIsRefused) {
+  poke(72 + 3 * sizeof(float), world_.bounds().max.x - 1.f);  // the header's bounds.max.x
+  const std::string why = refusal_after_resealing();
+  EXPECT_NE(why.find(": triangle "), std::string::npos) << why;
+  EXPECT_NE(why.find(" lies outside the world's bounds"), std::string::npos) << why;
+}
+
+TEST_F(SnapshotMeaning, ABlockWhoseCopyOfItsTrianglesDiffersIsRefused) {
+  const TriangleBlock& block = world_.arrays().bvh.blocks[3];
+  poke(blocks_ + 3 * sizeof(TriangleBlock) + offsetof(TriangleBlock, y1) + 2 * sizeof(float), block.y1[2] + 0.25f);
+  EXPECT_EQ(refusal_after_resealing(), path_ + ": block 3 does not hold the triangles it names");
+}
+
+TEST_F(SnapshotMeaning, ABlockWhoseExactNormalDiffersIsRefused) {
+  const TriangleBlock& block = world_.arrays().bvh.blocks[0];
+  poke(blocks_ + offsetof(TriangleBlock, exact_nx), -block.exact_nx[0]);
+  EXPECT_EQ(refusal_after_resealing(), path_ + ": block 0 does not hold the triangles it names");
+}
+
+TEST_F(SnapshotMeaning, AChildBoxThatDoesNotHoldItsSubtreeIsRefused) {
+  const WideNode& root = world_.arrays().bvh.nodes[0];
+  poke(nodes_ + offsetof(WideNode, max_x) + 1 * sizeof(float), root.min_x[1]);  // child 1's box: flat in x
+  EXPECT_EQ(refusal_after_resealing(), path_ + ": BVH node 0: the box of child 1 does not contain what lies below it");
+}
+
+TEST_F(SnapshotMeaning, ALoadedWorldIgnoresItsFileBeingOverwrittenOrCutShort) {
+  const Snapshot snapshot = load_snapshot(path_);
+  const std::vector<SweepQuery> queries = make_workload(world_, Workload::validate, 3000, 4);
+  std::vector<SweepHit> before(queries.size()), after(queries.size());
+  snapshot.world.sweep(queries, before);
+  // An operator copies another build over the served file in place, then it is truncated.
+  std::vector<unsigned char> other = bytes_;
+  for (std::size_t i = 128; i < other.size(); ++i) other[i] = static_cast<unsigned char>(i * 7);
+  write_bytes(path_, other);
+  snapshot.world.sweep(queries, after);
+  for (std::size_t i = 0; i < queries.size(); ++i) ASSERT_TRUE(identical(before[i], after[i])) << i;
+  ASSERT_EQ(::truncate(path_.c_str(), 100), 0);
+  snapshot.world.sweep(queries, after);
+  for (std::size_t i = 0; i < queries.size(); ++i) ASSERT_TRUE(identical(before[i], after[i])) << i;
+  // And the built world agrees with it.
+  world_.sweep(queries, after);
+  for (std::size_t i = 0; i < queries.size(); ++i) ASSERT_TRUE(identical(before[i], after[i])) << i;
+}
+
+}  // namespace
