@@ -176,6 +176,7 @@ std::size_t World::move(std::span<const Agent> agents, const MoveSettings& setti
       (!status.empty() && status.size() != agents.size())) {
     throw std::invalid_argument("World::move: agents, results, segments and status must have the same size");
   }
+  if (std::string why = check_settings(settings); !why.empty()) throw std::invalid_argument("World::move: " + why);
   std::atomic<std::size_t> refused{0};
   run_in_arena(options.threads, [&] {
     AgentGrid grid;
@@ -246,6 +247,7 @@ std::size_t World::move(std::span<const Agent> agents, const MoveSettings& setti
 void World::validate(std::span<const ClaimedMove> moves, const ValidateSettings& settings, std::span<Verdict> verdicts,
                      const BatchOptions& options) const {
   if (verdicts.size() != moves.size()) throw std::invalid_argument("World::validate: moves and verdicts differ in size");
+  if (std::string why = check_settings(settings); !why.empty()) throw std::invalid_argument("World::validate: " + why);
   const SweepPath path = options.path == SweepPath::simd ? SweepPath::simd : SweepPath::scalar;
   run_in_arena(options.threads, [&] {
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, moves.size(), 16), [&](const auto& range) {

@@ -140,14 +140,6 @@ bool read_status(const google::protobuf::RepeatedField<int>& in, std::span<Statu
   return true;
 }
 
-// A float setting within [lo, hi] (finite), or why not.
-void check_range(std::string& why, const char* name, double value, double lo, double hi) {
-  if (why.empty() && !(value >= lo && value <= hi)) {
-    why = std::string("settings: ") + name + " must be within [" + std::to_string(lo) + ", " + std::to_string(hi) +
-          "], got " + std::to_string(value);
-  }
-}
-
 }  // namespace
 
 pb::QueryStatus to_pb(Status s) { return pb::QueryStatus(int(s)); }
@@ -210,32 +202,6 @@ pb::ValidateSettings to_pb(const ValidateSettings& s) {
   v.set_max_speed(s.max_speed);
   *v.mutable_movement() = to_pb(s.movement);
   return v;
-}
-
-// The ranges bound the work of one agent (iterations) and keep the solver's arithmetic in the
-// scale it was built for; they are far wider than any game needs.
-std::string check_settings(const MoveSettings& m) {
-  std::string why;
-  check_range(why, "skin", m.skin, 0, 1);
-  check_range(why, "backoff", m.backoff, 0, 1);
-  check_range(why, "max_iterations", m.max_iterations, 1, 16);
-  check_range(why, "min_distance", m.min_distance, 1e-7, 1);
-  check_range(why, "max_depenetration_iterations", m.max_depenetration_iterations, 0, 16);
-  check_range(why, "max_slope_degrees", m.max_slope_degrees, 0, 90);
-  check_range(why, "step_height", m.step_height, 0, 100);
-  check_range(why, "snap_distance", m.snap_distance, 0, 100);
-  check_range(why, "ground_distance", m.ground_distance, 0, 1);
-  check_range(why, "gravity", m.gravity, 0, 1000);
-  check_range(why, "max_fall_speed", m.max_fall_speed, 0, 10000);
-  check_range(why, "dt", m.dt, 1e-6, 10);
-  return why;
-}
-
-std::string check_settings(const ValidateSettings& v) {
-  std::string why;
-  check_range(why, "tolerance", v.tolerance, 0, 1);
-  check_range(why, "max_speed", v.max_speed, 0, 1e6);
-  return why.empty() ? check_settings(v.movement) : why;
 }
 
 // --- requests ---

@@ -50,8 +50,6 @@ MoveSettings from_pb(const pb::MoveSettings& m);
 pb::MoveSettings to_pb(const MoveSettings& m);
 ValidateSettings from_pb(const pb::ValidateSettings& v);
 pb::ValidateSettings to_pb(const ValidateSettings& v);
-std::string check_settings(const MoveSettings& m);
-std::string check_settings(const ValidateSettings& v);
 
 // --- requests (client writes, server reads) ---
 void write_request(std::span<const SweepQuery> queries, pb::SweepRequest& r);

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include <capsweep/contact.h>
 #include <capsweep/shapes.h>
@@ -67,6 +68,12 @@ struct MoveSettings {
   // tick-start positions). Off, agents pass through each other.
   bool agents_collide = true;
 };
+
+// Why the settings cannot be used ("" when they can): the first field outside its range, e.g.
+// "settings: skin must be within [0.000000, 1.000000], got 5.000000". The ranges bound the work
+// of one agent (iterations) and keep the solver's arithmetic in the scale it was built for; they
+// are far wider than any game needs. World::move, the C API and the service all check with it.
+std::string check_settings(const MoveSettings& settings);
 
 inline constexpr int kMaxMoveContacts = 4;
 

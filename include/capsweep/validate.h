@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include <capsweep/move.h>
 #include <capsweep/status.h>
@@ -26,6 +27,10 @@ struct ValidateSettings {
   // The movement settings of the correction (where collide-and-slide would have got to).
   MoveSettings movement;
 };
+
+// Why the settings cannot be used ("" when they can): tolerance within [0, 1] m, max_speed
+// within [0, 1e6] m/s, then the movement settings (check_settings of move.h).
+std::string check_settings(const ValidateSettings& settings);
 
 enum class VerdictKind : std::uint8_t {
   ok,              // the straight path is free

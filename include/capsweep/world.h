@@ -104,11 +104,13 @@ class World {
   // position would overlap another's stays where it was (kMoveHeldByAgents). Results are
   // bit-identical for any thread count and any order of the agents. Agents with bad input
   // (NaN/Inf, radius <= 0, out of range) stay put; their status says why. Returns their count.
+  // Settings that check_settings refuses throw std::invalid_argument with its message.
   std::size_t move(std::span<const Agent> agents, const MoveSettings& settings, std::span<MoveResult> results,
                    const BatchOptions& options = {}, std::span<MoveSegments> segments = {},
                    std::span<Status> status = {}) const;
 
   // Judges claimed moves (verdicts[i] for moves[i]); parallel and deterministic like move.
+  // Settings that check_settings refuses throw std::invalid_argument with its message.
   void validate(std::span<const ClaimedMove> moves, const ValidateSettings& settings, std::span<Verdict> verdicts,
                 const BatchOptions& options = {}) const;
 
