@@ -7,6 +7,7 @@
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
+#include <xxhash.h>
 
 #include "broadphase/world_arrays.h"
 #include "io/atomic_file.h"
@@ -66,43 +67,9 @@ Layout layout_of(std::uint64_t tris, std::uint64_t nodes, std::uint64_t blocks, 
   return l;
 }
 
-// --- checksum: four independent multiply-rotate lanes over 8-byte words, per 1 MiB chunk ---
+// --- checksum: XXH3 (xxHash, 64-bit) per 1 MiB chunk in parallel, then XXH3 of the chunk digests ---
 
-constexpr std::uint64_t kPrimeA = 0x9E3779B97F4A7C15ull;
-constexpr std::uint64_t kPrimeB = 0xD6E8FEB86659FD93ull;
 constexpr std::size_t kChunk = std::size_t(1) << 20;
-
-std::uint64_t absorb(std::uint64_t h, std::uint64_t word) { return std::rotl(h ^ (word * kPrimeB), 27) * kPrimeA; }
-
-std::uint64_t avalanche(std::uint64_t h) {
-  h ^= h >> 31;
-  h *= kPrimeB;
-  h ^= h >> 29;
-  h *= kPrimeA;
-  return h ^ (h >> 32);
-}
-
-std::uint64_t chunk_digest(const unsigned char* p, std::size_t n, std::uint64_t index) {
-  std::uint64_t lane[4] = {index + 1, index + 2 * kPrimeA, index ^ kPrimeB, ~index};
-  std::size_t i = 0;
-  for (; i + 32 <= n; i += 32) {
-    for (int k = 0; k < 4; ++k) {
-      std::uint64_t w;
-      std::memcpy(&w, p + i + 8 * k, 8);
-      lane[k] = absorb(lane[k], w);
-    }
-  }
-  unsigned char tail[32] = {};
-  std::memcpy(tail, p + i, n - i);
-  for (int k = 0; k < 4; ++k) {
-    std::uint64_t w;
-    std::memcpy(&w, tail + 8 * k, 8);
-    lane[k] = absorb(lane[k], w);
-  }
-  std::uint64_t h = n;
-  for (std::uint64_t l : lane) h = absorb(h, avalanche(l));
-  return avalanche(h);
-}
 
 // --- the memory a loaded world reads from (a private copy of the file) ---
 
@@ -271,12 +238,11 @@ std::uint64_t snapshot_checksum(const void* data, std::size_t bytes) {
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, chunks), [&](const tbb::blocked_range<std::size_t>& r) {
     for (std::size_t c = r.begin(); c != r.end(); ++c) {
       const std::size_t begin = c * kChunk;
-      digest[c] = chunk_digest(p + begin, std::min(kChunk, bytes - begin), c);
+      digest[c] = XXH3_64bits(p + begin, std::min(kChunk, bytes - begin));
     }
   });
-  std::uint64_t h = avalanche(bytes ^ kPrimeB);
-  for (std::uint64_t d : digest) h = absorb(h, d);  // in chunk order: the thread count changes nothing
-  return avalanche(h);
+  // The digests in order (little-endian, as everything in the file), seeded with the length.
+  return XXH3_64bits_withSeed(digest.data(), digest.size() * sizeof(std::uint64_t), bytes);
 }
 
 void save_snapshot(const World& world, const std::string& source, const std::string& path,
@@ -381,6 +347,9 @@ Snapshot load_snapshot(const std::string& path) {
   Header h;
   std::memcpy(&h, base, sizeof h);
   if (h.byte_order != kByteOrder) refuse(path, "written on a machine of the other byte order");
+  if (h.version == 1) {
+    refuse(path, "CWSW version 1 is no longer read (its checksum is not XXH3); rebuild it with `capsweep build`");
+  }
   if (h.version != kSnapshotVersion) {
     refuse(path, "snapshot version " + std::to_string(h.version) + ", this build reads version " +
                      std::to_string(kSnapshotVersion) + " (rebuild it with capsweep build)");

@@ -12,7 +12,8 @@
 
 namespace capsweep {
 
-inline constexpr std::uint32_t kSnapshotVersion = 1;
+// Version 2: XXH3 checksums (version 1 files are refused with a message to rebuild them).
+inline constexpr std::uint32_t kSnapshotVersion = 2;
 
 // A file that is not a snapshot this build can trust: wrong magic, another version or layout,
 // truncated, failing its checksum, or holding an index out of range. Names the file.
@@ -43,7 +44,8 @@ Snapshot load_snapshot(const std::string& path);
 // Whether the file starts with the snapshot magic (for tools that take scenes or snapshots).
 bool looks_like_snapshot(const std::string& path);
 
-// The checksum snapshots use (64-bit, over 1 MiB chunks hashed in parallel); exposed for tests.
+// The checksum snapshots use: XXH3 (64-bit) of each 1 MiB chunk, in parallel, then XXH3 of
+// those digests seeded with the length; exposed for tests.
 std::uint64_t snapshot_checksum(const void* data, std::size_t bytes);
 
 }  // namespace capsweep

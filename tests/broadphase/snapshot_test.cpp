@@ -147,7 +147,18 @@ TEST(Snapshot, AnotherVersionIsRefusedByName) {
   const std::uint32_t v2 = kSnapshotVersion + 1;
   std::memcpy(&b[8], &v2, 4);  // the version follows the 8-byte magic (docs/FORMATS.md)
   write_bytes(bad, b);
-  expect_refused(bad, "snapshot version " + std::to_string(v2) + ", this build reads version 1");
+  expect_refused(bad, "snapshot version " + std::to_string(v2) + ", this build reads version " +
+                          std::to_string(kSnapshotVersion));
+}
+
+TEST(Snapshot, AVersionOneFileIsToldToRebuild) {
+  const std::string good = temp_path("good.cwsw"), old = temp_path("v1.cwsw");
+  save_snapshot(small_world(), "small", good);
+  std::vector<unsigned char> b = read_bytes(good);
+  const std::uint32_t v1 = 1;
+  std::memcpy(&b[8], &v1, 4);
+  write_bytes(old, b);
+  expect_refused(old, "CWSW version 1 is no longer read (its checksum is not XXH3); rebuild it with `capsweep build`");
 }
 
 TEST(Snapshot, ForeignAndMissingFilesAreRefused) {
