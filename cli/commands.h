@@ -1,20 +1,52 @@
-// The capsweep commands beyond main.cpp's, and the helpers they share with it.
+// The capsweep commands, on CLI11: each add_* registers one subcommand with its options (with
+// their defaults, ranges and choices, so `capsweep CMD --help` tells everything) and returns what
+// runs it once the command line is parsed. Shared helpers for the options several commands take.
 #pragma once
 
+#include <functional>
+#include <stdexcept>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include <capsweep/scene.h>
 #include <capsweep/world.h>
-#include "cli/options.h"
 
 namespace capsweep {
 
-World load_world(const Options& o);  // --scene, --scale, --z-up
-int thread_count(const Options& o);  // --threads (0 = every core)
-int effective_threads(int requested);
+// A command line that cannot be run: exit code 2, like CLI11's own parse errors.
+class UsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
 
-int cmd_demo(int argc, char** argv);      // the crowd on the built-in arena
-int cmd_crowd(int argc, char** argv);     // the crowd on any scene
-int cmd_validate(int argc, char** argv);  // judge recorded moves
-int cmd_serve(int argc, char** argv);          // the gRPC query service
-int cmd_client(int argc, char** argv);         // a CWSQ file through the service
-int cmd_bench_service(int argc, char** argv);  // throughput through the service vs in-process
+using Command = std::function<int()>;
+
+// --scene FILE (a mesh, FILE.gz, @arena or a snapshot), --scale S, --z-up.
+struct SceneArgs {
+  std::string path;
+  float scale = 1.f;
+  bool z_up = false;
+};
+void add_scene_options(CLI::App& command, SceneArgs& scene, bool required = true);
+// The world named by --scene. The scene options only apply to meshes: given with a snapshot
+// (already built with its own) they are a usage error, never silently ignored.
+World load_world(const SceneArgs& scene);
+SceneOptions scene_options(const SceneArgs& scene);
+// Throws UsageError for --scale or --z-up given with a snapshot.
+void check_scene_args(const SceneArgs& scene);
+
+// --threads N (0 = every core).
+CLI::Option* add_threads(CLI::App& command, int& threads);
+int effective_threads(int requested);
+// --path simd|scalar|brute.
+CLI::Option* add_path(CLI::App& command, SweepPath& path);
+
+Command add_demo(CLI::App& app);           // the crowd on the built-in arena
+Command add_crowd(CLI::App& app);          // the crowd on any scene
+Command add_validate(CLI::App& app);       // judge recorded moves
+Command add_serve(CLI::App& app);          // the gRPC query service
+Command add_client(CLI::App& app);         // a CWSQ file through the service
+Command add_bench_service(CLI::App& app);  // throughput through the service vs in-process
 
 }  // namespace capsweep

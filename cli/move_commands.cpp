@@ -148,90 +148,152 @@ int run_crowd(const World& world, CrowdSettings settings, const CrowdRun& run) {
   return penetrating + overlapping + mismatched > 0 ? 1 : 0;
 }
 
-CrowdSettings crowd_settings(const Options& o, std::size_t default_agents) {
+// The options demo and crowd share.
+struct CrowdArgs {
+  std::size_t agents = 0, ticks = 600;
+  std::uint64_t seed = 1;
+  int threads = 0;
+  float speed = 0;  // 0: each agent walks at 1-2 m/s
+  bool no_agent_collisions = false;
+  std::string png, trace;
+  SceneArgs scene;
+};
+
+void add_crowd_options(CLI::App& c, CrowdArgs& a) {
+  c.add_option("--seed", a.seed, "Spawn places, goals and speeds")->capture_default_str();
+  add_threads(c, a.threads);
+  c.add_option("--speed", a.speed, "Every agent's walking speed, m/s (default: 1-2 m/s each)")
+      ->check(CLI::Range(0.f, 1e5f) & CLI::PositiveNumber);
+  c.add_flag("--no-agent-collisions", a.no_agent_collisions, "Agents pass through each other");
+}
+
+CrowdSettings crowd_settings(const CrowdArgs& a) {
   CrowdSettings s;
-  s.agents = std::size_t(o.integer("agents", (long long)default_agents, 1, 10'000'000));
-  s.seed = std::uint64_t(o.integer("seed", 1, 0, INT64_MAX));
-  s.batch.threads = thread_count(o);
-  s.move.agents_collide = !o.has("no-agent-collisions");
-  if (o.has("speed")) {
-    const double v = o.number("speed", 1.4);
-    if (!(v > 0 && v <= 1e5)) throw UsageError("--speed must be in (0, 100000] m/s");
-    s.min_speed = s.max_speed = float(v);
-  }
+  s.agents = a.agents;
+  s.seed = a.seed;
+  s.batch.threads = a.threads;
+  s.move.agents_collide = !a.no_agent_collisions;
+  if (a.speed > 0) s.min_speed = s.max_speed = a.speed;
   return s;
 }
 
 }  // namespace
 
-int cmd_demo(int argc, char** argv) {
-  const Options o(argc, argv, 2, {"agents", "ticks", "seed", "threads", "png", "speed"}, {"no-agent-collisions"});
-  const World world(make_arena());
-  CrowdRun run;
-  run.scene_name = "the built-in arena";
-  run.ticks = std::size_t(o.integer("ticks", 600, 1, 10'000'000));
-  run.png_path = o.text("png", "capsweep_demo.png");
-  return run_crowd(world, crowd_settings(o, 2000), run);
+Command add_demo(CLI::App& app) {
+  auto a = std::make_shared<CrowdArgs>();
+  a->agents = 2000;
+  a->png = "capsweep_demo.png";
+  CLI::App* c = app.add_subcommand("demo",
+                                   "The main job: 2,000 agents walk the built-in arena toward random goals for 600 "
+                                   "ticks at 60 Hz; prints agent-ticks/s and any invariant violation");
+  c->add_option("--agents", a->agents, "Agents")->check(CLI::Range(1, 10'000'000))->capture_default_str();
+  c->add_option("--ticks", a->ticks, "Ticks at 60 Hz")->check(CLI::Range(1, 10'000'000))->capture_default_str();
+  c->add_option("--png", a->png, "The trails from above, written atomically")->capture_default_str();
+  add_crowd_options(*c, *a);
+  return [a] {
+    const World world(make_arena());
+    CrowdRun run;
+    run.scene_name = "the built-in arena";
+    run.ticks = a->ticks;
+    run.png_path = a->png;
+    return run_crowd(world, crowd_settings(*a), run);
+  };
 }
 
-int cmd_crowd(int argc, char** argv) {
-  const Options o(argc, argv, 2, {"scene", "agents", "ticks", "seed", "threads", "trace", "png", "speed", "scale"},
-                  {"z-up", "no-agent-collisions"});
-  if (!o.has("agents")) throw UsageError("--agents is required");
-  if (!o.has("ticks")) throw UsageError("--ticks is required");
-  CrowdRun run;
-  run.scene_name = o.text("scene");
-  run.ticks = std::size_t(o.integer("ticks", 600, 1, 10'000'000));
-  run.trace_path = o.text("trace", "");
-  run.png_path = o.text("png", "");
-  const CrowdSettings settings = crowd_settings(o, 0);
-  const World world = load_world(o);
-  return run_crowd(world, settings, run);
+Command add_crowd(CLI::App& app) {
+  auto a = std::make_shared<CrowdArgs>();
+  CLI::App* c = app.add_subcommand("crowd", "The demo's crowd on any scene");
+  add_scene_options(*c, a->scene);
+  c->add_option("--agents", a->agents, "Agents")->required()->check(CLI::Range(1, 10'000'000));
+  c->add_option("--ticks", a->ticks, "Ticks at 60 Hz")->required()->check(CLI::Range(1, 10'000'000));
+  c->add_option("--trace", a->trace, "Every straight segment travelled (CWSQ: the capsule where it starts, its displacement)");
+  c->add_option("--png", a->png, "The trails from above");
+  add_crowd_options(*c, *a);
+  return [a] {
+    CrowdRun run;
+    run.scene_name = a->scene.path;
+    run.ticks = a->ticks;
+    run.trace_path = a->trace;
+    run.png_path = a->png;
+    const World world = load_world(a->scene);
+    return run_crowd(world, crowd_settings(*a), run);
+  };
 }
 
-int cmd_validate(int argc, char** argv) {
-  const Options o(argc, argv, 2, {"scene", "moves", "out", "dt", "max-speed", "tolerance", "threads", "scale"},
-                  {"z-up"});
-  ValidateSettings vs;
-  const double dt = o.number("dt", 0);
-  vs.max_speed = float(o.number("max-speed", 0));
-  vs.tolerance = float(o.number("tolerance", vs.tolerance));
-  if (!(dt >= 0 && dt < 1e6)) throw UsageError("--dt must be a number of seconds >= 0");
-  if (!(vs.max_speed >= 0 && vs.max_speed < 1e6)) throw UsageError("--max-speed must be >= 0 m/s");
-  if (!(vs.tolerance >= 0 && vs.tolerance < 1)) throw UsageError("--tolerance must be in [0, 1) m");
-  const std::string out_path = o.text("out");
-  const std::vector<SweepQuery> recorded = read_queries(o.text("moves"));
-  const World world = load_world(o);
-  std::vector<ClaimedMove> moves(recorded.size());
-  for (std::size_t i = 0; i < recorded.size(); ++i) moves[i] = {recorded[i].capsule, recorded[i].motion, float(dt)};
-  std::vector<Verdict> verdicts(moves.size());
-  BatchOptions bo;
-  bo.threads = thread_count(o);
-  const auto start = std::chrono::steady_clock::now();
-  world.validate(moves, vs, verdicts, bo);
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+Command add_validate(CLI::App& app) {
+  struct Args {
+    SceneArgs scene;
+    std::string moves, out;
+    double dt = 0;
+    float max_speed = 0;
+    float tolerance = ValidateSettings{}.tolerance;
+    int threads = 0;
+  };
+  auto a = std::make_shared<Args>();
+  CLI::App* c = app.add_subcommand("validate",
+                                   "Judges claimed moves (CWSQ: the capsule at its last accepted position, the claimed "
+                                   "displacement): one CSV line per move");
+  add_scene_options(*c, a->scene);
+  c->add_option("--moves", a->moves, "The claimed moves (CWSQ)")->required();
+  c->add_option("--out", a->out, "The verdicts (CSV), written atomically")->required();
+  CLI::Option* dt = c->add_option("--dt", a->dt, "Seconds each move took (for --max-speed)")->check(CLI::Range(0.0, 1e6));
+  c->add_option("--max-speed", a->max_speed, "Fastest legal speed, m/s (0: no limit); needs --dt")
+      ->check(CLI::Range(0.f, 1e6f))
+      ->needs(dt)
+      ->capture_default_str();
+  c->add_option("--tolerance", a->tolerance, "How far a claim may graze into geometry, m (smaller than every radius)")
+      ->check(CLI::Range(0.f, 0.999999f))
+      ->capture_default_str();
+  add_threads(*c, a->threads);
+  return [a] {
+    ValidateSettings vs;
+    const double dt = a->dt;
+    vs.max_speed = a->max_speed;
+    vs.tolerance = a->tolerance;
+    if (vs.max_speed > 0 && !(dt > 0)) throw UsageError("--max-speed needs --dt (the seconds each move took) > 0");
+    const std::string out_path = a->out;
+    const std::vector<SweepQuery> recorded = read_queries(a->moves);
+    // The capsule shrunk by the tolerance must remain a capsule: say so once, naming the move,
+    // rather than refusing every move with a radius error.
+    for (std::size_t i = 0; i < recorded.size(); ++i) {
+      if (!(vs.tolerance < recorded[i].capsule.radius)) {
+        throw UsageError("--tolerance (" + std::to_string(vs.tolerance) + " m) must be smaller than the capsule radius (" +
+                         std::to_string(recorded[i].capsule.radius) + " m) of move " + std::to_string(i) + " in " +
+                         a->moves);
+      }
+    }
+    const World world = load_world(a->scene);
+    std::vector<ClaimedMove> moves(recorded.size());
+    for (std::size_t i = 0; i < recorded.size(); ++i) moves[i] = {recorded[i].capsule, recorded[i].motion, float(dt)};
+    std::vector<Verdict> verdicts(moves.size());
+    BatchOptions bo;
+    bo.threads = a->threads;
+    const auto start = std::chrono::steady_clock::now();
+    world.validate(moves, vs, verdicts, bo);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
-  std::ostringstream out;
-  out << "move,verdict,legal_fraction,triangle,normal_x,normal_y,normal_z,point_x,point_y,point_z,"
-         "furthest_x,furthest_y,furthest_z,corrected_x,corrected_y,corrected_z,reason\n";
-  out.precision(9);
-  for (std::size_t i = 0; i < verdicts.size(); ++i) {
-    const Verdict& v = verdicts[i];
-    const bool hit = v.hit.hit;
-    out << i << ',' << name(v.kind) << ',' << v.legal_fraction << ',';
-    if (hit && v.hit.triangle != kNoTriangle) out << v.hit.triangle;
-    out << ',' << (hit ? v.hit.normal.x : 0) << ',' << (hit ? v.hit.normal.y : 0) << ',' << (hit ? v.hit.normal.z : 0)
-        << ',' << (hit ? v.hit.point.x : 0) << ',' << (hit ? v.hit.point.y : 0) << ',' << (hit ? v.hit.point.z : 0)
-        << ',' << v.furthest.a.x << ',' << v.furthest.a.y << ',' << v.furthest.a.z << ',' << v.corrected.a.x << ','
-        << v.corrected.a.y << ',' << v.corrected.a.z << ',' << (v.kind == VerdictKind::refused ? describe(v.status) : "")
-        << '\n';
-  }
-  write_file_atomically(out_path, out.str(), std::vector<std::string>{o.text("moves"), o.text("scene")});
-  std::size_t counts[5] = {};
-  for (const Verdict& v : verdicts) ++counts[int(v.kind)];
-  std::printf("%zu moves in %.3f s: %zu ok, %zu blocked, %zu start_overlaps, %zu too_fast, %zu refused -> %s\n",
-              verdicts.size(), seconds, counts[0], counts[1], counts[2], counts[3], counts[4], out_path.c_str());
-  return 0;
+    std::ostringstream out;
+    out << "move,verdict,legal_fraction,triangle,normal_x,normal_y,normal_z,point_x,point_y,point_z,"
+           "furthest_x,furthest_y,furthest_z,corrected_x,corrected_y,corrected_z,reason\n";
+    out.precision(9);
+    for (std::size_t i = 0; i < verdicts.size(); ++i) {
+      const Verdict& v = verdicts[i];
+      const bool hit = v.hit.hit;
+      out << i << ',' << name(v.kind) << ',' << v.legal_fraction << ',';
+      if (hit && v.hit.triangle != kNoTriangle) out << v.hit.triangle;
+      out << ',' << (hit ? v.hit.normal.x : 0) << ',' << (hit ? v.hit.normal.y : 0) << ',' << (hit ? v.hit.normal.z : 0)
+          << ',' << (hit ? v.hit.point.x : 0) << ',' << (hit ? v.hit.point.y : 0) << ',' << (hit ? v.hit.point.z : 0)
+          << ',' << v.furthest.a.x << ',' << v.furthest.a.y << ',' << v.furthest.a.z << ',' << v.corrected.a.x << ','
+          << v.corrected.a.y << ',' << v.corrected.a.z << ',' << (v.kind == VerdictKind::refused ? describe(v.status) : "")
+          << '\n';
+    }
+    write_file_atomically(out_path, out.str(), std::vector<std::string>{a->moves, a->scene.path});
+    std::size_t counts[5] = {};
+    for (const Verdict& v : verdicts) ++counts[int(v.kind)];
+    std::printf("%zu moves in %.3f s: %zu ok, %zu blocked, %zu start_overlaps, %zu too_fast, %zu refused -> %s\n",
+                verdicts.size(), seconds, counts[0], counts[1], counts[2], counts[3], counts[4], out_path.c_str());
+    return 0;
+  };
 }
 
 }  // namespace capsweep

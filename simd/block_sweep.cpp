@@ -60,7 +60,8 @@ template <> const BlockSweepVariant* PickVariant::operator()(xsimd::sse2) const 
 const BlockSweepVariant& best_block_sweep() {
   static const BlockSweepVariant best = [] {
     // CAPSWEEP_ISA=avx2 (say) picks a lesser variant: for comparisons, or where the widest
-    // vectors lower the clock. An unknown or unavailable name is ignored.
+    // vectors lower the clock. An unknown or unavailable name is ignored here (a library must not
+    // fail a query over it); the command refuses it up front (isa_request_problem).
     if (const char* wanted = std::getenv("CAPSWEEP_ISA")) {
       for (const BlockSweepVariant& v : block_sweep_variants()) {
         if (std::strcmp(v.isa, wanted) == 0) return v;
@@ -69,6 +70,17 @@ const BlockSweepVariant& best_block_sweep() {
     return *xsimd::dispatch<xsimd::arch_list<xsimd::avx512f, xsimd::avx2, xsimd::sse4_2, xsimd::sse2>>(PickVariant{})();
   }();
   return best;
+}
+
+std::string isa_request_problem() {
+  const char* wanted = std::getenv("CAPSWEEP_ISA");
+  if (!wanted) return "";
+  std::string runs;
+  for (const BlockSweepVariant& v : block_sweep_variants()) {
+    if (std::strcmp(v.isa, wanted) == 0) return "";
+    runs += std::string(runs.empty() ? "" : ", ") + v.isa;
+  }
+  return std::string("CAPSWEEP_ISA=") + wanted + " is not an instruction set this CPU runs (it runs " + runs + ")";
 }
 
 std::vector<BlockSweepVariant> block_sweep_variants() {

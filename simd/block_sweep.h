@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include <capsweep/shapes.h>
@@ -65,6 +66,9 @@ struct BlockSweepVariant {
 };
 // The best variant this CPU runs (chosen once, on first use).
 const BlockSweepVariant& best_block_sweep();
+// Why the CAPSWEEP_ISA environment variable cannot be honoured ("" when it is unset or names a
+// variant this CPU runs): best_block_sweep() then ignores it, so tools should refuse it up front.
+std::string isa_request_problem();
 // Every variant this CPU runs, best first (for tests and benchmarks).
 std::vector<BlockSweepVariant> block_sweep_variants();
 

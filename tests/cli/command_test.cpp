@@ -7,6 +7,8 @@
 
 #include <capsweep/query_file.h>
 #include <capsweep/scene.h>
+#include <capsweep/version.h>
+
 #include "tools/builtin_scene.h"
 #include "tests/cli/test_files.h"
 #include "tests/support/scene_oracle.h"
@@ -23,8 +25,8 @@ struct CommandRun {
   std::string output;  // stdout and stderr
 };
 
-CommandRun capsweep_cmd(const std::string& args) {
-  const std::string cmd = std::string(CAPSWEEP_BINARY) + " " + args + " 2>&1";
+CommandRun capsweep_cmd(const std::string& args, const std::string& environment = "") {
+  const std::string cmd = (environment.empty() ? "" : environment + " ") + std::string(CAPSWEEP_BINARY) + " " + args + " 2>&1";
   FILE* pipe = popen(cmd.c_str(), "r");
   CommandRun run{-1, ""};
   if (!pipe) return run;
@@ -198,6 +200,99 @@ TEST_F(Command, ArenaIsWrittenAsObj) {
   const CommandRun run = capsweep_cmd("arena --out " + path("arena.obj"));
   ASSERT_EQ(run.code, 0) << run.output;
   EXPECT_EQ(load_scene(path("arena.obj")).size(), load_scene_or_builtin("@arena").size());
+}
+
+// The command line on CLI11: every command explains itself, and what used to be silently
+// ignored or altered is a usage error (exit code 2) with a message naming the option.
+TEST_F(Command, EveryCommandHasHelpWithItsDefaults) {
+  for (const char* command : {"demo", "crowd", "validate", "throughput", "sweep", "queries", "build", "serve", "client",
+                              "bench-service", "arena"}) {
+    const CommandRun help = capsweep_cmd(std::string(command) + " --help");
+    EXPECT_EQ(help.code, 0) << command;
+    EXPECT_NE(help.output.find("Usage: capsweep " + std::string(command)), std::string::npos) << help.output;
+  }
+  EXPECT_NE(capsweep_cmd("sweep --help").output.find("--path TEXT=simd"), std::string::npos);
+  EXPECT_NE(capsweep_cmd("demo --help").output.find("=capsweep_demo.png"), std::string::npos);
+  EXPECT_NE(capsweep_cmd("serve --help").output.find("--drain-seconds FLOAT:FLOAT in [0 - 3600]=10"), std::string::npos)
+      << capsweep_cmd("serve --help").output;
+}
+
+TEST_F(Command, TheVersionIsThePackagesVersion) {
+  const CommandRun v = capsweep_cmd("--version");
+  EXPECT_EQ(v.code, 0);
+  EXPECT_EQ(v.output, "capsweep " CAPSWEEP_VERSION_STRING "\n");
+}
+
+TEST_F(Command, SceneOptionsGivenWithASnapshotAreAUsageError) {
+  ASSERT_EQ(capsweep_cmd("build --scene @arena --out " + path("a.cwsw")).code, 0);
+  for (const char* option : {"--scale 2", "--z-up"}) {
+    const CommandRun run = capsweep_cmd("sweep --scene " + path("a.cwsw") + " " + option + " --queries x --out y");
+    EXPECT_EQ(run.code, 2) << option;
+    EXPECT_NE(run.output.find("--scale and --z-up do not apply to a snapshot (" + path("a.cwsw") + ")"), std::string::npos)
+        << run.output;
+  }
+  const CommandRun serve = capsweep_cmd("serve --listen 127.0.0.1:0 --world w=" + path("a.cwsw") + " --scale 2");
+  EXPECT_EQ(serve.code, 2);
+  EXPECT_NE(serve.output.find("do not apply to a snapshot"), std::string::npos) << serve.output;
+}
+
+TEST_F(Command, MaxSpeedWithoutDtIsAUsageError) {
+  const CommandRun run = capsweep_cmd("validate --scene @arena --moves x --out y --max-speed 7");
+  EXPECT_EQ(run.code, 2);
+  EXPECT_NE(run.output.find("--max-speed requires --dt"), std::string::npos) << run.output;
+}
+
+TEST_F(Command, AnIsaTheCpuDoesNotRunIsRefused) {
+  const CommandRun run = capsweep_cmd("throughput --count 10", "CAPSWEEP_ISA=bogus");
+  EXPECT_EQ(run.code, 2);
+  EXPECT_NE(run.output.find("CAPSWEEP_ISA=bogus is not an instruction set this CPU runs (it runs "), std::string::npos)
+      << run.output;
+  EXPECT_EQ(capsweep_cmd("throughput --count 10", "CAPSWEEP_ISA=sse2").code, 0);
+}
+
+TEST_F(Command, APortOutOfRangeIsAUsageError) {
+  const CommandRun run = capsweep_cmd("serve --listen 127.0.0.1:99999 --world a=@arena");
+  EXPECT_EQ(run.code, 2);
+  EXPECT_NE(run.output.find("--listen: port must be a number from 0 to 65535, got '99999'"), std::string::npos)
+      << run.output;
+  EXPECT_EQ(capsweep_cmd("serve --listen 127.0.0.1:0 --world a=@arena --metrics localhost").code, 2);
+}
+
+TEST_F(Command, ASingleOptionGivenTwiceIsAUsageError) {
+  const CommandRun run = capsweep_cmd("sweep --scene @arena --scene other.obj --queries x --out y");
+  EXPECT_EQ(run.code, 2);
+  EXPECT_NE(run.output.find("--scene"), std::string::npos) << run.output;
+}
+
+TEST_F(Command, AToleranceNotBelowTheRadiusNamesTheMove) {
+  ASSERT_EQ(capsweep_cmd("queries --scene @arena --workload tick --count 5 --out " + path("m.cwsq")).code, 0);
+  const CommandRun run =
+      capsweep_cmd("validate --scene @arena --moves " + path("m.cwsq") + " --out " + path("v.csv") + " --tolerance 0.5");
+  EXPECT_EQ(run.code, 2);
+  EXPECT_NE(run.output.find("--tolerance (0.500000 m) must be smaller than the capsule radius (0.350000 m) of move 0"),
+            std::string::npos)
+      << run.output;
+  EXPECT_FALSE(std::filesystem::exists(path("v.csv")));
+}
+
+TEST_F(Command, ADirectoryAsTheOutputIsRefusedAndNothingLeftBehind) {
+  ASSERT_EQ(capsweep_cmd("queries --scene @arena --workload tick --count 5 --out " + path("m.cwsq")).code, 0);
+  std::filesystem::create_directory(path("out"));
+  const CommandRun run = capsweep_cmd("validate --scene @arena --moves " + path("m.cwsq") + " --out " + path("out"));
+  EXPECT_EQ(run.code, 1);
+  EXPECT_NE(run.output.find(path("out") + ": is a directory; refusing to replace it"), std::string::npos) << run.output;
+  std::size_t files = 0;
+  for (const auto& e : std::filesystem::directory_iterator(path(""))) files += e.is_regular_file();
+  EXPECT_EQ(files, 1u) << "only m.cwsq";
+}
+
+TEST_F(Command, AnOutputThatIsAnInputIsRefused) {
+  ASSERT_EQ(capsweep_cmd("queries --scene @arena --workload tick --count 5 --out " + path("m.cwsq")).code, 0);
+  const std::string before = read(path("m.cwsq"));
+  const CommandRun run = capsweep_cmd("sweep --scene @arena --queries " + path("m.cwsq") + " --out " + path("m.cwsq"));
+  EXPECT_EQ(run.code, 1);
+  EXPECT_NE(run.output.find("is also an input"), std::string::npos) << run.output;
+  EXPECT_EQ(read(path("m.cwsq")), before);
 }
 
 }  // namespace
