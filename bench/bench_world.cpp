@@ -25,7 +25,7 @@ namespace {
 
 std::vector<SweepHit> answer(const World& w, const std::vector<SweepQuery>& q, SweepPath path, int threads) {
   std::vector<SweepHit> hits(q.size());
-  w.sweep(q, hits, {path, threads});
+  w.sweep(q, hits, on_path(path, threads));
   return hits;
 }
 
@@ -61,7 +61,7 @@ void BM_Sweep(benchmark::State& state, const std::string& scene, Workload wl, Sw
   }
   std::vector<SweepHit> hits(q.size());
   for (auto _ : state) {
-    w.sweep(q, hits, {path, threads});
+    w.sweep(q, hits, on_path(path, threads));
     benchmark::ClobberMemory();
   }
   TraversalStats stats;

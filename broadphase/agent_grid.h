@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <span>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -18,16 +19,25 @@ class AgentGrid {
   void build(std::span<const Capsule> capsules);
 
   // Calls visit(index) for every agent whose box overlaps `box`, in increasing index order
-  // within a cell (the caller breaks ties by id, so the order never shows in results).
+  // within a cell (the caller breaks ties by id, so the order never shows in results). A visit
+  // that returns bool stops the walk by returning true.
   template <class Visit>
   void for_each_overlapping(const Aabb& box, Visit&& visit) const {
+    auto call = [&](std::uint32_t i) {
+      if constexpr (std::is_same_v<decltype(visit(i)), bool>) {
+        return visit(i);
+      } else {
+        visit(i);
+        return false;
+      }
+    };
     const auto lo = cell_of(box.min - Vec3{cell_, cell_, cell_});
     const auto hi = cell_of(box.max);
     const std::uint64_t cells = std::uint64_t(hi[0] - lo[0] + 1) * std::uint64_t(hi[1] - lo[1] + 1) *
                                 std::uint64_t(hi[2] - lo[2] + 1);
     if (cells > entries_.size() / 4 + 8) {  // a huge box: a scan is cheaper than the lookups
       for (std::uint32_t i = 0; i < boxes_.size(); ++i) {
-        if (boxes_[i].overlaps(box)) visit(i);
+        if (boxes_[i].overlaps(box) && call(i)) return;
       }
       return;
     }
@@ -37,11 +47,19 @@ class AgentGrid {
           const auto [first, last] = find(key(x, y, z));
           for (std::size_t k = first; k < last; ++k) {
             const std::uint32_t i = entries_[k].second;
-            if (boxes_[i].overlaps(box)) visit(i);
+            if (boxes_[i].overlaps(box) && call(i)) return;
           }
         }
       }
     }
+  }
+
+  // How many agents other than `self` have boxes overlapping agent self's box, counted up to
+  // limit + 1 (the walk stops there, so a pile of agents costs no more than limit to ask).
+  std::size_t count_overlapping(std::uint32_t self, std::size_t limit) const {
+    std::size_t n = 0;
+    for_each_overlapping(boxes_[self], [&](std::uint32_t j) { return j != self && ++n > limit; });
+    return n;
   }
 
   std::size_t size() const { return boxes_.size(); }

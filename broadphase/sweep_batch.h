@@ -28,6 +28,7 @@ template <class QueryAt, class Answer>
 std::size_t sweep_batch(const World& world, std::size_t count, const QueryAt& query, const Answer& answer,
                         const SweepOptions& options) {
   std::atomic<std::size_t> refused{0};
+  StopCheck stop(options.stop);
   const WorldArrays& w = world.arrays();
   run_in_arena(options.threads, [&] {
     // A world larger than the caches is walked in Morton order of the capsule centres, so that
@@ -45,6 +46,7 @@ std::size_t sweep_batch(const World& world, std::size_t count, const QueryAt& qu
     }
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, count, 64), [&](const auto& range) {
       for (std::size_t k = range.begin(); k != range.end(); ++k) {
+        if (stop.before(k)) return;
         const std::size_t i = order.empty() ? k : order[k].second;
         SweepHit hit;
         const Status s = world.sweep_one(query(i), hit, options.path);
@@ -53,6 +55,7 @@ std::size_t sweep_batch(const World& world, std::size_t count, const QueryAt& qu
       }
     });
   });
+  stop.throw_if_stopped("World::sweep");
   return refused.load();
 }
 

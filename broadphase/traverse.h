@@ -2,6 +2,10 @@
 // Internal to broadphase/ (keeps xsimd out of the public headers).
 #pragma once
 
+#include <iterator>
+
+#include "core/assert.h"
+
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -68,6 +72,7 @@ void traverse(const BvhView& bvh, const SweptBox& s, float& limit, TraversalStat
       if (leaf(item.link & ~WideNode::kLeaf)) return;
       continue;
     }
+    CAPSWEEP_ASSERT(item.link < bvh.nodes.size(), "a node link is in range");
     const WideNode& n = bvh.nodes[item.link];
     ++stats.nodes;
     const F lx = (F::load_aligned(n.min_x) - lo_x) * ix, ux = (F::load_aligned(n.max_x) - hi_x) * ix;
@@ -97,6 +102,7 @@ void traverse(const BvhView& bvh, const SweptBox& s, float& limit, TraversalStat
       }
       hits[at] = {n.child[k], near[k]};
     }
+    CAPSWEEP_ASSERT(top + count <= int(std::size(stack)), "the traversal stack holds 3 entries per level");
     for (int k = count - 1; k >= 0; --k) stack[top++] = hits[k];  // nearest on top
   }
 }

@@ -14,6 +14,7 @@
 #include "broadphase/sweep_batch.h"
 #include "broadphase/traverse.h"
 #include "broadphase/world_arrays.h"
+#include "core/assert.h"
 #include <capsweep/contact.h>
 #include <capsweep/sweep.h>
 #include "simd/block_sweep.h"
@@ -172,6 +173,7 @@ void sweep_simd(const WorldArrays& w, const SweepQuery& q, SweepHit& hit, Traver
     if (!kernel.fn(stage, bq, lanes)) return;
     for (int lane = 0; lane < kBlockLanes; ++lane) {
       SweepHit h;
+      CAPSWEEP_ASSERT(!stage.valid(lane) || stage.triangle[lane] < w.triangles.size(), "a lane names a triangle");
       if (lanes.near_start[lane]) {
         // Starts within reach: the scalar core gives the depth and push-out.
         sweep_capsule_triangle_unchecked(q.capsule, q.motion, w.triangles[stage.triangle[lane]], h);
@@ -259,9 +261,11 @@ std::size_t World::overlap(std::span<const Capsule> capsules, float clearance, s
     throw std::invalid_argument("World::overlap: the clearance must be finite and >= 0");
   }
   std::atomic<std::size_t> refused{0};
+  StopCheck stop(options.stop);
   auto run = [&] {
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, capsules.size(), 64), [&](const auto& range) {
       for (std::size_t i = range.begin(); i != range.end(); ++i) {
+        if (stop.before(i)) return;
         OverlapResult r;
         const Status s = check_capsule(capsules[i]);
         if (s == Status::ok) {
@@ -288,6 +292,7 @@ std::size_t World::overlap(std::span<const Capsule> capsules, float clearance, s
     });
   };
   run_in_arena(options.threads, run);
+  stop.throw_if_stopped("World::overlap");
   return refused.load();
 }
 

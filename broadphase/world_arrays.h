@@ -40,4 +40,8 @@ void seam_normal(const World& world, SweepHit& hit, float radius);
 // edge or vertex, one of the faces meeting there is (the top of a step touched on its rim).
 bool walkable(const World& world, const SweepHit& hit, float min_up, Vec3& ground_normal);
 
+// Capsule-capsule sweeps World::move has run against other agents since the process started
+// (all threads): for tests that count work instead of timing it.
+std::uint64_t agent_pair_sweeps();
+
 }  // namespace capsweep

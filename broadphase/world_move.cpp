@@ -24,17 +24,22 @@ namespace {
 // What one agent's tick sees: the world, and the other agents at their tick-start positions.
 class WorldCollider final : public MoveCollider {
  public:
+  // `members[k]` is the agent the grid files as k (empty: the grid holds every agent, in order).
   WorldCollider(const World& world, SweepPath path, const AgentGrid* grid, std::span<const Agent> agents,
-                std::size_t self)
+                std::size_t self, std::span<const std::uint32_t> members = {})
       : world_(world), path_(path == SweepPath::simd ? SweepPath::simd : SweepPath::scalar), grid_(grid),
-        agents_(agents), self_(self) {}
+        agents_(agents), members_(members), self_(self) {}
+
+  std::uint64_t pair_sweeps() const { return pair_sweeps_; }
 
   void sweep(const Capsule& capsule, const Vec3& motion, MoveHit& out) const override {
     out = MoveHit{};
     sweep_approaching(world_, {capsule, motion}, out.hit, path_);
     if (!grid_) return;
-    grid_->for_each_overlapping(swept_bounds(capsule, motion), [&](std::uint32_t j) {
+    grid_->for_each_overlapping(swept_bounds(capsule, motion), [&](std::uint32_t k) {
+      const std::size_t j = members_.empty() ? k : members_[k];
       if (j == self_) return;
+      ++pair_sweeps_;
       SweepHit h;
       sweep_capsule_capsule(capsule, motion, agents_[j].capsule, h);
       if (!h.hit || !(dot(h.normal, motion) < 0)) return;
@@ -60,8 +65,17 @@ class WorldCollider final : public MoveCollider {
   SweepPath path_;
   const AgentGrid* grid_;
   std::span<const Agent> agents_;
+  std::span<const std::uint32_t> members_;
   std::size_t self_;
+  mutable std::uint64_t pair_sweeps_ = 0;
 };
+
+std::atomic<std::uint64_t> agent_pair_sweeps_total{0};
+
+// More than this many other agents' boxes overlapping an agent's own box is a pile-up (agents
+// spawned or pushed onto one spot): no crowd of people standing apart comes near it (a
+// person's box is met by at most about eight others that do not overlap it).
+constexpr std::size_t kPileUp = 32;
 
 bool overlaps(const Capsule& a, const Capsule& b) {
   Contact k;
@@ -119,6 +133,8 @@ void seam_normal(const World& world, SweepHit& h, float radius) {
   const double slack = std::max(2.5e-5, 1e-7 * double(max_abs_component(h.point)));
   if (double(radius) * (1.0 - double(dot(n, h.normal))) <= slack) h.normal = n;
 }
+
+std::uint64_t agent_pair_sweeps() { return agent_pair_sweeps_total.load(); }
 
 bool walkable(const World& world, const SweepHit& hit, float min_up, Vec3& ground_normal) {
   const WorldArrays& w = world.arrays();
@@ -178,15 +194,39 @@ std::size_t World::move(std::span<const Agent> agents, const MoveSettings& setti
   }
   if (std::string why = check_settings(settings); !why.empty()) throw std::invalid_argument("World::move: " + why);
   std::atomic<std::size_t> refused{0};
+  StopCheck stop(options.stop);
   run_in_arena(options.threads, [&] {
-    AgentGrid grid;
+    // The agents as they stand at the start of the tick. An agent in a pile-up (more than
+    // kPileUp others overlap its box) stays where it is this tick, and the others' sweeps do
+    // not see it (the end-of-tick check below still keeps them out of it): without this, n
+    // agents on one spot would cost n^2 capsule sweeps. Whether an agent is in a pile depends
+    // only on positions, never on the order of the batch.
+    AgentGrid grid, sweep_grid;
+    std::vector<std::uint8_t> piled(agents.size(), 0);
+    std::vector<std::uint32_t> members;  // the agents sweep_grid holds, when some are piled
     if (settings.agents_collide) {
       std::vector<Capsule> capsules(agents.size());
       for (std::size_t i = 0; i < agents.size(); ++i) capsules[i] = agents[i].capsule;
       grid.build(capsules);
+      std::atomic<bool> any_piled{false};
+      tbb::parallel_for(tbb::blocked_range<std::size_t>(0, agents.size(), 64), [&](const auto& range) {
+        for (std::size_t i = range.begin(); i != range.end(); ++i) {
+          if (grid.count_overlapping(std::uint32_t(i), kPileUp) > kPileUp) piled[i] = 1, any_piled = true;
+        }
+      });
+      if (any_piled) {
+        std::vector<Capsule> standing;
+        for (std::size_t i = 0; i < agents.size(); ++i) {
+          if (!piled[i]) members.push_back(std::uint32_t(i)), standing.push_back(capsules[i]);
+        }
+        sweep_grid.build(standing);
+      }
     }
+    const AgentGrid* others = !settings.agents_collide ? nullptr : members.empty() ? &grid : &sweep_grid;
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, agents.size(), 16), [&](const auto& range) {
+      std::uint64_t pair_sweeps = 0;
       for (std::size_t i = range.begin(); i != range.end(); ++i) {
+        if (stop.before(i)) break;
         const Agent& a = agents[i];
         MoveSegments* trace = segments.empty() ? nullptr : &segments[i];
         Status s = check_sweep(a.capsule, a.displacement);
@@ -200,11 +240,21 @@ std::size_t World::move(std::span<const Agent> agents, const MoveSettings& setti
           if (trace) trace->count = 0;
           continue;
         }
-        const WorldCollider collider(*this, options.path, settings.agents_collide ? &grid : nullptr, agents, i);
+        if (piled[i]) {
+          results[i] = MoveResult{};
+          results[i].capsule = a.capsule;
+          results[i].vertical_speed = a.vertical_speed;
+          results[i].flags = kMoveBlocked | kMoveHeldByAgents;
+          if (trace) trace->count = 0;
+          continue;
+        }
+        const WorldCollider collider(*this, options.path, others, agents, i, members);
         move_agent(collider, a, settings, results[i], trace);
+        pair_sweeps += collider.pair_sweeps();
       }
+      agent_pair_sweeps_total.fetch_add(pair_sweeps, std::memory_order_relaxed);
     });
-    if (!settings.agents_collide) return;
+    if (!settings.agents_collide || stop.before(0)) return;
 
     // Each agent avoided the others' start positions, but two may have moved into the same
     // place. Those stay where they were. A start position never overlaps another agent's end
@@ -219,9 +269,12 @@ std::size_t World::move(std::span<const Agent> agents, const MoveSettings& setti
       std::vector<std::uint8_t> hold(agents.size(), 0);
       tbb::parallel_for(tbb::blocked_range<std::size_t>(0, agents.size(), 64), [&](const auto& range) {
         for (std::size_t i = range.begin(); i != range.end(); ++i) {
+          if (stop.before(i)) return;
           if (held[i] || results[i].moved == Vec3{}) continue;
+          // Stops at the first overlap: a mover that ends in a pile-up costs no more than one.
           end_grid.for_each_overlapping(swept_bounds(ends[i], {}), [&](std::uint32_t j) {
-            if (j != i && !hold[i] && overlaps(ends[i], ends[j])) hold[i] = 1;
+            if (j != i && overlaps(ends[i], ends[j])) hold[i] = 1;
+            return hold[i] != 0;
           });
         }
       });
@@ -241,6 +294,7 @@ std::size_t World::move(std::span<const Agent> agents, const MoveSettings& setti
       if (!any) break;
     }
   });
+  stop.throw_if_stopped("World::move");
   return refused.load();
 }
 
@@ -249,9 +303,11 @@ void World::validate(std::span<const ClaimedMove> moves, const ValidateSettings&
   if (verdicts.size() != moves.size()) throw std::invalid_argument("World::validate: moves and verdicts differ in size");
   if (std::string why = check_settings(settings); !why.empty()) throw std::invalid_argument("World::validate: " + why);
   const SweepPath path = options.path == SweepPath::simd ? SweepPath::simd : SweepPath::scalar;
+  StopCheck stop(options.stop);
   run_in_arena(options.threads, [&] {
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, moves.size(), 16), [&](const auto& range) {
       for (std::size_t i = range.begin(); i != range.end(); ++i) {
+        if (stop.before(i)) return;
         const ClaimedMove& m = moves[i];
         Verdict& v = verdicts[i];
         v = Verdict{};
@@ -302,6 +358,7 @@ void World::validate(std::span<const ClaimedMove> moves, const ValidateSettings&
       }
     });
   });
+  stop.throw_if_stopped("World::validate");
 }
 
 }  // namespace capsweep

@@ -128,7 +128,7 @@ int cs_sweep_ex(const cs_world* world, const cs_sweep_query* queries, size_t cou
           hits[i] = records::record(hit);
           if (status) status[i] = std::uint8_t(s);
         },
-        SweepOptions{SweepPath(path), threads});
+        on_path(SweepPath(path), threads));
   });
 }
 
@@ -148,7 +148,7 @@ int cs_move(const cs_world* world, const cs_agent* agents, size_t count, const c
     for (std::size_t i = 0; i < count; ++i) in[i] = records::agent(agents[i]);
     std::vector<MoveResult> out(count);
     std::vector<Status> status(count);
-    world->world.move(in, settings ? records::settings(*settings) : MoveSettings{}, out, {SweepPath::simd, threads}, {},
+    world->world.move(in, settings ? records::settings(*settings) : MoveSettings{}, out, on_path(SweepPath::simd, threads), {},
                       status);
     for (std::size_t i = 0; i < count; ++i) results[i] = records::record(out[i], status[i]);
   });
@@ -162,7 +162,7 @@ int cs_validate(const cs_world* world, const cs_claimed_move* moves, size_t coun
     for (std::size_t i = 0; i < count; ++i) in[i] = records::claimed_move(moves[i]);
     std::vector<Verdict> out(count);
     world->world.validate(in, settings ? records::settings(*settings) : ValidateSettings{}, out,
-                          {SweepPath::simd, threads});
+                          on_path(SweepPath::simd, threads));
     for (std::size_t i = 0; i < count; ++i) verdicts[i] = records::record(out[i]);
   });
 }
@@ -175,7 +175,7 @@ int cs_overlap(const cs_world* world, const cs_capsule* capsules, size_t count, 
     for (std::size_t i = 0; i < count; ++i) in[i] = records::capsule(capsules[i]);
     std::vector<OverlapResult> out(count);
     std::vector<Status> status(count);
-    world->world.overlap(in, clearance, out, {SweepPath::simd, threads}, status);
+    world->world.overlap(in, clearance, out, on_path(SweepPath::simd, threads), status);
     for (std::size_t i = 0; i < count; ++i) results[i] = records::record(out[i], status[i]);
   });
 }

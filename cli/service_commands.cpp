@@ -65,7 +65,7 @@ Command add_serve(CLI::App& app) {
   };
   auto a = std::make_shared<Args>();
   CLI::App* c = app.add_subcommand("serve", "The gRPC query service (service/capsweep.proto): Sweep, Move, Validate, "
-                                            "Overlap, Info; SIGTERM drains and exits");
+                                            "Overlap, Info; SIGHUP reloads the worlds, SIGTERM drains and exits");
   const CLI::Validator address([](std::string& text) { return check_address(text); }, "HOST:PORT");
   c->add_option("--listen", a->listen, "Where to listen (port 0: any free port)")->required()->check(address);
   c->add_option("--world", a->worlds, "NAME=FILE, once per world (a mesh, @arena or a snapshot)")->required();
@@ -87,6 +87,7 @@ Command add_serve(CLI::App& app) {
     sigemptyset(&stop_signals);
     sigaddset(&stop_signals, SIGTERM);
     sigaddset(&stop_signals, SIGINT);
+    sigaddset(&stop_signals, SIGHUP);  // reload the worlds
     pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
 
     service::ServerConfig config;
@@ -119,8 +120,27 @@ Command add_serve(CLI::App& app) {
     std::printf("listening on %s:%d\n", listen.substr(0, listen.rfind(':')).c_str(), server.port());
     std::fflush(stdout);
 
+    // SIGHUP reloads every world from its file (deploy: write the new snapshot under another
+    // name, rename it over the served one, send SIGHUP); a file that does not load leaves the
+    // world served as it was. SIGTERM or SIGINT drains and exits.
     int received = 0;
-    sigwait(&stop_signals, &received);
+    for (;;) {
+      sigwait(&stop_signals, &received);
+      if (received != SIGHUP) break;
+      for (const std::string& spec : a->worlds) {
+        const std::string name = spec.substr(0, spec.find('=')), file = spec.substr(spec.find('=') + 1);
+        try {
+          SceneArgs scene = a->scene;
+          scene.path = file;
+          WorldFile loaded = open_world_or_builtin(file, scene_options(scene));
+          server.replace_world({name, std::move(loaded.world), loaded.source, loaded.snapshot, loaded.load_seconds});
+          std::printf("SIGHUP: world %s reloaded from %s (%.3f s)\n", name.c_str(), file.c_str(), loaded.load_seconds);
+        } catch (const std::exception& e) {
+          std::printf("SIGHUP: world %s kept as it was: %s\n", name.c_str(), e.what());
+        }
+      }
+      std::fflush(stdout);
+    }
     std::printf("%s: draining calls in flight (up to %.1f s), then exiting\n", received == SIGTERM ? "SIGTERM" : "SIGINT",
                 drain);
     std::fflush(stdout);

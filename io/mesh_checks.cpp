@@ -1,5 +1,8 @@
 #include "io/mesh_checks.h"
 
+#include <zlib.h>
+
+#include <algorithm>
 #include <charconv>
 #include <cstdint>
 #include <cstring>
@@ -264,6 +267,51 @@ void check_off(const std::string& path, std::string_view bytes) {
 }
 
 }  // namespace
+
+// Every gzip member must end with its trailer (a file cut short
+// is refused, never loaded in part), and members may follow each other (RFC 1952, 2.2).
+namespace {
+constexpr std::size_t kMaxInflatedBytes = std::size_t(8) << 30;
+}  // namespace
+
+std::string inflate_gzip(const std::string& path, std::string_view packed) {
+  if (packed.size() < 2 || static_cast<unsigned char>(packed[0]) != 0x1f || static_cast<unsigned char>(packed[1]) != 0x8b) {
+    throw SceneError(path + ": not gzip data (the file is named .gz)");
+  }
+  std::string out;
+  std::size_t at = 0;
+  char buffer[1 << 16];
+  while (at < packed.size()) {
+    z_stream z{};
+    if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK) throw SceneError(path + ": cannot start inflating");
+    z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(packed.data() + at));
+    z.avail_in = uInt(std::min<std::size_t>(packed.size() - at, 1u << 30));
+    int code = Z_OK;
+    while (code == Z_OK) {
+      z.next_out = reinterpret_cast<Bytef*>(buffer);
+      z.avail_out = sizeof buffer;
+      code = inflate(&z, Z_NO_FLUSH);
+      out.append(buffer, sizeof buffer - z.avail_out);
+      if (out.size() > kMaxInflatedBytes) {
+        inflateEnd(&z);
+        throw SceneError(path + ": inflates to more than 8 GiB");
+      }
+      if (code == Z_BUF_ERROR && z.avail_in == 0) break;  // input used up before the member ended
+    }
+    const std::string why = z.msg ? z.msg : "";
+    const std::size_t used = std::size_t(reinterpret_cast<const char*>(z.next_in) - (packed.data() + at));
+    inflateEnd(&z);
+    if (code != Z_STREAM_END) {
+      if (code == Z_BUF_ERROR || code == Z_OK) throw SceneError(path + ": truncated gzip stream (the file is cut short)");
+      throw SceneError(path + ": broken gzip data (" + (why.empty() ? "inflate error " + std::to_string(code) : why) + ")");
+    }
+    at += used;
+    // Trailing zero bytes after the last member (tape padding) are not another member.
+    if (packed.find_first_not_of('\0', at) == std::string_view::npos) break;
+  }
+  return out;
+}
+
 
 void check_mesh_bytes(const std::string& path, std::string_view bytes, const std::string& extension) {
   if (extension == ".ply") check_ply(path, bytes);

@@ -15,4 +15,8 @@ namespace capsweep {
 // are left to Assimp.
 void check_mesh_bytes(const std::string& path, std::string_view bytes, const std::string& extension);
 
+// The gzip file `packed` (named `path` in errors) inflated to the end of its last member: a file
+// cut short, or not gzip at all, throws SceneError; so does one that inflates past 8 GiB.
+std::string inflate_gzip(const std::string& path, std::string_view packed);
+
 }  // namespace capsweep

@@ -252,7 +252,7 @@ PYBIND11_MODULE(_capsweep, m) {
         const World& world = w.world->world;
         for (int r = 0; r < repeats; ++r) {
           const auto start = std::chrono::steady_clock::now();
-          world.sweep(queries, hits, {SweepPath(path), threads});
+          world.sweep(queries, hits, on_path(SweepPath(path), threads));
           best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
         }
         return best;

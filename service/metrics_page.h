@@ -1,11 +1,13 @@
-// The Prometheus text page over plain HTTP (GET /metrics), for scrapers that do not speak gRPC.
-// One thread, one short response per connection: it serves counters, not traffic.
+// The Prometheus text page over HTTP (GET /metrics), for scrapers that do not speak gRPC, served
+// by civetweb (Debian's libcivetweb-dev): a pool of workers with request timeouts, so one slow
+// or silent client cannot hold up scrapes and probes.
 #pragma once
 
-#include <atomic>
 #include <functional>
 #include <string>
-#include <thread>
+
+struct mg_context;
+struct mg_connection;
 
 namespace capsweep::service {
 
@@ -13,18 +15,16 @@ class MetricsPage {
  public:
   // Listens on host:port (port 0 picks one); throws std::runtime_error when it cannot.
   MetricsPage(const std::string& listen, std::function<std::string()> page);
-  ~MetricsPage();  // stops the thread
+  ~MetricsPage();  // stops the server, waiting for requests in progress
   MetricsPage(const MetricsPage&) = delete;
   MetricsPage& operator=(const MetricsPage&) = delete;
   int port() const { return port_; }
 
  private:
-  void serve();
+  static int handle(mg_connection* connection, void* self);
   std::function<std::string()> page_;
-  int socket_ = -1;
+  mg_context* server_ = nullptr;
   int port_ = 0;
-  std::atomic<bool> stop_{false};
-  std::thread thread_;
 };
 
 }  // namespace capsweep::service

@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <map>
+#include <mutex>
 #include <new>
 #include <optional>
 #include <stdexcept>
@@ -46,7 +47,9 @@ class Server::Impl final : public pb::Capsweep::CallbackService {
     if (config_.worlds.empty()) throw std::runtime_error("no world to serve (--world NAME=FILE)");
     for (const ServedWorld& w : config_.worlds) {
       if (w.name.empty()) throw std::runtime_error("a world needs a name (--world NAME=FILE)");
-      if (!worlds_.emplace(w.name, &w).second) throw std::runtime_error("two worlds are named '" + w.name + "'");
+      if (!worlds_.emplace(w.name, &w - config_.worlds.data()).second) {
+        throw std::runtime_error("two worlds are named '" + w.name + "'");
+      }
     }
     if (config_.threads > 0) arena_.emplace(config_.threads);
     options_.threads = 0;  // the arena above (or the whole machine) bounds the workers
@@ -58,6 +61,12 @@ class Server::Impl final : public pb::Capsweep::CallbackService {
     builder.AddListeningPort(config_.listen, grpc::InsecureServerCredentials(), &port_);
     builder.RegisterService(this);
     builder.SetMaxReceiveMessageSize(int(std::min<std::size_t>(config_.max_message_bytes, INT32_MAX)));
+    // Compressed requests are refused (UNIMPLEMENTED) before anything is inflated: gRPC 1.51
+    // applies the size limit above to a compressed message only after inflating it, so a small
+    // gzip request could make the server allocate hundreds of megabytes. Columns of floats
+    // hardly compress anyway.
+    builder.SetCompressionAlgorithmSupportStatus(GRPC_COMPRESS_DEFLATE, false);
+    builder.SetCompressionAlgorithmSupportStatus(GRPC_COMPRESS_GZIP, false);
     builder.SetMaxSendMessageSize(-1);
     server_ = builder.BuildAndStart();
     if (!server_ || port_ == 0) throw std::runtime_error("cannot listen on " + config_.listen);
@@ -73,9 +82,18 @@ class Server::Impl final : public pb::Capsweep::CallbackService {
 
   void wait() { server_->Wait(); }
 
+  bool replace_world(ServedWorld world) {
+    std::lock_guard guard(worlds_lock_);
+    auto it = worlds_.find(world.name);
+    if (it == worlds_.end()) return false;
+    config_.worlds[it->second] = std::move(world);
+    return true;
+  }
+
   std::string metrics_text() const {
     std::string extra = "# HELP capsweep_world_triangles Triangles of each world served.\n"
                         "# TYPE capsweep_world_triangles gauge\n";
+    std::lock_guard guard(worlds_lock_);
     for (const ServedWorld& w : config_.worlds) {
       extra += "capsweep_world_triangles{world=\"" + w.name + "\"} " + std::to_string(w.world.triangle_count()) + "\n";
     }
@@ -88,16 +106,17 @@ class Server::Impl final : public pb::Capsweep::CallbackService {
 
   grpc::ServerUnaryReactor* Sweep(grpc::CallbackServerContext* ctx, const pb::SweepRequest* req, pb::SweepResponse* resp) override {
     return finish(ctx, Rpc::sweep, [&](Count& count) -> grpc::Status {
+      std::optional<World> held;
       const World* world;
       std::size_t n;
       SweepPath path;
-      if (grpc::Status s = admit(ctx, req->world(), shape_of(*req), req->path(), world, n, path); !s.ok()) return s;
+      if (grpc::Status s = admit(ctx, req->world(), shape_of(*req), req->path(), held, world, n, path); !s.ok()) return s;
       const std::vector<SweepQuery> queries = read_request(*req, n);
       std::vector<SweepHit> hits(n);
       std::vector<Status> status(n);
       if (grpc::Status s = in_chunks(ctx, n, [&](std::size_t at, std::size_t k) {
             count.refused += world->sweep(std::span(queries).subspan(at, k), std::span(hits).subspan(at, k),
-                                          with(path), std::span(status).subspan(at, k));
+                                          with(path, ctx), std::span(status).subspan(at, k));
           });
           !s.ok()) {
         return s;
@@ -110,17 +129,22 @@ class Server::Impl final : public pb::Capsweep::CallbackService {
 
   grpc::ServerUnaryReactor* Move(grpc::CallbackServerContext* ctx, const pb::MoveRequest* req, pb::MoveResponse* resp) override {
     return finish(ctx, Rpc::move, [&](Count& count) -> grpc::Status {
+      std::optional<World> held;
       const World* world;
       std::size_t n;
       SweepPath path;
-      if (grpc::Status s = admit(ctx, req->world(), shape_of(*req), req->path(), world, n, path); !s.ok()) return s;
+      if (grpc::Status s = admit(ctx, req->world(), shape_of(*req), req->path(), held, world, n, path); !s.ok()) return s;
       const MoveSettings settings = from_pb(req->settings());
       if (std::string why = check_settings(settings); !why.empty()) return {grpc::StatusCode::INVALID_ARGUMENT, why};
       const std::vector<Agent> agents = read_request(*req, n);
       std::vector<MoveResult> results(n);
       std::vector<Status> status(n);
       // One tick is one piece of work: agents collide with each other across the whole batch.
-      run([&] { count.refused = world->move(agents, settings, results, with(path), {}, status); });
+      try {
+        run([&] { count.refused = world->move(agents, settings, results, with(path, ctx), {}, status); });
+      } catch (const Cancelled&) {
+        return deadline_passed();
+      }
       if (gave_up(ctx)) return deadline_passed();
       write_response(results, status, *resp);
       count.queries = n;
@@ -130,16 +154,17 @@ class Server::Impl final : public pb::Capsweep::CallbackService {
 
   grpc::ServerUnaryReactor* Validate(grpc::CallbackServerContext* ctx, const pb::ValidateRequest* req, pb::ValidateResponse* resp) override {
     return finish(ctx, Rpc::validate, [&](Count& count) -> grpc::Status {
+      std::optional<World> held;
       const World* world;
       std::size_t n;
       SweepPath path;
-      if (grpc::Status s = admit(ctx, req->world(), shape_of(*req), req->path(), world, n, path); !s.ok()) return s;
+      if (grpc::Status s = admit(ctx, req->world(), shape_of(*req), req->path(), held, world, n, path); !s.ok()) return s;
       const ValidateSettings settings = from_pb(req->settings());
       if (std::string why = check_settings(settings); !why.empty()) return {grpc::StatusCode::INVALID_ARGUMENT, why};
       const std::vector<ClaimedMove> moves = read_request(*req, n);
       std::vector<Verdict> verdicts(n);
       if (grpc::Status s = in_chunks(ctx, n, [&](std::size_t at, std::size_t k) {
-            world->validate(std::span(moves).subspan(at, k), settings, std::span(verdicts).subspan(at, k), with(path));
+            world->validate(std::span(moves).subspan(at, k), settings, std::span(verdicts).subspan(at, k), with(path, ctx));
           });
           !s.ok()) {
         return s;
@@ -153,10 +178,11 @@ class Server::Impl final : public pb::Capsweep::CallbackService {
 
   grpc::ServerUnaryReactor* Overlap(grpc::CallbackServerContext* ctx, const pb::OverlapRequest* req, pb::OverlapResponse* resp) override {
     return finish(ctx, Rpc::overlap, [&](Count& count) -> grpc::Status {
+      std::optional<World> held;
       const World* world;
       std::size_t n;
       SweepPath path;
-      if (grpc::Status s = admit(ctx, req->world(), shape_of(*req), pb::PATH_SIMD, world, n, path); !s.ok()) return s;
+      if (grpc::Status s = admit(ctx, req->world(), shape_of(*req), pb::PATH_SIMD, held, world, n, path); !s.ok()) return s;
       if (!(req->clearance() >= 0.f && req->clearance() <= kMaxCoordinate)) {
         return {grpc::StatusCode::INVALID_ARGUMENT, "clearance must be finite and >= 0"};
       }
@@ -165,7 +191,8 @@ class Server::Impl final : public pb::Capsweep::CallbackService {
       std::vector<Status> status(n);
       if (grpc::Status s = in_chunks(ctx, n, [&](std::size_t at, std::size_t k) {
             count.refused += world->overlap(std::span(capsules).subspan(at, k), req->clearance(),
-                                            std::span(results).subspan(at, k), options_, std::span(status).subspan(at, k));
+                                            std::span(results).subspan(at, k), with(SweepPath::simd, ctx),
+                                            std::span(status).subspan(at, k));
           });
           !s.ok()) {
         return s;
@@ -178,6 +205,7 @@ class Server::Impl final : public pb::Capsweep::CallbackService {
 
   grpc::ServerUnaryReactor* Info(grpc::CallbackServerContext* ctx, const pb::InfoRequest*, pb::InfoResponse* resp) override {
     return finish(ctx, Rpc::info, [&](Count&) -> grpc::Status {
+      std::unique_lock guard(worlds_lock_);
       for (const ServedWorld& w : config_.worlds) {
         pb::WorldInfo* i = resp->add_worlds();
         i->set_name(w.name);
@@ -191,6 +219,7 @@ class Server::Impl final : public pb::Capsweep::CallbackService {
         add(*i->mutable_bounds(), w.world.bounds().min);
         add(*i->mutable_bounds(), w.world.bounds().max);
       }
+      guard.unlock();  // metrics_text() takes it again
       resp->set_version(CAPSWEEP_VERSION_STRING);
       resp->set_build(std::string("gcc ") + __VERSION__ + ", SIMD " + best_block_sweep().isa);
       resp->set_threads(config_.threads > 0 ? config_.threads : tbb::info::default_concurrency());
@@ -236,11 +265,17 @@ class Server::Impl final : public pb::Capsweep::CallbackService {
 
   // The checks every batch passes before any work: the world, the columns, the limit, the path.
   grpc::Status admit(grpc::ServerContextBase* ctx, const std::string& name, const BatchShape& shape, pb::Path wire_path,
-                     const World*& world, std::size_t& n, SweepPath& path) const {
+                     std::optional<World>& held, const World*& world, std::size_t& n, SweepPath& path) const {
     if (gave_up(ctx)) return deadline_passed();
-    auto it = name.empty() && worlds_.size() == 1 ? worlds_.begin() : worlds_.find(name);
-    if (it == worlds_.end()) return {grpc::StatusCode::NOT_FOUND, "no world named '" + name + "' (see Info)"};
-    world = &it->second->world;
+    {
+      // The call keeps its own reference to the world: a reload (SIGHUP) swaps in a new one
+      // for the calls after it, while this one finishes on what it started with.
+      std::lock_guard guard(worlds_lock_);
+      auto it = name.empty() && worlds_.size() == 1 ? worlds_.begin() : worlds_.find(name);
+      if (it == worlds_.end()) return {grpc::StatusCode::NOT_FOUND, "no world named '" + name + "' (see Info)"};
+      held.emplace(config_.worlds[it->second].world);
+    }
+    world = &*held;
     if (!shape.ok()) return {grpc::StatusCode::INVALID_ARGUMENT, shape.error()};
     n = shape.size();
     if (n > config_.max_batch) {
@@ -252,9 +287,13 @@ class Server::Impl final : public pb::Capsweep::CallbackService {
     return grpc::Status::OK;
   }
 
-  BatchOptions with(SweepPath path) const {
+  // The batch options of a call: its path, and a stop that fires once its deadline passes or
+  // it is cancelled (a drain past --drain-seconds cancels the calls still running), so even one
+  // long Move stops costing anything soon after.
+  BatchOptions with(SweepPath path, grpc::ServerContextBase* ctx) const {
     BatchOptions o = options_;
     o.path = path;
+    o.stop = [ctx] { return gave_up(ctx); };
     return o;
   }
 
@@ -269,16 +308,21 @@ class Server::Impl final : public pb::Capsweep::CallbackService {
 
   template <class Work>
   grpc::Status in_chunks(grpc::ServerContextBase* ctx, std::size_t n, Work&& work) {
-    for (std::size_t at = 0; at < n; at += kChunk) {
-      if (gave_up(ctx)) return deadline_passed();
-      run([&] { work(at, std::min(kChunk, n - at)); });
+    try {
+      for (std::size_t at = 0; at < n; at += kChunk) {
+        if (gave_up(ctx)) return deadline_passed();
+        run([&] { work(at, std::min(kChunk, n - at)); });
+      }
+    } catch (const Cancelled&) {
+      return deadline_passed();
     }
     if (gave_up(ctx)) return deadline_passed();
     return grpc::Status::OK;
   }
 
   ServerConfig config_;
-  std::map<std::string, const ServedWorld*> worlds_;
+  std::map<std::string, std::size_t> worlds_;  // name -> index in config_.worlds
+  mutable std::mutex worlds_lock_;             // guards config_.worlds against replace_world
   std::optional<tbb::task_arena> arena_;
   BatchOptions options_;
   Metrics metrics_;
@@ -295,6 +339,7 @@ Server::~Server() {
 int Server::port() const { return impl_->port(); }
 void Server::shutdown(double drain_seconds) { impl_->shutdown(drain_seconds); }
 void Server::wait() { impl_->wait(); }
+bool Server::replace_world(ServedWorld world) { return impl_->replace_world(std::move(world)); }
 std::string Server::metrics_text() const { return impl_->metrics_text(); }
 
 }  // namespace capsweep::service

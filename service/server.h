@@ -42,6 +42,9 @@ class Server {
   void shutdown(double drain_seconds);
   // Blocks until shutdown() has finished.
   void wait();
+  // Serves `world` under its name from the next call on; calls in flight finish on the world
+  // they started with. False when no world has that name. (capsweep serve reloads on SIGHUP.)
+  bool replace_world(ServedWorld world);
   // The counters as a Prometheus text page.
   std::string metrics_text() const;
 

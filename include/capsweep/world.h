@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <span>
 #include <stdexcept>
@@ -36,6 +37,23 @@ bool parse_sweep_path(const std::string& text, SweepPath& out);
 struct SweepOptions {
   SweepPath path = SweepPath::simd;
   int threads = 0;  // worker threads; 0 = every core
+  // Asked now and then during a batch (every few dozen queries or agents, from any worker
+  // thread); once it returns true the batch stops and the call throws Cancelled: a caller whose
+  // deadline passed stops costing anything, and never gets a partial answer. Empty: never asked.
+  std::function<bool()> stop;
+};
+
+inline SweepOptions on_path(SweepPath path, int threads = 0) {
+  SweepOptions o;
+  o.path = path;
+  o.threads = threads;
+  return o;
+}
+
+// A batch that SweepOptions::stop stopped: no answer was written that a caller may use.
+class Cancelled : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
 };
 
 // The same for moves and validation (brute is treated as scalar there).

@@ -69,11 +69,11 @@ TEST(World, AnswersAreBitIdenticalForAnyThreadCountAndOrder) {
     q.insert(q.end(), part.begin(), part.end());
   }
   std::vector<SweepHit> base(q.size());
-  w.sweep(q, base, {SweepPath::brute, 1});
+  w.sweep(q, base, on_path(SweepPath::brute, 1));
   const int cores = int(std::max(2u, std::thread::hardware_concurrency()));
   for (int threads = 2; threads <= cores; ++threads) {
     std::vector<SweepHit> hits(q.size());
-    w.sweep(q, hits, {SweepPath::brute, threads});
+    w.sweep(q, hits, on_path(SweepPath::brute, threads));
     for (std::size_t i = 0; i < q.size(); ++i) ASSERT_TRUE(identical(base[i], hits[i])) << "query " << i;
   }
   std::vector<std::size_t> order(q.size());

@@ -58,7 +58,7 @@ TEST(CApi, LoadsAFileAndAnswersEveryKindOfRequestAsTheCppApi) {
     ASSERT_EQ(cs_sweep_ex(h.w, queries.data(), queries.size(), hits.data(), path, 0, status.data()), CS_OK);
     std::vector<SweepHit> expected(queries.size());
     std::vector<Status> expected_status(queries.size());
-    world.sweep(cpp_queries, expected, {SweepPath(path), 0}, expected_status);
+    world.sweep(cpp_queries, expected, on_path(SweepPath(path), 0), expected_status);
     for (std::size_t i = 0; i < queries.size(); ++i) {
       const cs_sweep_hit want = records::record(expected[i]);
       ASSERT_EQ(std::memcmp(&hits[i], &want, sizeof want), 0) << "path " << path << ", query " << i;

@@ -112,8 +112,24 @@ TEST(Replicas, AReplicaKilledMidRunCostsNoQuery) {
   std::remove(snapshot.c_str());
 }
 
-std::string http_get(int port, const std::string& path) {
+// A raw connection to the metrics port (-1 when it cannot connect).
+int connect_to(int port) {
   const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_port = htons(std::uint16_t(port));
+  inet_pton(AF_INET, "127.0.0.1", &a.sin_addr);
+  if (connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) {
+    close(fd);
+    return -1;
+  }
+  return fd;
+}
+
+std::string http_get(int port, const std::string& path, int timeout_seconds = 30) {
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  const timeval limit{timeout_seconds, 0};
+  setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, sizeof limit);
   sockaddr_in a{};
   a.sin_family = AF_INET;
   a.sin_port = htons(std::uint16_t(port));
@@ -149,6 +165,29 @@ TEST(Replicas, MetricsPageCountsWhatWasServed) {
   EXPECT_NE(page.find("capsweep_request_seconds_count{rpc=\"Sweep\"} 2\n"), std::string::npos) << page;
   EXPECT_NE(page.find("capsweep_world_triangles{world=\"arena\"} 1232\n"), std::string::npos) << page;
   EXPECT_NE(http_get(port, "/nothing").find("404"), std::string::npos);
+  server.signal(SIGTERM);
+  EXPECT_EQ(server.wait(), 0);
+}
+
+// Clients that connect and then stall (half a request line, then nothing) hold one worker each
+// until their timeout; a scrape meanwhile is answered at once.
+TEST(Replicas, SlowClientsDoNotBlockTheMetricsPage) {
+  ServerProcess server(kBinary, {"--world", "arena=@arena", "--metrics", "127.0.0.1:0"});
+  const auto at = server.output().find("metrics on http://127.0.0.1:");
+  ASSERT_NE(at, std::string::npos) << server.output();
+  const int port = std::stoi(server.output().substr(at + std::string("metrics on http://127.0.0.1:").size()));
+  std::vector<int> stalled;
+  for (int k = 0; k < 4; ++k) {
+    const int fd = connect_to(port);
+    ASSERT_GE(fd, 0);
+    (void)!write(fd, "GET /met", 8);
+    stalled.push_back(fd);
+  }
+  for (int k = 0; k < 3; ++k) {
+    const std::string page = http_get(port, "/metrics", 1);  // a one-second receive limit
+    EXPECT_NE(page.find("200 OK"), std::string::npos) << "scrape " << k << " while 4 clients stall: '" << page << "'";
+  }
+  for (int fd : stalled) close(fd);
   server.signal(SIGTERM);
   EXPECT_EQ(server.wait(), 0);
 }

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <future>
 #include <limits>
+#include <thread>
 
 #include "tools/arena.h"
 #include "tools/workloads.h"
@@ -337,6 +338,82 @@ TEST_F(ServiceErrors, StandardHealthCheckSaysServing) {
   std::string bytes;
   for (const grpc::Slice& s : slices) bytes.append(reinterpret_cast<const char*>(s.begin()), s.size());
   EXPECT_EQ(bytes, std::string("\x08\x01", 2));
+}
+
+}  // namespace
+
+namespace {
+
+// A Move whose call's deadline passes is stopped inside the tick (SweepOptions::stop): its
+// handler ends long before the whole tick would have. The whole tick is first timed in-process
+// (grown until it takes at least 2 s), so the comparison is a ratio within one run.
+TEST(ServiceDeadlines, AMoveStopsWhenItsDeadlinePasses) {
+  service::Server server(config_with({"recast_dungeon.obj"}, 1u << 22, 1024u << 20));
+  auto stub = raw_stub(server);
+  const World world(scenes::load("recast_dungeon.obj"));
+  std::vector<Agent> agents;
+  double whole = 0;
+  for (std::size_t n = 5000; whole < 2.0 && n <= 640000; n *= 2) {
+    const std::vector<SweepQuery> places = make_workload(world, Workload::validate, n, 5);
+    agents.clear();
+    for (std::size_t i = 0; i < places.size(); ++i) {
+      agents.push_back({places[i].capsule, places[i].motion * 20.f, 0, std::uint32_t(i)});
+    }
+    std::vector<MoveResult> results(agents.size());
+    MoveSettings no_agents;
+    no_agents.agents_collide = false;
+    const auto start = std::chrono::steady_clock::now();
+    world.move(agents, no_agents, results);
+    whole = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  }
+  ASSERT_GE(whole, 2.0) << "could not make a Move that takes 2 s";
+  pb::MoveRequest m;
+  m.set_world("recast_dungeon.obj");
+  service::write_request(agents, m);
+  m.mutable_settings()->set_agents_collide(false);
+  grpc::ClientContext ctx;
+  ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::milliseconds(100));
+  pb::MoveResponse resp;
+  const auto sent = std::chrono::steady_clock::now();
+  EXPECT_EQ(stub->Move(&ctx, m, &resp).error_code(), grpc::StatusCode::DEADLINE_EXCEEDED);
+  // The handler records the refusal when it ends: well before the whole tick would have.
+  bool recorded = false;
+  while (!recorded && std::chrono::duration<double>(std::chrono::steady_clock::now() - sent).count() < 4 * whole) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    grpc::ClientContext c;
+    pb::InfoResponse info;
+    ASSERT_TRUE(stub->Info(&c, {}, &info).ok());
+    for (const pb::RpcCounters& r : info.rpcs()) {
+      if (r.rpc() == "Move" && r.errors().count("DEADLINE_EXCEEDED")) recorded = true;
+    }
+  }
+  const double ended = std::chrono::duration<double>(std::chrono::steady_clock::now() - sent).count();
+  EXPECT_TRUE(recorded);
+  EXPECT_LT(ended, 0.5 * whole) << "the Move handler ran " << ended << " s of a " << whole << " s tick";
+}
+
+}  // namespace
+
+namespace {
+
+// A small gzip request that would inflate far past the size limit is refused before anything
+// is inflated: compression is not accepted at all.
+TEST(ServiceLimits, CompressedRequestsAreRefused) {
+  service::Server server(config_with({"@arena"}, 5000, 1u << 20));
+  auto stub = raw_stub(server);
+  pb::SweepRequest r;
+  r.set_world(std::string(64u << 20, 'x'));  // 64 MB that gzip makes about 64 KB
+  grpc::ClientContext ctx;
+  ctx.set_compression_algorithm(GRPC_COMPRESS_GZIP);
+  pb::SweepResponse resp;
+  const grpc::Status s = stub->Sweep(&ctx, r, &resp);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::UNIMPLEMENTED) << s.error_message();
+  EXPECT_NE(s.error_message().find("gzip"), std::string::npos) << s.error_message();
+  // Uncompressed requests are answered as before.
+  pb::SweepRequest ok;
+  ok.set_world("@arena");
+  grpc::ClientContext c2;
+  EXPECT_TRUE(stub->Sweep(&c2, ok, &resp).ok());
 }
 
 }  // namespace

@@ -1,0 +1,75 @@
+// libFuzzer: what the server does with a request before answering it, on any bytes: parse the
+// protobuf (the first byte picks the RPC), check its column shape, read its columns into
+// queries, agents, claims or capsules, and convert its settings; then the batch itself on a
+// small world. Nothing may crash; a batch whose shape is refused is never read.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <capsweep/world.h>
+
+#include "service/capsweep.pb.h"
+#include "service/convert.h"
+
+namespace {
+
+using namespace capsweep;
+namespace pb = capsweep::v1;
+
+const World& small_world() {
+  static const World world(std::vector<Triangle>{{{{-5, 0, -5}, {-5, 0, 5}, {5, 0, 5}}}, {{{0, 0, 0}, {0, 2, 0}, {0, 0, 2}}}});
+  return world;
+}
+
+constexpr std::size_t kMaxBatch = 4096;
+
+template <class Request>
+bool parse(const std::uint8_t* data, std::size_t size, Request& r, std::size_t& n) {
+  if (!r.ParseFromArray(data, int(size))) return false;
+  const service::BatchShape shape = service::shape_of(r);
+  if (!shape.ok() || shape.size() > kMaxBatch) return false;
+  n = shape.size();
+  return true;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  if (size == 0 || size > (1u << 20)) return 0;
+  const World& world = small_world();
+  std::size_t n = 0;
+  const std::uint8_t kind = data[0] % 4;
+  ++data, --size;
+  if (kind == 0) {
+    pb::SweepRequest r;
+    if (!parse(data, size, r, n)) return 0;
+    const std::vector<SweepQuery> q = service::read_request(r, n);
+    std::vector<SweepHit> hits(q.size());
+    world.sweep(q, hits, on_path(SweepPath::simd, 1));
+  } else if (kind == 1) {
+    pb::MoveRequest r;
+    if (!parse(data, size, r, n)) return 0;
+    const MoveSettings settings = service::from_pb(r.settings());
+    if (!check_settings(settings).empty()) return 0;
+    const std::vector<Agent> agents = service::read_request(r, n);
+    std::vector<MoveResult> results(agents.size());
+    world.move(agents, settings, results, on_path(SweepPath::simd, 1));
+  } else if (kind == 2) {
+    pb::ValidateRequest r;
+    if (!parse(data, size, r, n)) return 0;
+    const ValidateSettings settings = service::from_pb(r.settings());
+    if (!check_settings(settings).empty()) return 0;
+    const std::vector<ClaimedMove> moves = service::read_request(r, n);
+    std::vector<Verdict> verdicts(moves.size());
+    world.validate(moves, settings, verdicts, on_path(SweepPath::simd, 1));
+  } else {
+    pb::OverlapRequest r;
+    if (!parse(data, size, r, n)) return 0;
+    const std::vector<Capsule> capsules = service::read_request(r, n);
+    std::vector<OverlapResult> results(capsules.size());
+    if (r.clearance() >= 0.f && r.clearance() <= kMaxCoordinate) {
+      world.overlap(capsules, r.clearance(), results, on_path(SweepPath::simd, 1));
+    }
+  }
+  return 0;
+}
