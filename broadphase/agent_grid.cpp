@@ -59,7 +59,10 @@ void AgentGrid::build(std::span<const Capsule> capsules) {
 AgentGrid::Cell AgentGrid::cell_of(const Vec3& p) const {
   auto axis = [&](float v) {
     const float c = std::floor(v / cell_);
-    return std::int32_t(std::clamp(c, -float(kBias - 1), float(kBias - 1)));
+    // A NaN (an agent refused for its coordinates is still filed) goes to the lowest cell: its
+    // box overlaps nothing, so it is never visited, and converting NaN to int would be undefined.
+    if (!(c > -float(kBias - 1))) return -(kBias - 1);
+    return std::int32_t(std::min(c, float(kBias - 1)));
   };
   return {{axis(p.x), axis(p.y), axis(p.z)}};
 }
