@@ -165,27 +165,47 @@ void check_ply(const std::string& path, std::string_view bytes) {
   };
 
   if (format == "ascii") {
-    Words words(bytes.substr(body));
+    // One element per line (the PLY format's own rule): a face's line must hold exactly its
+    // count and that many indices, so a short face cannot borrow the next line's numbers.
+    std::string_view rest = bytes.substr(body);
+    long long line_number = 0;
+    auto next_line = [&](std::string_view& line) {
+      while (!rest.empty()) {
+        const std::size_t end = rest.find('\n');
+        line = rest.substr(0, end);
+        rest = end == std::string_view::npos ? std::string_view() : rest.substr(end + 1);
+        ++line_number;
+        if (line.find_first_not_of(" \t\r") != std::string_view::npos) return true;
+      }
+      return false;
+    };
     for (const PlyElement& e : elements) {
       for (long long i = 0; i < e.count; ++i) {
+        std::string_view line;
+        if (!next_line(line)) ends(e, i);
+        Words words(line);
+        std::string_view w;
+        double v;
         for (const PlyProperty& p : e.properties) {
-          std::string_view w;
-          double v;
-          if (!words.next(w)) ends(e, i);
-          if (!to_number(w, v)) refuse(path, e.name + " " + std::to_string(i) + ": '" + std::string(w) + "' is not a number");
-          long long n = 1;
-          if (p.list) {
-            n = (long long)v;
-            if (double(n) != v || n < 0) refuse(path, e.name + " " + std::to_string(i) + ": bad list length");
+          if (!words.next(w)) {
+            refuse(path, e.name + " " + std::to_string(i) + ": its line holds fewer values than its properties");
           }
-          for (long long k = 0; p.list && k < n; ++k) {
+          if (!to_number(w, v)) refuse(path, e.name + " " + std::to_string(i) + ": '" + std::string(w) + "' is not a number");
+          if (!p.list) continue;
+          const long long n = (long long)v;
+          if (double(n) != v || n < 0) refuse(path, e.name + " " + std::to_string(i) + ": bad list length");
+          // Assimp 5.2's triangulation aborts the process on a face of no vertices.
+          if (n == 0 && is_vertex_indices(e, p)) refuse(path, e.name + " " + std::to_string(i) + " has no vertices");
+          for (long long k = 0; k < n; ++k) {
             if (!words.next(w)) {
-              refuse(path, e.name + " " + std::to_string(i) + " claims " + std::to_string(n) + " indices but the file ends");
+              refuse(path, e.name + " " + std::to_string(i) + " claims " + std::to_string(n) + " indices but its line holds " +
+                               std::to_string(k));
             }
             if (!to_number(w, v)) refuse(path, e.name + " " + std::to_string(i) + ": '" + std::string(w) + "' is not a number");
             if (is_vertex_indices(e, p)) check_index(v, i);
           }
         }
+        if (words.next(w)) refuse(path, e.name + " " + std::to_string(i) + ": its line holds more values than its properties");
       }
     }
     return;
@@ -209,6 +229,7 @@ void check_ply(const std::string& path, std::string_view bytes) {
         const double count = read_binary(bytes.data() + at, p.count_type, big);
         at += cn;
         if (!(count >= 0)) refuse(path, e.name + " " + std::to_string(i) + ": bad list length");
+        if (count == 0 && is_vertex_indices(e, p)) refuse(path, e.name + " " + std::to_string(i) + " has no vertices");
         const std::size_t tn = std::size_t(ply_type_bytes(p.type));
         if (double(bytes.size() - at) < count * double(tn)) {
           refuse(path, e.name + " " + std::to_string(i) + " claims " + std::to_string((long long)count) +
@@ -252,6 +273,7 @@ void check_off(const std::string& path, std::string_view bytes) {
     long long n = 0;
     if (!words.next(w)) refuse(path, "the file ends inside face " + std::to_string(f) + " (it declares " + std::to_string(faces) + ")");
     if (!to_integer(w, n) || n < 0) refuse(path, "face " + std::to_string(f) + ": bad vertex count '" + std::string(w) + "'");
+    if (n == 0) refuse(path, "face " + std::to_string(f) + " has no vertices");
     Words line(words.rest_of_line());
     for (long long k = 0; k < n; ++k) {
       long long index = 0;

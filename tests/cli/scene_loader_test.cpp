@@ -154,7 +154,23 @@ TEST_F(MeshRefusals, PlyFaceNamingAVertexThatDoesNotExist) {
 
 TEST_F(MeshRefusals, PlyFaceClaimingMoreIndicesThanItCarries) {
   const std::string file = write("short.ply", ply_header(3, 1) + "0 0 0\n1 0 0\n0 0 1\n4 0 1 2\n");
-  EXPECT_EQ(refusal(file), file + ": face 0 claims 4 indices but the file ends");
+  EXPECT_EQ(refusal(file), file + ": face 0 claims 4 indices but its line holds 3");
+}
+
+TEST_F(MeshRefusals, PlyFaceBorrowingTheNextFacesIndices) {
+  // Face 0 is one index short; read as a stream of numbers it would take face 1's count.
+  const std::string file = write("borrow.ply", ply_header(4, 2) + "0 0 0\n1 0 0\n0 0 1\n1 0 1\n4 0 1 2\n3 1 3 2\n");
+  EXPECT_EQ(refusal(file), file + ": face 0 claims 4 indices but its line holds 3");
+  const std::string extra = write("extra.ply", ply_header(3, 1) + "0 0 0\n1 0 0\n0 0 1\n3 0 1 2 7\n");
+  EXPECT_EQ(refusal(extra), extra + ": face 0: its line holds more values than its properties");
+}
+
+// Assimp 5.2 aborts the whole process when it triangulates a face of no vertices.
+TEST_F(MeshRefusals, AFaceOfNoVerticesIsRefusedBeforeAssimpSeesIt) {
+  const std::string ply = write("empty_face.ply", ply_header(3, 2) + "0 0 0\n1 0 0\n0 0 1\n3 0 1 2\n0\n");
+  EXPECT_EQ(refusal(ply), ply + ": face 1 has no vertices");
+  const std::string off = write("empty_face.off", "OFF\n3 2 0\n0 0 0\n1 0 0\n0 0 1\n3 0 1 2\n0\n");
+  EXPECT_EQ(refusal(off), off + ": face 1 has no vertices");
 }
 
 TEST_F(MeshRefusals, PlyWithFewerVerticesThanDeclared) {
