@@ -10,6 +10,8 @@
 #include <capsweep/query_file.h>
 #include <capsweep/world.h>
 
+#include "io/result_record.h"
+
 namespace capsweep::records {
 
 // The CWSQ and CWSR records of docs/FORMATS.md, field by field.
@@ -44,20 +46,12 @@ inline cs_capsule record(const Capsule& c) {
 inline SweepQuery query(const cs_sweep_query& q) { return {capsule(q.capsule), vec(q.motion)}; }
 inline cs_sweep_query record(const SweepQuery& q) { return {record(q.capsule), {q.motion.x, q.motion.y, q.motion.z}}; }
 
-// The CWSR record of a hit, as write_results writes it (a miss: t = 1, everything else 0).
+// The CWSR record of a hit: the bytes write_results writes (one encoder, io/result_record.h).
 inline cs_sweep_hit record(const SweepHit& h) {
+  unsigned char bytes[kResultBytes];
+  encode_result(h, bytes);
   cs_sweep_hit r;
-  std::memset(&r, 0, sizeof r);
-  r.hit = hit_code(h);
-  r.t = 1.f;
-  r.triangle = kNoTriangle;
-  if (!h.hit) return r;
-  r.feature = std::uint8_t(h.feature);
-  r.t = h.t;
-  put(r.normal, h.normal);
-  put(r.point, h.point);
-  r.depth = h.depth;
-  r.triangle = h.triangle;
+  std::memcpy(&r, bytes, sizeof r);
   return r;
 }
 inline SweepHit hit(const cs_sweep_hit& r) {
