@@ -1,11 +1,13 @@
 // Which way to fill the SIMD lanes: a measured answer.
 //
-//   triangles: one sweep against eight live triangles at a time (what the simd path does: live
-//              lanes of the leaves a sweep visits are gathered before the full kernel);
+//   triangles: one sweep against eight live triangles at a time (live lanes of the leaves a
+//              sweep visits gathered before the full kernel: the simd path before pooling);
+//   pooled:    lanes over triangles, the live lanes a sweep leaves after its last full stage
+//              pooled with those of the other sweeps of its chunk (what the simd path does now);
 //   queries:   a packet of eight nearby sweeps (batch sorted by the Morton code of the capsule
 //              centres) against one triangle at a time, every triangle live for any of them.
 //
-// Both run the same full kernel per lane, so the share of lanes doing useful work decides. This
+// All run the same full kernel per lane, so the share of lanes doing useful work decides. This
 // benchmark counts, for every scene and workload, the live (query, triangle) pairs each scheme
 // would evaluate and the lanes it would spend on them.
 #include <benchmark/benchmark.h>
@@ -20,6 +22,7 @@
 #include "broadphase/morton.h"
 #include "broadphase/traverse.h"
 #include "simd/block_sweep.h"
+#include <capsweep/sweep.h>
 
 namespace capsweep::bench {
 namespace {
@@ -66,7 +69,29 @@ void BM_LaneUse(benchmark::State& state, const std::string& scene, Workload wl) 
     uni.erase(std::unique(uni.begin(), uni.end()), uni.end());
     packet_lanes += 8.0 * double(uni.size());  // each triangle of the union against all 8 sweeps
   }
+  // How sharp the rejection stage is: of the live pairs, those the capsule really touches.
+  double touched = 0;
+  for (std::size_t i = 0; i < q.size(); ++i) {
+    for (std::uint32_t t : live[i]) {
+      SweepHit h;
+      sweep_capsule_triangle_unchecked(q[i].capsule, q[i].motion, w.triangles()[t], h);
+      touched += h.hit;
+    }
+  }
+  // Pooled (what the simd path does): a sweep's full stages of eight run at once, the rest waits
+  // for the other sweeps of its chunk of kSweepChunk (no pruning counted: an upper bound on calls).
+  double pooled_calls = 0;
+  for (std::size_t first = 0; first < q.size(); first += kSweepChunk) {
+    std::size_t leftover = 0;
+    for (std::size_t i = first; i < std::min(q.size(), first + kSweepChunk); ++i) {
+      pooled_calls += double(live[i].size() / 8);
+      leftover += live[i].size() % 8;
+    }
+    pooled_calls += double((leftover + 7) / 8);
+  }
+  state.counters["use_lanes_pooled"] = pooled_calls > 0 ? pairs / (8.0 * pooled_calls) : 0;
   state.counters["live_pairs/sweep"] = pairs / double(q.size());
+  state.counters["touched_pairs/sweep"] = touched / double(q.size());
   state.counters["use_lanes_over_tris"] = triangle_lanes > 0 ? pairs / triangle_lanes : 0;
   state.counters["use_lanes_over_queries"] = packet_lanes > 0 ? pairs / packet_lanes : 0;
 }

@@ -53,8 +53,8 @@ void print_summary(const Collector& c) {
   const char* scenes[] = {"arena", "recast_dungeon.obj", "recast_nav_test.obj", "oa_am_thornish.obj",
                           "0ad_corinthian_isthmus_4p.obj.gz"};
   std::printf("\nSweeps (or rays) per second on the same 8192 queries per row; 1 core unless marked.\n\n");
-  std::printf("| scene | workload | simd | simd, all cores | scalar | Embree ray | Bullet | simd/Embree | simd/Bullet "
-              "| nodes/sweep | tris/sweep |\n|---|---|---|---|---|---|---|---|---|---|---|\n");
+  std::printf("| scene | workload | simd | simd, all cores | simd unpooled | pooled/unpooled | scalar | Embree ray | Bullet "
+              "| simd/Embree | simd/Bullet | nodes/sweep | tris/sweep |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
   for (const char* scene : scenes) {
     for (const char* wl : {"tick", "validate", "long"}) {
       const std::string base = std::string(scene) + "/" + wl;
@@ -63,10 +63,11 @@ void print_summary(const Collector& c) {
       if (simd <= 0) continue;
       const double all = get(c, "Sweep/" + base + "/simd/allthreads", "items_per_second");
       const double scalar = get(c, "Sweep/" + base + "/scalar/1thread", "items_per_second");
+      const double unpooled = get(c, "SweepUnpooled/" + base + "/1thread", "items_per_second");
       const double embree = get(c, "EmbreeRay/" + base + "/1thread", "items_per_second");
       const double bullet = get(c, "BulletSweep/" + base + "/1thread", "items_per_second");
-      std::printf("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %.1f | %.1f |\n", scene, wl, rate(simd).c_str(),
-                  rate(all).c_str(), rate(scalar).c_str(), rate(embree).c_str(), rate(bullet).c_str(),
+      std::printf("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %.1f | %.1f |\n", scene, wl, rate(simd).c_str(),
+                  rate(all).c_str(), rate(unpooled).c_str(), ratio(simd, unpooled).c_str(), rate(scalar).c_str(), rate(embree).c_str(), rate(bullet).c_str(),
                   ratio(simd, embree).c_str(), ratio(simd, bullet).c_str(), get(c, simd1, "nodes/sweep"),
                   get(c, simd1, "tris/sweep"));
     }

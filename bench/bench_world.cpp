@@ -14,6 +14,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "broadphase/sweep_batch.h"
 #include "broadphase/world_arrays.h"
 #include "bench/peers.h"
 #include "bench/scenes.h"
@@ -78,6 +79,32 @@ void BM_Sweep(benchmark::State& state, const std::string& scene, Workload wl, Sw
   state.counters["leaves/sweep"] = double(stats.leaves) / n;
   state.counters["tris/sweep"] = double(stats.triangles) / n;
   state.counters["hit_share"] = double(n_hits) / n;
+}
+
+// The engine before the pooled narrow phase (each sweep's leftover lanes swept at once), on the
+// same queries in the same run: the ratio pooled / unpooled is what pooling buys.
+void BM_SweepUnpooled(benchmark::State& state, const std::string& scene, Workload wl) {
+  const World& w = world_for(scene);
+  const auto& q = queries_for(scene, wl);
+  std::vector<SweepHit> hits(q.size());
+  auto run = [&] {
+    sweep_batch(
+        w, q.size(), [&](std::size_t i) -> const SweepQuery& { return q[i]; },
+        [&](std::size_t i, const SweepHit& h, Status) { hits[i] = h; }, on_path(SweepPath::simd, 1), false);
+  };
+  run();
+  const auto pooled = answer(w, q, SweepPath::simd, 1);
+  for (std::size_t i = 0; i < q.size(); ++i) {
+    if (!identical(hits[i], pooled[i])) {
+      state.SkipWithError("pooled and unpooled answers differ");
+      return;
+    }
+  }
+  for (auto _ : state) {
+    run();
+    benchmark::ClobberMemory();
+  }
+  state.SetItemsProcessed(state.iterations() * std::int64_t(q.size()));
 }
 
 template <class Peer>
@@ -206,6 +233,10 @@ void register_all() {
               ->MinTime(0.3);
         }
       }
+      benchmark::RegisterBenchmark(("SweepUnpooled/" + base + "/1thread").c_str(), BM_SweepUnpooled, scene, wl)
+          ->Unit(benchmark::kMillisecond)
+          ->UseRealTime()
+          ->MinTime(0.3);
       benchmark::RegisterBenchmark(("EmbreeRay/" + base + "/1thread").c_str(), BM_EmbreeRay, scene, wl)
           ->Unit(benchmark::kMillisecond)
           ->UseRealTime()

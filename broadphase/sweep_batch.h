@@ -2,6 +2,7 @@
 // CWSQ records and write CWSR records in place, with no copy of the batch. Internal.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -23,10 +24,11 @@ namespace capsweep {
 inline constexpr std::size_t kSortAboveBytes = 32u << 20;
 
 // Answers `count` queries: query(i) gives the i-th SweepQuery, answer(i, hit, status) takes its
-// answer. Returns the number refused. The same bits as World::sweep for the same queries.
+// answer. Returns the number refused. The same bits as World::sweep for the same queries, with
+// or without `pooled` (see sweep_chunk).
 template <class QueryAt, class Answer>
 std::size_t sweep_batch(const World& world, std::size_t count, const QueryAt& query, const Answer& answer,
-                        const SweepOptions& options) {
+                        const SweepOptions& options, bool pooled = true) {
   std::atomic<std::size_t> refused{0};
   StopCheck stop(options.stop);
   const WorldArrays& w = world.arrays();
@@ -44,14 +46,24 @@ std::size_t sweep_batch(const World& world, std::size_t count, const QueryAt& qu
       }
       tbb::parallel_sort(order.begin(), order.end());
     }
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, count, 64), [&](const auto& range) {
-      for (std::size_t k = range.begin(); k != range.end(); ++k) {
-        if (stop.before(k)) return;
-        const std::size_t i = order.empty() ? k : order[k].second;
-        SweepHit hit;
-        const Status s = world.sweep_one(query(i), hit, options.path);
-        if (s != Status::ok) ++refused;
-        answer(i, hit, s);
+    // Chunks of consecutive queries (in Morton order, when sorted) share the full kernel's lanes.
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, count, kSweepChunk), [&](const auto& range) {
+      SweepQuery queries[kSweepChunk];
+      SweepHit hits[kSweepChunk];
+      Status status[kSweepChunk];
+      std::size_t index[kSweepChunk];
+      for (std::size_t first = range.begin(); first < range.end(); first += kSweepChunk) {
+        const std::size_t n = std::min(kSweepChunk, range.end() - first);
+        for (std::size_t j = 0; j < n; ++j) {
+          if (stop.before(first + j)) return;
+          index[j] = order.empty() ? first + j : order[first + j].second;
+          queries[j] = query(index[j]);
+        }
+        sweep_chunk(world, std::span(queries, n), std::span(hits, n), std::span(status, n), options.path, pooled);
+        for (std::size_t j = 0; j < n; ++j) {
+          if (status[j] != Status::ok) ++refused;
+          answer(index[j], hits[j], status[j]);
+        }
       }
     });
   });

@@ -41,10 +41,10 @@ void limit_block_query(BlockQuery& q, double t) {
 
 namespace {
 
-const BlockSweepVariant kAvx512{"avx512f", kernel::block_sweep_avx512f, kernel::block_live_avx512f};
-const BlockSweepVariant kAvx2{"avx2", kernel::block_sweep_avx2, kernel::block_live_avx2};
-const BlockSweepVariant kSse42{"sse4_2", kernel::block_sweep_sse4_2, kernel::block_live_sse4_2};
-const BlockSweepVariant kSse2{"sse2", kernel::block_sweep_sse2, kernel::block_live_sse2};
+const BlockSweepVariant kAvx512{"avx512f", kernel::block_sweep_avx512f, kernel::block_live_avx512f, kernel::block_pooled_avx512f};
+const BlockSweepVariant kAvx2{"avx2", kernel::block_sweep_avx2, kernel::block_live_avx2, kernel::block_pooled_avx2};
+const BlockSweepVariant kSse42{"sse4_2", kernel::block_sweep_sse4_2, kernel::block_live_sse4_2, kernel::block_pooled_sse4_2};
+const BlockSweepVariant kSse2{"sse2", kernel::block_sweep_sse2, kernel::block_live_sse2, kernel::block_pooled_sse2};
 
 // xsimd::dispatch calls this with the best architecture of the list that the CPU runs.
 struct PickVariant {
@@ -91,6 +91,30 @@ std::vector<BlockSweepVariant> block_sweep_variants() {
   if (cpu.sse4_2) out.push_back(kSse42);
   out.push_back(kSse2);
   return out;
+}
+
+bool poolable(const BlockQuery& q) { return q.e.x * q.e.x + q.e.y * q.e.y + q.e.z * q.e.z > 0; }
+
+void set_lane_query(LaneQueries& o, int i, const BlockQuery& q) {
+  o.ox[i] = q.origin.x, o.oy[i] = q.origin.y, o.oz[i] = q.origin.z;
+  o.ex[i] = q.e.x, o.ey[i] = q.e.y, o.ez[i] = q.e.z;
+  o.dx[i] = q.d.x, o.dy[i] = q.d.y, o.dz[i] = q.d.z;
+  o.live_x[i] = q.d_live.x, o.live_y[i] = q.d_live.y, o.live_z[i] = q.d_live.z;
+  o.r[i] = q.r;
+  o.reach_min_x[i] = q.reach_min.x, o.reach_min_y[i] = q.reach_min.y, o.reach_min_z[i] = q.reach_min.z;
+  o.reach_max_x[i] = q.reach_max.x, o.reach_max_y[i] = q.reach_max.y, o.reach_max_z[i] = q.reach_max.z;
+}
+
+void close_lane_queries(LaneQueries& o, int used) {
+  double* arrays[] = {o.ox, o.oy, o.oz, o.ex, o.ey, o.ez, o.dx, o.dy, o.dz, o.live_x, o.live_y, o.live_z, o.r,
+                      o.reach_min_x, o.reach_min_y, o.reach_min_z, o.reach_max_x, o.reach_max_y, o.reach_max_z};
+  for (double* a : arrays) {
+    for (int j = used; j < kBlockLanes; ++j) a[j] = a[0];
+  }
+}
+
+bool block_sweep_pooled_scalar(const KernelBlock& block, const LaneQueries& queries, BlockHits& hits) {
+  return kernel::sweep_pooled<double>(block, queries, hits);
 }
 
 bool block_sweep_scalar(const KernelBlock& block, const BlockQuery& query, BlockHits& hits) {

@@ -32,6 +32,28 @@ BlockQuery make_block_query(const Capsule& capsule, const Vec3& motion);
 // Narrows the rejection stage to entries no later than t (a contact at t itself stays live).
 void limit_block_query(BlockQuery& query, double t);
 
+// Eight lanes, each with a query of its own: the pooled narrow phase, where the live lanes that
+// several sweeps have left over share one call of the full kernel. A lane's values are its
+// BlockQuery's (limited as that sweep's rejection stage left it); every query has an axis
+// (a != b): a sphere's leftover lanes are swept on their own.
+struct alignas(64) LaneQueries {
+  double ox[kBlockLanes], oy[kBlockLanes], oz[kBlockLanes];  // origin
+  double ex[kBlockLanes], ey[kBlockLanes], ez[kBlockLanes];
+  double dx[kBlockLanes], dy[kBlockLanes], dz[kBlockLanes];
+  double live_x[kBlockLanes], live_y[kBlockLanes], live_z[kBlockLanes];  // d_live
+  double r[kBlockLanes];
+  double reach_min_x[kBlockLanes], reach_min_y[kBlockLanes], reach_min_z[kBlockLanes];
+  double reach_max_x[kBlockLanes], reach_max_y[kBlockLanes], reach_max_z[kBlockLanes];
+};
+static_assert(sizeof(LaneQueries) == 19 * 64, "19 x 8 doubles");
+
+// Whether a query may go to the pooled kernel (its capsule has an axis, as the kernel computes it).
+bool poolable(const BlockQuery& query);
+// Lane `lane` of `out` takes the query.
+void set_lane_query(LaneQueries& out, int lane, const BlockQuery& query);
+// Lanes [used, kBlockLanes) become copies of lane 0 (their triangles are closed by close_lanes).
+void close_lane_queries(LaneQueries& out, int used);
+
 // The 20 parts of the rounded prism (see core/sweep.h), in the order the scalar core tries them.
 enum class PrismPart : std::uint8_t {
   face_at_a = 0, face_at_b = 1,
@@ -59,10 +81,15 @@ using BlockSweepFn = bool (*)(const KernelBlock& block, const BlockQuery& query,
 // several blocks into one KernelBlock before running the full kernel, so that fewer lanes idle.
 using BlockLiveFn = std::uint32_t (*)(const TriangleBlock& block, const BlockQuery& query);
 
+// The full kernel over a pooled block: lane i sweeps query i of `queries`, with the same bits as
+// BlockSweepFn gives that lane with that query alone.
+using PooledSweepFn = bool (*)(const KernelBlock& block, const LaneQueries& queries, BlockHits& hits);
+
 struct BlockSweepVariant {
   const char* isa;
   BlockSweepFn fn;
   BlockLiveFn live;
+  PooledSweepFn pooled;
 };
 // The best variant this CPU runs (chosen once, on first use).
 const BlockSweepVariant& best_block_sweep();
@@ -75,6 +102,7 @@ std::vector<BlockSweepVariant> block_sweep_variants();
 // The scalar twins: the same kernels in plain double (or float), one lane at a time.
 bool block_sweep_scalar(const KernelBlock& block, const BlockQuery& query, BlockHits& hits);
 std::uint32_t block_live_scalar(const TriangleBlock& block, const BlockQuery& query);
+bool block_sweep_pooled_scalar(const KernelBlock& block, const LaneQueries& queries, BlockHits& hits);
 
 // The full answer for a lane the kernel reports entered (finite t): t rounded down to float,
 // and the normal, contact point and feature of the part entered, computed as the scalar core

@@ -8,6 +8,10 @@ bool block_sweep_avx512f(const KernelBlock& block, const BlockQuery& query, Bloc
   return sweep_block<xsimd::batch<double, xsimd::avx512f>>(block, query, hits);
 }
 
+bool block_pooled_avx512f(const KernelBlock& block, const LaneQueries& queries, BlockHits& hits) {
+  return sweep_pooled<xsimd::batch<double, xsimd::avx512f>>(block, queries, hits);
+}
+
 std::uint32_t block_live_avx512f(const TriangleBlock& block, const BlockQuery& query) {
   return live_lanes<xsimd::batch<float, xsimd::avx2>>(block, query);
 }

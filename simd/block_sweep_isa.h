@@ -8,11 +8,15 @@ namespace capsweep::kernel {
 
 bool block_sweep_sse2(const KernelBlock& block, const BlockQuery& query, BlockHits& hits);
 std::uint32_t block_live_sse2(const TriangleBlock& block, const BlockQuery& query);
+bool block_pooled_sse2(const KernelBlock& block, const LaneQueries& queries, BlockHits& hits);
 bool block_sweep_sse4_2(const KernelBlock& block, const BlockQuery& query, BlockHits& hits);
 std::uint32_t block_live_sse4_2(const TriangleBlock& block, const BlockQuery& query);
+bool block_pooled_sse4_2(const KernelBlock& block, const LaneQueries& queries, BlockHits& hits);
 bool block_sweep_avx2(const KernelBlock& block, const BlockQuery& query, BlockHits& hits);
 std::uint32_t block_live_avx2(const TriangleBlock& block, const BlockQuery& query);
+bool block_pooled_avx2(const KernelBlock& block, const LaneQueries& queries, BlockHits& hits);
 bool block_sweep_avx512f(const KernelBlock& block, const BlockQuery& query, BlockHits& hits);
 std::uint32_t block_live_avx512f(const TriangleBlock& block, const BlockQuery& query);
+bool block_pooled_avx512f(const KernelBlock& block, const LaneQueries& queries, BlockHits& hits);
 
 }  // namespace capsweep::kernel

@@ -71,6 +71,33 @@ struct Lanes {
   V3<T> n;  // unit normal, or 0 for a triangle that collapses to a segment or point
 };
 
+// A query as the lanes see it: one query the same in every lane, or a query of its own in each
+// lane (the pooled kernel). Every value is the one the scalar core computes, in the same order.
+template <class T>
+struct QueryLanes {
+  V3<T> origin, e, d, d_live;
+  T r, ee;  // ee = |e|^2
+  T reach_min[3], reach_max[3];
+};
+
+template <class T>
+QueryLanes<T> splat_query(const BlockQuery& q) {
+  QueryLanes<T> l;
+  l.origin = splat<T>(q.origin);
+  l.e = splat<T>(q.e);
+  l.d = splat<T>(q.d);
+  l.d_live = splat<T>(q.d_live);
+  l.r = T(q.r);
+  l.ee = T(q.e.x * q.e.x + q.e.y * q.e.y + q.e.z * q.e.z);
+  const double rmin[3] = {q.reach_min.x, q.reach_min.y, q.reach_min.z};
+  const double rmax[3] = {q.reach_max.x, q.reach_max.y, q.reach_max.z};
+  for (int k = 0; k < 3; ++k) {
+    l.reach_min[k] = T(rmin[k]);
+    l.reach_max[k] = T(rmax[k]);
+  }
+  return l;
+}
+
 // The earliest entry found so far, per lane.
 template <class T>
 struct Entry {
@@ -163,22 +190,22 @@ CAPSWEEP_INLINE void enter_sphere(const V3<T>& center, const T& r, const V3<T>& 
 }
 
 // Squared distance between segments [0, e] and [p, p + u] (Ericson 5.1.9, with every branch
-// turned into a select). a = |e|^2 is the same for all lanes.
+// turned into a select). a = |e|^2; no_axis (a <= 0) is the same for all lanes.
 template <class T>
-CAPSWEEP_INLINE T segment_segment_dist2(const V3<T>& e, double a, const V3<T>& p, const V3<T>& u) {
+CAPSWEEP_INLINE T segment_segment_dist2(const V3<T>& e, const T& a, bool no_axis, const V3<T>& p, const V3<T>& u) {
   const V3<T> rr = -p;
   const T E = dot(u, u), f = dot(u, rr);
   T s, t;
-  if (a <= 0) {
+  if (no_axis) {
     s = T(0.0);
     t = select(E > T(0.0), clamp01(f / E), T(0.0));
   } else {
     const T c = dot(e, rr), b = dot(e, u);
-    const T denom = T(a) * E - b * b;
+    const T denom = a * E - b * b;
     s = select(denom > T(0.0), clamp01((b * f - c * E) / denom), T(0.0));
     t = select(E > T(0.0), (b * s + f) / E, T(0.0));
-    s = select(t < T(0.0), clamp01(-c / T(a)), select(t > T(1.0), clamp01((b - c) / T(a)), s));
-    s = select(E > T(0.0), s, clamp01(-c / T(a)));
+    s = select(t < T(0.0), clamp01(-c / a), select(t > T(1.0), clamp01((b - c) / a), s));
+    s = select(E > T(0.0), s, clamp01(-c / a));
     t = clamp01(t);
   }
   const V3<T> diff = e * s - (p + u * t);
@@ -195,11 +222,11 @@ CAPSWEEP_INLINE Mask<T> inside_triangle(const Lanes<T>& tri, const V3<T>& x) {
 
 // Squared distance between the capsule axis [0, e] and each lane's triangle.
 template <class T>
-CAPSWEEP_INLINE T axis_triangle_dist2(const Lanes<T>& tri, const V3<T>& e, double ee) {
+CAPSWEEP_INLINE T axis_triangle_dist2(const Lanes<T>& tri, const V3<T>& e, const T& ee, bool no_axis) {
   const V3<T>* v = tri.v;
-  T best = segment_segment_dist2(e, ee, v[0], v[1] - v[0]);
-  best = min(best, segment_segment_dist2(e, ee, v[1], v[2] - v[1]));
-  best = min(best, segment_segment_dist2(e, ee, v[2], v[0] - v[2]));
+  T best = segment_segment_dist2(e, ee, no_axis, v[0], v[1] - v[0]);
+  best = min(best, segment_segment_dist2(e, ee, no_axis, v[1], v[2] - v[1]));
+  best = min(best, segment_segment_dist2(e, ee, no_axis, v[2], v[0] - v[2]));
   const Mask<T> proper = dot(tri.n, tri.n) > T(0.0);
   // Either endpoint over the face: its plane distance.
   const T s0 = -dot(tri.n, v[0]);
@@ -231,25 +258,25 @@ template <class T> constexpr int lane_count() {
 // rejected lane is never touched before the limit. In double (the full kernel) the tests are
 // as exact as the kernel itself; in float (the rejection stage over compact blocks) each is
 // widened by a margin far above float rounding: 4e-6 x the magnitudes involved.
+// `scale` is the query's (BlockQuery::scale), read only by the float stage.
 template <class T>
-CAPSWEEP_INLINE Mask<T> live_mask(const Lanes<T>& tri, const BlockQuery& q) {
+CAPSWEEP_INLINE Mask<T> live_mask(const Lanes<T>& tri, const QueryLanes<T>& q, double scale) {
   const V3<T>* v = tri.v;
-  const V3<T> e = splat<T>(q.e), d = splat<T>(q.d_live);
+  const V3<T>& e = q.e;
+  const V3<T>& d = q.d_live;
   T margin(0.0f);
   if constexpr (std::is_same_v<typename scalar_of<T>::type, float>) {
     T size = max(max(abs(v[0].x), abs(v[0].y)), abs(v[0].z));
     for (int k = 1; k < 3; ++k) size = max(size, max(max(abs(v[k].x), abs(v[k].y)), abs(v[k].z)));
-    margin = T(4e-6f) * (size + T(float(q.scale)));
+    margin = T(4e-6f) * (size + T(float(scale)));
   }
-  const T r = T(q.r) + margin;
+  const T r = q.r + margin;
   Mask<T> out(false);
-  const double rmin[3] = {q.reach_min.x, q.reach_min.y, q.reach_min.z};
-  const double rmax[3] = {q.reach_max.x, q.reach_max.y, q.reach_max.z};
   for (int k = 0; k < 3; ++k) {
     const T a0 = k == 0 ? v[0].x : (k == 1 ? v[0].y : v[0].z);
     const T a1 = k == 0 ? v[1].x : (k == 1 ? v[1].y : v[1].z);
     const T a2 = k == 0 ? v[2].x : (k == 1 ? v[2].y : v[2].z);
-    out = out || (min(min(a0, a1), a2) > T(rmax[k]) + margin) || (max(max(a0, a1), a2) < T(rmin[k]) - margin);
+    out = out || (min(min(a0, a1), a2) > q.reach_max[k] + margin) || (max(max(a0, a1), a2) < q.reach_min[k] - margin);
   }
   const T s0 = -dot(tri.n, v[0]);
   const T se = s0 + dot(tri.n, e), sd = s0 + dot(tri.n, d), sed = s0 + dot(tri.n, e + d);
@@ -268,17 +295,20 @@ CAPSWEEP_INLINE Mask<T> live_mask(const Lanes<T>& tri, const BlockQuery& q) {
 }
 
 // The kernel for one set of lanes. Returns per lane: entry (t, part), and whether the
-// start may be within reach (then the scalar core answers that lane).
+// start may be within reach (then the scalar core answers that lane). has_axis (e != 0) is the
+// same for every lane.
 template <class T>
-CAPSWEEP_INLINE void sweep_lanes(const Lanes<T>& tri, const BlockQuery& q, Entry<T>& best, Mask<T>& near_start) {
+CAPSWEEP_INLINE void sweep_lanes(const Lanes<T>& tri, const QueryLanes<T>& q, bool has_axis, Entry<T>& best,
+                                 Mask<T>& near_start) {
   const V3<T>* v = tri.v;
-  const V3<T> e = splat<T>(q.e), d = splat<T>(q.d);
-  const T r(q.r);
+  const V3<T>& e = q.e;
+  const V3<T>& d = q.d;
+  const T& r = q.r;
 
   // 1. Cheap exact rejections (see live_mask).
   const T s0 = -dot(tri.n, v[0]);
   const T se = s0 + dot(tri.n, e);
-  const Mask<T> live = live_mask(tri, q);
+  const Mask<T> live = live_mask(tri, q, 0.0);
   near_start = Mask<T>(false);
   best = Entry<T>{};
   if (!any(live)) return;
@@ -286,17 +316,16 @@ CAPSWEEP_INLINE void sweep_lanes(const Lanes<T>& tri, const BlockQuery& q, Entry
   // 2. A start within reach (with a margin far above rounding) goes to the scalar core. The
   //    exact distance is needed only where the start axis is within reach of the plane (always
   //    so for a lane that collapses to a segment or point: its normal is 0).
-  const double ee = q.e.x * q.e.x + q.e.y * q.e.y + q.e.z * q.e.z;
-  const double reach = q.r * (1 + 1e-9) + 1e-12;
-  const Mask<T> start_near_plane = live && !((min(s0, se) > T(reach)) || (max(s0, se) < T(-reach)));
+  const T& ee = q.ee;
+  const T reach = r * T(1 + 1e-9) + T(1e-12);
+  const Mask<T> start_near_plane = live && !((min(s0, se) > reach) || (max(s0, se) < -reach));
   if (any(start_near_plane)) {
-    near_start = start_near_plane && (axis_triangle_dist2(tri, e, ee) <= T(reach * reach));
+    near_start = start_near_plane && (axis_triangle_dist2(tri, e, ee, !has_axis) <= reach * reach);
   }
   const Mask<T> sweep = live && !near_start;
   if (!any(sweep)) return;
 
   // 3. The earliest entry into the 20 parts of the rounded prism, in the scalar core's order.
-  const bool has_axis = ee > 0;
   const Mask<T> proper = dot(tri.n, tri.n) > T(0.0);
   enter_slab(v, 3, tri.n, proper, r, d, 0, best);
   if (has_axis) {
@@ -307,7 +336,7 @@ CAPSWEEP_INLINE void sweep_lanes(const Lanes<T>& tri, const BlockQuery& q, Entry
       const V3<T> u = v[j] - v[i];
       const V3<T> cr = cross(u, e);
       const T nn = dot(cr, cr);
-      const Mask<T> usable = nn > T(kParallelSine * kParallelSine) * dot(u, u) * T(ee);
+      const Mask<T> usable = nn > T(kParallelSine * kParallelSine) * dot(u, u) * ee;
       const V3<T> pn = cr / sqrt(nn);
       const V3<T> quad[4] = {v[i], v[j], v[j] - e, v[i] - e};
       enter_slab(quad, 4, pn, usable, r, d, 2 + i, best);
@@ -331,9 +360,9 @@ CAPSWEEP_INLINE void sweep_lanes(const Lanes<T>& tri, const BlockQuery& q, Entry
 // Lanes [first, first + lane_count) of a block, relative to the query origin: a kernel block in
 // double, or a compact block in float (for the rejection stage).
 template <class T, class Block>
-CAPSWEEP_INLINE Lanes<T> load_lanes(const Block& b, int first, const BlockQuery& q) {
+CAPSWEEP_INLINE Lanes<T> load_lanes(const Block& b, int first, const V3<T>& origin) {
   auto load = [first](const auto* array) { return load_lanes_from(array + first, static_cast<T*>(nullptr)); };
-  const T ox(q.origin.x), oy(q.origin.y), oz(q.origin.z);
+  const T &ox = origin.x, &oy = origin.y, &oz = origin.z;
   Lanes<T> l;
   l.v[0] = {load(b.x0) - ox, load(b.y0) - oy, load(b.z0) - oz};
   l.v[1] = {load(b.x1) - ox, load(b.y1) - oy, load(b.z1) - oz};
@@ -342,16 +371,49 @@ CAPSWEEP_INLINE Lanes<T> load_lanes(const Block& b, int first, const BlockQuery&
   return l;
 }
 
-// The block kernel for lane type T.
+// Lanes [first, first + lane_count) of a pooled block's queries.
 template <class T>
-bool sweep_block(const KernelBlock& block, const BlockQuery& q, BlockHits& hits) {
+CAPSWEEP_INLINE QueryLanes<T> load_queries(const LaneQueries& q, int first) {
+  auto load = [first](const double* array) { return load_lanes_from(array + first, static_cast<T*>(nullptr)); };
+  QueryLanes<T> l;
+  l.origin = {load(q.ox), load(q.oy), load(q.oz)};
+  l.e = {load(q.ex), load(q.ey), load(q.ez)};
+  l.d = {load(q.dx), load(q.dy), load(q.dz)};
+  l.d_live = {load(q.live_x), load(q.live_y), load(q.live_z)};
+  l.r = load(q.r);
+  l.ee = l.e.x * l.e.x + l.e.y * l.e.y + l.e.z * l.e.z;  // as make_block_query's callers do in double
+  const double* rmin[3] = {q.reach_min_x, q.reach_min_y, q.reach_min_z};
+  const double* rmax[3] = {q.reach_max_x, q.reach_max_y, q.reach_max_z};
+  for (int k = 0; k < 3; ++k) {
+    l.reach_min[k] = load(rmin[k]);
+    l.reach_max[k] = load(rmax[k]);
+  }
+  return l;
+}
+
+// The block kernel for lane type T: one query in every lane (`shared`), or a query of its own
+// per lane (`pooled`, every query with an axis). The arithmetic per lane is the same either way.
+template <class T, class Queries>
+bool sweep_block_any(const KernelBlock& block, const Queries& queries, BlockHits& hits) {
   constexpr int width = lane_count<T>();
   static_assert(kBlockLanes % width == 0);
+  constexpr bool pooled = std::is_same_v<Queries, LaneQueries>;
+  QueryLanes<T> shared;
+  bool has_axis = true;  // a pooled block holds only queries with an axis
+  if constexpr (!pooled) {
+    shared = splat_query<T>(queries);
+    has_axis = queries.e.x * queries.e.x + queries.e.y * queries.e.y + queries.e.z * queries.e.z > 0;
+  }
   bool reported = false;
   for (int first = 0; first < kBlockLanes; first += width) {
     Entry<T> best;
     Mask<T> near_start;
-    sweep_lanes(load_lanes<T>(block, first, q), q, best, near_start);
+    if constexpr (pooled) {
+      const QueryLanes<T> q = load_queries<T>(queries, first);
+      sweep_lanes(load_lanes<T>(block, first, q.origin), q, has_axis, best, near_start);
+    } else {
+      sweep_lanes(load_lanes<T>(block, first, shared.origin), shared, has_axis, best, near_start);
+    }
     alignas(64) double part[width], near[width];
     store_lanes_to(best.t, hits.t + first);
     store_lanes_to(best.part, part);
@@ -367,14 +429,25 @@ bool sweep_block(const KernelBlock& block, const BlockQuery& q, BlockHits& hits)
   return reported;
 }
 
+template <class T>
+bool sweep_block(const KernelBlock& block, const BlockQuery& q, BlockHits& hits) {
+  return sweep_block_any<T>(block, q, hits);
+}
+
+template <class T>
+bool sweep_pooled(const KernelBlock& block, const LaneQueries& q, BlockHits& hits) {
+  return sweep_block_any<T>(block, q, hits);
+}
+
 // Bit i set: lane i of the compact block is used and live (T: float lanes).
 template <class T>
 std::uint32_t live_lanes(const TriangleBlock& block, const BlockQuery& q) {
   constexpr int width = lane_count<T>();
+  const QueryLanes<T> lanes = splat_query<T>(q);
   std::uint32_t bits = 0;
   for (int first = 0; first < kBlockLanes; first += width) {
     alignas(64) float live[width];
-    store_lanes_to(select(live_mask(load_lanes<T>(block, first, q), q), T(1.0f), T(0.0f)), live);
+    store_lanes_to(select(live_mask(load_lanes<T>(block, first, lanes.origin), lanes, q.scale), T(1.0f), T(0.0f)), live);
     for (int k = 0; k < width; ++k) {
       if (live[k] != 0.0f && block.valid(first + k)) bits |= 1u << (first + k);
     }

@@ -8,6 +8,10 @@ bool block_sweep_sse2(const KernelBlock& block, const BlockQuery& query, BlockHi
   return sweep_block<xsimd::batch<double, xsimd::sse2>>(block, query, hits);
 }
 
+bool block_pooled_sse2(const KernelBlock& block, const LaneQueries& queries, BlockHits& hits) {
+  return sweep_pooled<xsimd::batch<double, xsimd::sse2>>(block, queries, hits);
+}
+
 std::uint32_t block_live_sse2(const TriangleBlock& block, const BlockQuery& query) {
   return live_lanes<xsimd::batch<float, xsimd::sse2>>(block, query);
 }

@@ -8,6 +8,10 @@ bool block_sweep_sse4_2(const KernelBlock& block, const BlockQuery& query, Block
   return sweep_block<xsimd::batch<double, xsimd::sse4_2>>(block, query, hits);
 }
 
+bool block_pooled_sse4_2(const KernelBlock& block, const LaneQueries& queries, BlockHits& hits) {
+  return sweep_pooled<xsimd::batch<double, xsimd::sse4_2>>(block, queries, hits);
+}
+
 std::uint32_t block_live_sse4_2(const TriangleBlock& block, const BlockQuery& query) {
   return live_lanes<xsimd::batch<float, xsimd::sse4_2>>(block, query);
 }

@@ -42,6 +42,15 @@ void gather_lane(const TriangleBlock& b, int i, KernelBlock& out, int j) {
   out.triangle[j] = b.triangle[i];
 }
 
+void copy_lane(const KernelBlock& b, int i, KernelBlock& out, int j) {
+  CAPSWEEP_ASSERT(i >= 0 && i < kBlockLanes && j >= 0 && j < kBlockLanes, "a lane into a lane");
+  out.x0[j] = b.x0[i], out.y0[j] = b.y0[i], out.z0[j] = b.z0[i];
+  out.x1[j] = b.x1[i], out.y1[j] = b.y1[i], out.z1[j] = b.z1[i];
+  out.x2[j] = b.x2[i], out.y2[j] = b.y2[i], out.z2[j] = b.z2[i];
+  out.nx[j] = b.nx[i], out.ny[j] = b.ny[i], out.nz[j] = b.nz[i];
+  out.triangle[j] = b.triangle[i];
+}
+
 void close_lanes(KernelBlock& o, int used) {
   for (int j = used; j < kBlockLanes; ++j) {
     o.x0[j] = o.x0[0], o.y0[j] = o.y0[0], o.z0[j] = o.z0[0];

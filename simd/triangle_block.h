@@ -50,6 +50,8 @@ TriangleBlock make_block(std::span<const Triangle> soup, std::span<const std::ui
 
 // Copies lane `from` of a block into lane `to` of a kernel block.
 void gather_lane(const TriangleBlock& block, int from, KernelBlock& out, int to);
+// Copies lane `from` of a kernel block into lane `to` of another.
+void copy_lane(const KernelBlock& block, int from, KernelBlock& out, int to);
 // Marks lanes [used, kBlockLanes) of a kernel block unused (copies of lane 0).
 void close_lanes(KernelBlock& out, int used);
 // Every lane of a block, as the full kernel reads it.

@@ -92,6 +92,72 @@ TEST(BlockSweep, EveryIsaEqualsTheScalarTwinLaneByLane) {
   EXPECT_GT(near, 5000u);
 }
 
+TEST(BlockSweep, PooledLanesGiveTheBitsOfEachQueryAlone) {
+  // Eight lanes from eight different cases (each with its own capsule, motion and limit), swept
+  // together by the pooled kernel, against each case's block swept with its own query.
+  const auto variants = block_sweep_variants();
+  Random rng(505);
+  std::size_t entered = 0, near = 0;
+  for (int n = 0; n < 30000; ++n) {
+    const int used = 1 + int(rng.below(kBlockLanes));
+    KernelBlock pooled_block;
+    LaneQueries lanes;
+    BlockQuery alone_query[kBlockLanes];
+    KernelBlock alone_block[kBlockLanes];
+    int alone_lane[kBlockLanes];
+    for (int lane = 0; lane < used; ++lane) {
+      BlockCase c = make_block_case(rng);
+      if (c.query.capsule.a == c.query.capsule.b) c.query.capsule.b.y += 0.5f;  // the pool takes capsules with an axis
+      BlockQuery q = make_block_query(c.query.capsule, c.query.motion);
+      if (rng.chance(0.3)) limit_block_query(q, rng.uniform(0, 1));
+      ASSERT_TRUE(poolable(q));
+      const int from = int(rng.below(c.triangles.size()));
+      copy_lane(c.wide, from, pooled_block, lane);
+      set_lane_query(lanes, lane, q);
+      alone_query[lane] = q;
+      alone_block[lane] = c.wide;
+      alone_lane[lane] = from;
+    }
+    close_lanes(pooled_block, used);
+    close_lane_queries(lanes, used);
+    BlockHits twin;
+    block_sweep_pooled_scalar(pooled_block, lanes, twin);
+    for (int lane = 0; lane < kBlockLanes; ++lane) {
+      if (lane >= used) {
+        ASSERT_FALSE(twin.t[lane] <= 1.0 || twin.near_start[lane]) << "an unused lane reported";
+        continue;
+      }
+      BlockHits alone;
+      block_sweep_scalar(alone_block[lane], alone_query[lane], alone);
+      const int k = alone_lane[lane];
+      ASSERT_TRUE(same_bits(twin.t[lane], alone.t[k])) << "case " << n << " lane " << lane;
+      ASSERT_EQ(twin.near_start[lane], alone.near_start[k]) << "case " << n << " lane " << lane;
+      if (twin.t[lane] <= 1.0) {
+        ASSERT_EQ(twin.part[lane], alone.part[k]);
+        // The answer built from the pooled lane is the one built from the lane alone.
+        EXPECT_TRUE(identical(lane_hit(pooled_block, lane, alone_query[lane], twin),
+                              lane_hit(alone_block[lane], k, alone_query[lane], alone)));
+      }
+      entered += twin.t[lane] <= 1.0;
+      near += twin.near_start[lane];
+    }
+    for (const BlockSweepVariant& v : variants) {
+      BlockHits wide;
+      v.pooled(pooled_block, lanes, wide);
+      for (int lane = 0; lane < kBlockLanes; ++lane) {
+        SCOPED_TRACE(std::string(v.isa) + " case " + std::to_string(n) + " lane " + std::to_string(lane));
+        ASSERT_TRUE(same_bits(wide.t[lane], twin.t[lane]));
+        ASSERT_EQ(wide.near_start[lane], twin.near_start[lane]);
+        if (wide.t[lane] <= 1.0) ASSERT_EQ(wide.part[lane], twin.part[lane]);
+      }
+    }
+  }
+  // Both outcomes exercised, not only misses.
+  std::printf("%zu lanes entered, %zu starting within reach\n", entered, near);
+  EXPECT_GT(entered, 10000u);
+  EXPECT_GT(near, 5000u);
+}
+
 TEST(BlockSweep, EveryLaneIsAcceptedByTheOracle) {
   Random rng(202);
   const BlockSweepFn kernel = best_block_sweep().fn;
