@@ -37,6 +37,9 @@ void limit_block_query(BlockQuery& q, double t) {
   q.reach_min -= r;
   q.reach_max += r;
   q.scale = max_abs_component(q.e) + max_abs_component(q.d) + q.r;
+  // Measured (callgrind, recast_dungeon, 20k queries): -15 % instructions on long sweeps, +1 %
+  // on validate (0.5-2 m), +2 % on tick: beside a short path the box is already tight.
+  q.sweep_axes = max_abs_component(q.d_live) > 4 * q.r;
 }
 
 namespace {

@@ -27,6 +27,9 @@ struct BlockQuery {
   Vec3d d_live;
   Vec3d reach_min, reach_max;  // relative to origin
   double scale = 0;            // |e| + |d| + r (max norms): for the float stage's margins
+  // Whether the float stage also tries the sweep's own separating axes (see live_mask): they pay
+  // when the live motion is long next to the radius (long sweeps), not on walking steps.
+  bool sweep_axes = false;
 };
 BlockQuery make_block_query(const Capsule& capsule, const Vec3& motion);
 // Narrows the rejection stage to entries no later than t (a contact at t itself stays live).
