@@ -2,6 +2,7 @@
 // next to Embree's ray rate and Bullet's capsule sweeps on the same queries, with the ratios.
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <string>
@@ -9,18 +10,30 @@
 
 namespace {
 
-// Keeps every run's rate and counters by name, and prints as the console reporter does.
+// Keeps every run's rate and counters by name, and prints as the console reporter does. With
+// --benchmark_repetitions=N the summary takes each value's median over the repetitions (the
+// machines are shared: single runs move by up to 15 %).
 class Collector : public benchmark::ConsoleReporter {
  public:
   void ReportRuns(const std::vector<Run>& runs) override {
     for (const Run& run : runs) {
       if (run.error_occurred || run.run_type != Run::RT_Iteration) continue;
-      auto& c = results[run.run_name.function_name];
-      for (const auto& [key, counter] : run.counters) c[key] = counter.value;
-      c["real_ms"] = run.GetAdjustedRealTime();
+      auto& c = samples[run.run_name.function_name];
+      for (const auto& [key, counter] : run.counters) c[key].push_back(counter.value);
+      c["real_ms"].push_back(run.GetAdjustedRealTime());
     }
     ConsoleReporter::ReportRuns(runs);
   }
+  void Finalize() override {
+    for (auto& [name, values] : samples) {
+      for (auto& [key, v] : values) {
+        std::sort(v.begin(), v.end());
+        results[name][key] = v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
+      }
+    }
+    ConsoleReporter::Finalize();
+  }
+  std::map<std::string, std::map<std::string, std::vector<double>>> samples;
   std::map<std::string, std::map<std::string, double>> results;
 };
 

@@ -171,7 +171,6 @@ class LanePool {
   // the hits it has found (the lanes are judged exactly as its own last flush would judge them).
   void take(const KernelBlock& stage, int used, const BlockQuery& q, std::uint32_t slot) {
     CAPSWEEP_ASSERT(slot < kSweepChunk && poolable(q), "a pooled query has a slot and an axis");
-    query_[slot] = q;
     for (int lane = 0; lane < used; ++lane) {
       copy_lane(stage, lane, block_, count_);
       set_lane_query(lanes_, count_, q);
@@ -198,7 +197,7 @@ class LanePool {
         sweep_capsule_triangle_unchecked(q.capsule, q.motion, w_.triangles[block_.triangle[lane]], h);
         h.triangle = block_.triangle[lane];
       } else if (out.t[lane] <= 1.0 && !(best.hit && round_time_down(out.t[lane]) > best.t)) {
-        h = lane_hit(block_, lane, query_[slot], out);
+        h = lane_hit(block_, lane, lane_query(lane), out);
       } else {
         continue;
       }
@@ -207,10 +206,19 @@ class LanePool {
   }
 
  private:
+  // What lane_hit reads of a lane's query (origin, e, d, r): the values the lane was swept with.
+  BlockQuery lane_query(int lane) const {
+    BlockQuery q;
+    q.origin = {lanes_.ox[lane], lanes_.oy[lane], lanes_.oz[lane]};
+    q.e = {lanes_.ex[lane], lanes_.ey[lane], lanes_.ez[lane]};
+    q.d = {lanes_.dx[lane], lanes_.dy[lane], lanes_.dz[lane]};
+    q.r = lanes_.r[lane];
+    return q;
+  }
+
   const WorldArrays& w_;
   std::span<const SweepQuery> queries_;
   std::span<SweepHit> hits_;
-  BlockQuery query_[kSweepChunk];
   KernelBlock block_;
   LaneQueries lanes_;
   std::uint32_t owner_[kBlockLanes];
