@@ -175,6 +175,7 @@ class LanePool {
       copy_lane(stage, lane, block_, count_);
       set_lane_query(lanes_, count_, q);
       owner_[count_++] = slot;
+      ++counts_.lanes;
       if (count_ == kBlockLanes) flush();
     }
   }
@@ -186,6 +187,7 @@ class LanePool {
     close_lane_queries(lanes_, count_);
     const int used = count_;
     count_ = 0;
+    ++counts_.calls;
     BlockHits out;
     if (!kernel(block_, lanes_, out)) return;
     for (int lane = 0; lane < used; ++lane) {
@@ -205,6 +207,8 @@ class LanePool {
     }
   }
 
+  const PoolCounts& counts() const { return counts_; }
+
  private:
   // What lane_hit reads of a lane's query (origin, e, d, r): the values the lane was swept with.
   BlockQuery lane_query(int lane) const {
@@ -223,6 +227,7 @@ class LanePool {
   LaneQueries lanes_;
   std::uint32_t owner_[kBlockLanes];
   int count_ = 0;
+  PoolCounts counts_;
 };
 
 // `pool`: where the lanes left at the end of the walk go (with `slot`, the query's place in the
@@ -294,15 +299,15 @@ Status sweep_path(const WorldArrays& w, const SweepQuery& q, SweepHit& hit, Swee
 
 }  // namespace
 
-void sweep_chunk(const World& world, std::span<const SweepQuery> queries, std::span<SweepHit> hits,
-                 std::span<Status> status, SweepPath path, bool pooled) {
+PoolCounts sweep_chunk(const World& world, std::span<const SweepQuery> queries, std::span<SweepHit> hits,
+                       std::span<Status> status, SweepPath path, bool pooled) {
   CAPSWEEP_ASSERT(queries.size() <= kSweepChunk && hits.size() == queries.size() && status.size() == queries.size(),
                   "a chunk of at most kSweepChunk queries, an answer each");
   const WorldArrays& w = world.arrays();
   TraversalStats stats;
   if (path != SweepPath::simd || !pooled) {
     for (std::size_t i = 0; i < queries.size(); ++i) status[i] = sweep_path(w, queries[i], hits[i], path, stats, KeepAll{});
-    return;
+    return {};
   }
   LanePool pool(w, queries, hits);
   for (std::size_t i = 0; i < queries.size(); ++i) {
@@ -311,6 +316,7 @@ void sweep_chunk(const World& world, std::span<const SweepQuery> queries, std::s
     if (status[i] == Status::ok) sweep_simd(w, queries[i], hits[i], stats, KeepAll{}, &pool, std::uint32_t(i));
   }
   pool.flush();
+  return pool.counts();
 }
 
 Status World::sweep_one(const SweepQuery& q, SweepHit& hit, SweepPath path) const {

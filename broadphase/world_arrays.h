@@ -22,15 +22,21 @@ struct WorldArrays {
   std::span<const TriangleLinks> links;  // one per triangle
 };
 
-// How many queries of a batch are answered together (sweep_chunk).
+// How many queries of a batch are answered together, at most (sweep_chunk).
 inline constexpr std::size_t kSweepChunk = 64;
+
+// What a chunk's pool did: lanes handed to it, and the kernel calls it made on them.
+struct PoolCounts {
+  std::uint64_t lanes = 0;
+  std::uint64_t calls = 0;
+};
 
 // Answers up to kSweepChunk queries, with the same bits as World::sweep_one on each. On the simd
 // path with `pooled`, the live lanes each sweep leaves at the end of its walk are pooled across
 // the chunk so that the full kernel runs on full lanes; pooled = false sweeps one query at a
 // time (the engine before pooling, kept for the benchmark's comparison and the tests).
-void sweep_chunk(const World& world, std::span<const SweepQuery> queries, std::span<SweepHit> hits,
-                 std::span<Status> status, SweepPath path, bool pooled = true);
+PoolCounts sweep_chunk(const World& world, std::span<const SweepQuery> queries, std::span<SweepHit> hits,
+                       std::span<Status> status, SweepPath path, bool pooled = true);
 
 // World::sweep_one, accumulating what the BVH walk touched into `stats` (bench, tests).
 Status sweep_counted(const World& world, const SweepQuery& query, SweepHit& hit, SweepPath path,

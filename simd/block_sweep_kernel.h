@@ -258,6 +258,10 @@ template <class T> constexpr int lane_count() {
 // 5.2.1). A gap wider than reach x |c| between the two projections onto any axis c is a distance
 // greater than the reach. About half the lanes the cheap tests keep are not touched; these axes
 // drop many of them before they reach the double kernel.
+//
+// The margin in `reach` covers float rounding only while nothing underflows: an axis is used
+// only when |c|^2 and the width are far above the smallest normal float (so a host that flushes
+// denormals to zero changes nothing either); a nearly parallel pair gives no axis.
 template <class T>
 CAPSWEEP_INLINE Mask<T> separated_by_sweep_axes(const Lanes<T>& tri, const V3<T>& e, const V3<T>& d, const T& reach) {
   const V3<T>* v = tri.v;
@@ -266,8 +270,10 @@ CAPSWEEP_INLINE Mask<T> separated_by_sweep_axes(const Lanes<T>& tri, const V3<T>
     const T pe = dot(c, e), pd = dot(c, d), ped = pe + pd;
     const T tri_min = min(min(p0, p1), p2), tri_max = max(max(p0, p1), p2);
     const T swept_min = min(min(T(0.0f), pe), min(pd, ped)), swept_max = max(max(T(0.0f), pe), max(pd, ped));
-    const T width = reach * sqrt(dot(c, c));
-    return (tri_min - swept_max > width) || (swept_min - tri_max > width);
+    const T cc = dot(c, c);
+    const T width = reach * sqrt(cc);
+    const Mask<T> usable = (cc > T(1e-30f)) && (width > T(1e-30f));
+    return usable && ((tri_min - swept_max > width) || (swept_min - tri_max > width));
   };
   Mask<T> out = gap(cross(e, d));
   for (int k = 0; k < 3; ++k) {

@@ -82,12 +82,20 @@ TEST_P(ScenePooling, EveryAnswerIsTheQuerysOwnWhateverSharesItsChunk) {
   Random rng(62);
   std::vector<SweepHit> chunked(q.size());
   std::vector<Status> chunked_status(q.size());
-  for (std::size_t first = 0; first < q.size();) {
+  PoolCounts pooled;
+  std::size_t chunks = 0;
+  for (std::size_t first = 0; first < q.size(); ++chunks) {
     const std::size_t n = std::min(q.size() - first, std::size_t(1 + rng.below(kSweepChunk)));
-    sweep_chunk(world, std::span(q).subspan(first, n), std::span(chunked).subspan(first, n),
-                std::span(chunked_status).subspan(first, n), SweepPath::simd);
+    const PoolCounts c = sweep_chunk(world, std::span(q).subspan(first, n), std::span(chunked).subspan(first, n),
+                                     std::span(chunked_status).subspan(first, n), SweepPath::simd);
+    pooled.lanes += c.lanes;
+    pooled.calls += c.calls;
     first += n;
   }
+  // The pool is really used, and its calls run full lanes but for the last of each chunk.
+  EXPECT_GT(pooled.lanes, q.size() / 20) << "hardly any lane was pooled";
+  EXPECT_LE(pooled.calls, pooled.lanes / kBlockLanes + chunks);
+  EXPECT_GE(pooled.calls * kBlockLanes, pooled.lanes);
   for (std::size_t i = 0; i < q.size(); ++i) {
     ASSERT_EQ(chunked_status[i], alone_status[i]) << "query " << i;
     ASSERT_TRUE(identical(chunked[i], alone[i])) << "chunked, query " << i;

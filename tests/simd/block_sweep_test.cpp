@@ -247,6 +247,8 @@ TEST(BlockSweep, TheSweepAxesDropOnlyLanesThatAreNotTouched) {
     const std::uint32_t sharp = block_live_scalar(c.block, q);
     ASSERT_EQ(sharp & ~cheap, 0u) << "the axes only ever drop lanes";
     for (const BlockSweepVariant& v : block_sweep_variants()) ASSERT_EQ(v.live(c.block, q), sharp) << v.isa;
+    BlockHits exact;  // the double kernel, which decides the bits: no lane it touches may be dropped
+    block_sweep_scalar(c.wide, q, exact);
     for (int lane = 0; lane < int(c.triangles.size()); ++lane) {
       if (!(cheap & (1u << lane))) continue;
       if (sharp & (1u << lane)) {
@@ -254,6 +256,9 @@ TEST(BlockSweep, TheSweepAxesDropOnlyLanesThatAreNotTouched) {
         continue;
       }
       ++dropped;
+      ASSERT_FALSE(exact.near_start[lane]) << "case " << n << " lane " << lane << ": dropped, but starts within reach";
+      ASSERT_FALSE(exact.t[lane] <= limit) << "case " << n << " lane " << lane << ": dropped, but the double kernel enters at "
+                                           << exact.t[lane] << " <= " << limit;
       const Triangle& tri = c.triangles[std::size_t(lane)];
       SweepHit core;
       ASSERT_EQ(sweep_capsule_triangle(cap, c.query.motion, tri, core), Status::ok);
@@ -271,6 +276,24 @@ TEST(BlockSweep, TheSweepAxesDropOnlyLanesThatAreNotTouched) {
               grazing);
   EXPECT_GT(dropped, 10000u) << "the axes must be exercised";
   EXPECT_LT(grazing, dropped / 1000 + 1);
+}
+
+TEST(BlockSweep, TheSweepAxesIgnoreAnAxisTooShortForFloat) {
+  // A capsule axis of 1e-23 m: an edge crossed with it is a vector whose squared length
+  // underflows float (or is flushed to zero), while its projections do not; such an axis would
+  // prove a gap that is not there. The triangle is really hit.
+  const Capsule cap{{0, 0, 0}, {1e-23f, 0, 0}, 1.f};
+  const Vec3 motion{0, 10, 0};
+  const std::vector<Triangle> soup{Triangle{{{-1, 2, 0.5f}, {-1, 3, 0.5f}, {1, 2.5f, 0.5f}}}};
+  const std::uint32_t id = 0;
+  const TriangleBlock block = make_block(soup, std::span(&id, 1));
+  SweepHit core;
+  ASSERT_EQ(sweep_capsule_triangle(cap, motion, soup[0], core), Status::ok);
+  ASSERT_TRUE(core.hit);
+  BlockQuery q = make_block_query(cap, motion);
+  ASSERT_TRUE(q.sweep_axes);
+  EXPECT_EQ(block_live_scalar(block, q), 1u);
+  for (const BlockSweepVariant& v : block_sweep_variants()) EXPECT_EQ(v.live(block, q), 1u) << v.isa;
 }
 
 TEST(TriangleBlock, GatheredLanesKeepTheirTriangleAndExactNormal) {
