@@ -170,7 +170,7 @@ class LanePool {
   // Takes the first `used` lanes of a sweep's stage; `q` is that sweep's query, as limited by
   // the hits it has found (the lanes are judged exactly as its own last flush would judge them).
   void take(const KernelBlock& stage, int used, const BlockQuery& q, std::uint32_t slot) {
-    CAPSWEEP_ASSERT(slot < kSweepChunk && poolable(q), "a pooled query has a slot and an axis");
+    CAPSWEEP_ASSERT(slot < kSweepChunk && has_axis(q), "a pooled query has a slot and an axis");
     for (int lane = 0; lane < used; ++lane) {
       copy_lane(stage, lane, block_, count_);
       set_lane_query(lanes_, count_, q);
@@ -276,7 +276,7 @@ void sweep_simd(const WorldArrays& w, const SweepQuery& q, SweepHit& hit, Traver
     return false;
   });
   if (staged == 0) return;
-  if (pool && poolable(bq)) {
+  if (pool && has_axis(bq)) {
     pool->take(stage, staged, bq, slot);
   } else {
     flush();

@@ -96,8 +96,6 @@ std::vector<BlockSweepVariant> block_sweep_variants() {
   return out;
 }
 
-bool poolable(const BlockQuery& q) { return q.e.x * q.e.x + q.e.y * q.e.y + q.e.z * q.e.z > 0; }
-
 void set_lane_query(LaneQueries& o, int i, const BlockQuery& q) {
   o.ox[i] = q.origin.x, o.oy[i] = q.origin.y, o.oz[i] = q.origin.z;
   o.ex[i] = q.e.x, o.ey[i] = q.e.y, o.ez[i] = q.e.z;

@@ -50,8 +50,9 @@ struct alignas(64) LaneQueries {
 };
 static_assert(sizeof(LaneQueries) == 19 * 64, "19 x 8 doubles");
 
-// Whether a query may go to the pooled kernel (its capsule has an axis, as the kernel computes it).
-bool poolable(const BlockQuery& query);
+// Whether the capsule has an axis (e != 0), as every kernel decides it; only such queries may go
+// to the pooled kernel.
+inline bool has_axis(const BlockQuery& q) { return q.e.x * q.e.x + q.e.y * q.e.y + q.e.z * q.e.z > 0; }
 // Lane `lane` of `out` takes the query.
 void set_lane_query(LaneQueries& out, int lane, const BlockQuery& query);
 // Lanes [used, kBlockLanes) become copies of lane 0 (their triangles are closed by close_lanes).

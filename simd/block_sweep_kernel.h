@@ -415,7 +415,7 @@ CAPSWEEP_INLINE QueryLanes<T> load_queries(const LaneQueries& q, int first) {
   l.d = {load(q.dx), load(q.dy), load(q.dz)};
   l.d_live = {load(q.live_x), load(q.live_y), load(q.live_z)};
   l.r = load(q.r);
-  l.ee = l.e.x * l.e.x + l.e.y * l.e.y + l.e.z * l.e.z;  // as make_block_query's callers do in double
+  l.ee = l.e.x * l.e.x + l.e.y * l.e.y + l.e.z * l.e.z;  // the same operations as splat_query's, per lane
   const double* rmin[3] = {q.reach_min_x, q.reach_min_y, q.reach_min_z};
   const double* rmax[3] = {q.reach_max_x, q.reach_max_y, q.reach_max_z};
   for (int k = 0; k < 3; ++k) {
@@ -436,7 +436,7 @@ bool sweep_block_any(const KernelBlock& block, const Queries& queries, BlockHits
   bool has_axis = true;  // a pooled block holds only queries with an axis
   if constexpr (!pooled) {
     shared = splat_query<T>(queries);
-    has_axis = queries.e.x * queries.e.x + queries.e.y * queries.e.y + queries.e.z * queries.e.z > 0;
+    has_axis = capsweep::has_axis(queries);
   }
   bool reported = false;
   for (int first = 0; first < kBlockLanes; first += width) {

@@ -33,23 +33,26 @@ TriangleBlock make_block(std::span<const Triangle> soup, std::span<const std::ui
   return block;
 }
 
-void gather_lane(const TriangleBlock& b, int i, KernelBlock& out, int j) {
+namespace {
+
+// Lane i of a compact or kernel block into lane j of a kernel block, with the normal given.
+template <class Block>
+void put_lane(const Block& b, int i, KernelBlock& out, int j, double nx, double ny, double nz) {
   CAPSWEEP_ASSERT(i >= 0 && i < kBlockLanes && j >= 0 && j < kBlockLanes, "a lane into a lane");
   out.x0[j] = b.x0[i], out.y0[j] = b.y0[i], out.z0[j] = b.z0[i];
   out.x1[j] = b.x1[i], out.y1[j] = b.y1[i], out.z1[j] = b.z1[i];
   out.x2[j] = b.x2[i], out.y2[j] = b.y2[i], out.z2[j] = b.z2[i];
-  out.nx[j] = b.exact_nx[i], out.ny[j] = b.exact_ny[i], out.nz[j] = b.exact_nz[i];
+  out.nx[j] = nx, out.ny[j] = ny, out.nz[j] = nz;
   out.triangle[j] = b.triangle[i];
 }
 
-void copy_lane(const KernelBlock& b, int i, KernelBlock& out, int j) {
-  CAPSWEEP_ASSERT(i >= 0 && i < kBlockLanes && j >= 0 && j < kBlockLanes, "a lane into a lane");
-  out.x0[j] = b.x0[i], out.y0[j] = b.y0[i], out.z0[j] = b.z0[i];
-  out.x1[j] = b.x1[i], out.y1[j] = b.y1[i], out.z1[j] = b.z1[i];
-  out.x2[j] = b.x2[i], out.y2[j] = b.y2[i], out.z2[j] = b.z2[i];
-  out.nx[j] = b.nx[i], out.ny[j] = b.ny[i], out.nz[j] = b.nz[i];
-  out.triangle[j] = b.triangle[i];
+}  // namespace
+
+void gather_lane(const TriangleBlock& b, int i, KernelBlock& out, int j) {
+  put_lane(b, i, out, j, b.exact_nx[i], b.exact_ny[i], b.exact_nz[i]);
 }
+
+void copy_lane(const KernelBlock& b, int i, KernelBlock& out, int j) { put_lane(b, i, out, j, b.nx[i], b.ny[i], b.nz[i]); }
 
 void close_lanes(KernelBlock& o, int used) {
   for (int j = used; j < kBlockLanes; ++j) {
