@@ -16,7 +16,8 @@ namespace capsweep::bench {
 namespace {
 
 struct MoveFixture {
-  std::vector<Agent> agents;  // a crowd 30 ticks into its walk
+  std::vector<Agent> agents;         // a crowd 30 ticks into its walk
+  std::vector<ClaimedMove> claims;   // every segment it travels in the next 10 ticks, with its state
 };
 
 const MoveFixture& fixture(const std::string& scene) {
@@ -32,6 +33,21 @@ const MoveFixture& fixture(const std::string& scene) {
   Crowd crowd(w, cs);
   for (int i = 0; i < 30; ++i) crowd.tick();
   slot->agents = crowd.agents();
+  CrowdSettings traced = cs;
+  traced.trace = true;
+  Crowd walkers(w, traced);
+  std::vector<std::uint8_t> grounded(walkers.agents().size(), 1);
+  for (int t = 0; t < 40; ++t) {
+    walkers.tick();
+    for (std::size_t i = 0; t >= 30 && i < walkers.agents().size(); ++i) {
+      const MoveSegments& s = walkers.segments()[i];
+      for (int k = 0; k < s.count; ++k) {
+        slot->claims.push_back({s.segment[k].capsule, s.segment[k].motion, cs.move.dt,
+                                walkers.previous()[i].vertical_speed, grounded[i] != 0});
+      }
+    }
+    for (std::size_t i = 0; i < walkers.agents().size(); ++i) grounded[i] = walkers.results()[i].grounded;
+  }
   return *slot;
 }
 
@@ -73,6 +89,38 @@ void BM_Move(benchmark::State& state, const std::string& scene, bool agents_coll
   state.counters["agent_ticks_per_s"] = benchmark::Counter(n, benchmark::Counter::kIsIterationInvariantRate);
 }
 
+// World::validate on the same crowd's own moves (each traced segment, with the state its agent
+// started the tick in), speed limit on: validations/s.
+void BM_Validate(benchmark::State& state, const std::string& scene, int threads) {
+  const World& w = world_for(scene);
+  const MoveFixture& f = fixture(scene);
+  ValidateSettings vs;
+  vs.max_speed = 7;
+  BatchOptions one, chosen;
+  one.threads = 1;
+  chosen.threads = threads;
+  std::vector<Verdict> reference(f.claims.size()), verdicts(f.claims.size());
+  w.validate(f.claims, vs, reference, one);
+  w.validate(f.claims, vs, verdicts, chosen);
+  std::size_t ok = 0;
+  for (std::size_t i = 0; i < verdicts.size(); ++i) {
+    if (verdicts[i].kind != reference[i].kind || std::memcmp(&verdicts[i].corrected, &reference[i].corrected, sizeof(Capsule))) {
+      state.SkipWithError("thread count changed a verdict");
+      return;
+    }
+    ok += verdicts[i].kind == VerdictKind::ok;
+  }
+  for (auto _ : state) {
+    w.validate(f.claims, vs, verdicts, chosen);
+    benchmark::ClobberMemory();
+  }
+  const double n = double(f.claims.size());
+  state.SetItemsProcessed(std::int64_t(state.iterations() * f.claims.size()));
+  state.counters["moves"] = n;
+  state.counters["ok_fraction"] = double(ok) / n;
+  state.counters["validations_per_s"] = benchmark::Counter(n, benchmark::Counter::kIsIterationInvariantRate);
+}
+
 const bool registered = [] {
   for (const std::string& scene : scene_names()) {
     for (bool collide : {false, true}) {
@@ -84,6 +132,13 @@ const bool registered = [] {
             ->UseRealTime()
             ->MinTime(1.0);
       }
+    }
+    for (int threads : {1, 0}) {
+      benchmark::RegisterBenchmark(("Validate/" + scene + "/" + (threads == 1 ? "1thread" : "allthreads")).c_str(),
+                                   BM_Validate, scene, threads)
+          ->Unit(benchmark::kMillisecond)
+          ->UseRealTime()
+          ->MinTime(0.5);
     }
   }
   return true;

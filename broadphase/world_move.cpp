@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <numbers>
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
@@ -81,6 +82,23 @@ bool overlaps(const Capsule& a, const Capsule& b) {
   Contact k;
   capsule_capsule_contact(a, b, k);
   return k.distance < double(a.radius) + double(b.radius);
+}
+
+// Whether a claimed displacement lies inside its allowance (compared in double, as computed).
+bool within(const Vec3& motion, const MoveAllowance& a) {
+  const double h = std::hypot(double(motion.x), double(motion.z)), dy = motion.y;
+  return h <= a.horizontal && dy <= a.up && dy >= a.down;
+}
+
+// The solver's ground probe (move_agent, stage 2): walkable ground within ground_distance (and
+// the tolerance) below the capsule grown by the skin.
+bool ground_below(const World& world, const Capsule& c, const ValidateSettings& s, SweepPath path) {
+  const MoveSettings& m = s.movement;
+  SweepHit h;
+  sweep_approaching(world, {{c.a, c.b, c.radius + m.skin}, Vec3{0, -(m.ground_distance + s.tolerance), 0}}, h, path);
+  const float min_up = std::cos(m.max_slope_degrees * std::numbers::pi_v<float> / 180.f);
+  Vec3 normal;
+  return walkable(world, h, min_up, normal);
 }
 
 }  // namespace
@@ -313,7 +331,10 @@ void World::validate(std::span<const ClaimedMove> moves, const ValidateSettings&
         v = Verdict{};
         v.furthest = v.corrected = m.from;
         v.status = check_sweep(m.from, m.motion);
-        if (v.status == Status::ok && !(std::isfinite(m.dt) && m.dt >= 0)) v.status = Status::non_finite_motion;
+        if (v.status == Status::ok && !(std::isfinite(m.dt) && m.dt >= 0 && std::isfinite(m.vertical_speed))) {
+          v.status = Status::non_finite_motion;
+        }
+        if (v.status == Status::ok && !(m.dt <= 1e6f && std::fabs(m.vertical_speed) <= 1e6f)) v.status = Status::out_of_range;
         if (v.status == Status::ok && !(settings.tolerance >= 0 && settings.tolerance < m.from.radius)) {
           v.status = Status::bad_radius;  // the tolerance must leave a capsule to sweep
         }
@@ -338,8 +359,23 @@ void World::validate(std::span<const ClaimedMove> moves, const ValidateSettings&
         } else {
           sweep_one({shrunk, m.motion}, v.hit, path);
           v.legal_fraction = v.hit.hit ? v.hit.t : 1.f;
-          const bool too_fast = settings.max_speed > 0 && m.dt > 0 &&
-                                double(length(m.motion)) > double(settings.max_speed) * m.dt + settings.tolerance;
+          // The allowance's looser cases are looked for only when the claim is outside the
+          // tighter one: most claims cost no sweep beyond their path.
+          v.grounded = m.grounded;
+          v.allowed = allowance(m, settings, v.grounded, false);
+          // An agent the server did not call grounded may still stand on the ground (a fall
+          // that ended a hair above it): look, as the solver does at the start of its tick.
+          if (!v.grounded && !within(m.motion, v.allowed) && ground_below(*this, m.from, settings, path)) {
+            v.grounded = true;
+            v.allowed = allowance(m, settings, true, false);
+          }
+          // A start inside the skin the solver keeps from surfaces (give or take the tolerance):
+          // it lifts the agent back out.
+          if (!within(m.motion, v.allowed) && !is_clear(m.from, settings.movement.skin + settings.tolerance)) {
+            v.in_skin = true;
+            v.allowed = allowance(m, settings, v.grounded, true);
+          }
+          const bool too_fast = !within(m.motion, v.allowed);
           v.kind = too_fast ? VerdictKind::too_fast : v.hit.hit ? VerdictKind::blocked : VerdictKind::ok;
         }
         const Vec3 free_part = m.motion * v.legal_fraction;
@@ -353,7 +389,7 @@ void World::validate(std::span<const ClaimedMove> moves, const ValidateSettings&
         ms.agents_collide = false;
         const WorldCollider collider(*this, path, nullptr, {}, 0);
         MoveResult r;
-        move_agent(collider, {m.from, m.motion, 0.f, 0}, ms, r);
+        move_agent(collider, {m.from, m.motion, m.vertical_speed, 0}, ms, r);
         v.corrected = r.capsule;
       }
     });

@@ -25,8 +25,8 @@ static_assert(sizeof(cs_sweep_hit) == kResultBytes && offsetof(cs_sweep_hit, hit
               offsetof(cs_sweep_hit, point) == 20 && offsetof(cs_sweep_hit, depth) == 32 &&
               offsetof(cs_sweep_hit, triangle) == 36);
 static_assert(sizeof(cs_agent) == 48 && sizeof(cs_move_settings) == 52 && sizeof(cs_move_contact) == 32 &&
-              sizeof(cs_move_result) == 200 && sizeof(cs_claimed_move) == 44 &&
-              sizeof(cs_validate_settings) == 60 && sizeof(cs_verdict) == 104 && sizeof(cs_overlap_result) == 52);
+              sizeof(cs_move_result) == 200 && sizeof(cs_claimed_move) == 52 &&
+              sizeof(cs_validate_settings) == 64 && sizeof(cs_verdict) == 116 && sizeof(cs_overlap_result) == 52);
 static_assert(int(Status::out_of_range) == CS_STATUS_OUT_OF_RANGE && int(Feature::vertex) == CS_FEATURE_VERTEX &&
               int(VerdictKind::refused) == CS_VERDICT_REFUSED && int(SweepPath::brute) == CS_PATH_BRUTE &&
               int(kMoveHeldByAgents) == int(CS_MOVE_HELD_BY_AGENTS) && kMaxMoveContacts == 4);
@@ -95,10 +95,11 @@ inline ValidateSettings settings(const cs_validate_settings& s) {
   ValidateSettings v;
   v.tolerance = s.tolerance;
   v.max_speed = s.max_speed;
+  v.jump_speed = s.jump_speed;
   v.movement = settings(s.movement);
   return v;
 }
-inline cs_validate_settings record(const ValidateSettings& v) { return {v.tolerance, v.max_speed, record(v.movement)}; }
+inline cs_validate_settings record(const ValidateSettings& v) { return {v.tolerance, v.max_speed, v.jump_speed, record(v.movement)}; }
 
 inline cs_move_result record(const MoveResult& m, Status status) {
   cs_move_result r;
@@ -124,7 +125,19 @@ inline cs_move_result record(const MoveResult& m, Status status) {
   return r;
 }
 
-inline ClaimedMove claimed_move(const cs_claimed_move& m) { return {capsule(m.from), vec(m.motion), m.dt}; }
+inline ClaimedMove claimed_move(const cs_claimed_move& m) {
+  return {capsule(m.from), vec(m.motion), m.dt, m.vertical_speed, m.grounded != 0};
+}
+inline cs_claimed_move record(const ClaimedMove& m) {
+  cs_claimed_move r;
+  std::memset(&r, 0, sizeof r);
+  r.from = record(m.from);
+  put(r.motion, m.motion);
+  r.dt = m.dt;
+  r.vertical_speed = m.vertical_speed;
+  r.grounded = m.grounded ? 1 : 0;
+  return r;
+}
 
 inline cs_verdict record(const Verdict& v) {
   cs_verdict r;
@@ -135,6 +148,11 @@ inline cs_verdict record(const Verdict& v) {
   r.hit = record(v.hit);
   r.furthest = record(v.furthest);
   r.corrected = record(v.corrected);
+  r.grounded = v.grounded ? 1 : 0;
+  r.in_skin = v.in_skin ? 1 : 0;
+  r.allowed_horizontal = v.allowed.horizontal;
+  r.allowed_down = v.allowed.down;
+  r.allowed_up = v.allowed.up;
   return r;
 }
 

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -81,8 +82,14 @@ int run_crowd(const World& world, CrowdSettings settings, const CrowdRun& run) {
 
   settings.trace = !run.trace_path.empty();
   Crowd crowd(world, settings);
+  // The trace is a claimed-move file (CWSQ version 2): each segment with the state its agent
+  // started the tick in, which is what a server validating it would know.
   std::unique_ptr<QueryWriter> trace;
-  if (settings.trace) trace = std::make_unique<QueryWriter>(run.trace_path, std::vector<std::string>{run.scene_name});
+  if (settings.trace) {
+    trace = std::make_unique<QueryWriter>(run.trace_path, std::vector<std::string>{run.scene_name},
+                                          QueryRecords::claimed_moves);
+  }
+  std::vector<std::uint8_t> grounded(settings.agents, 1);  // at the start of the tick: agents spawn standing
   std::optional<TopDownPicture> picture;
   if (!run.png_path.empty()) picture.emplace(world);
   ProgressBar bar(run.ticks);
@@ -98,8 +105,16 @@ int run_crowd(const World& world, CrowdSettings settings, const CrowdRun& run) {
                    v.penetrating, v.overlapping);
     }
     if (trace) {
-      for (const MoveSegments& s : crowd.segments()) {
-        for (int k = 0; k < s.count; ++k) trace->add({s.segment[k].capsule, s.segment[k].motion});
+      for (std::size_t i = 0; i < crowd.segments().size(); ++i) {
+        const MoveSegments& s = crowd.segments()[i];
+        const float vertical_speed = crowd.previous()[i].vertical_speed;
+        for (int k = 0; k < s.count; ++k) {
+          trace->add(ClaimedMove{s.segment[k].capsule, s.segment[k].motion, settings.move.dt, vertical_speed,
+                                 grounded[i] != 0});
+        }
+        // An agent that fell off the world starts again standing somewhere else.
+        const bool respawned = !(crowd.agents()[i].capsule.a == crowd.results()[i].capsule.a);
+        grounded[i] = crowd.results()[i].grounded || respawned;
       }
     }
     if (picture) {
@@ -146,6 +161,19 @@ int run_crowd(const World& world, CrowdSettings settings, const CrowdRun& run) {
   std::printf("invariants: %zu agent-ticks inside the skin, %zu overlapping agent pairs (tolerance %.1e m)\n",
               penetrating, overlapping, double(crowd.tolerance()));
   return penetrating + overlapping + mismatched > 0 ? 1 : 0;
+}
+
+// Which part of a too_fast move's allowance it broke, for the CSV's reason column.
+std::string too_fast_reason(const Vec3& motion, const MoveAllowance& allowed) {
+  char text[160];
+  const double h = std::hypot(double(motion.x), double(motion.z)), y = motion.y;
+  if (h > allowed.horizontal) {
+    std::snprintf(text, sizeof text, "horizontal %.4g m > %.4g m allowed", h, double(allowed.horizontal));
+  } else {
+    std::snprintf(text, sizeof text, "vertical %+.4g m outside [%.4g, %.4g] m allowed", y, double(allowed.down),
+                  double(allowed.up));
+  }
+  return text;
 }
 
 // The options demo and crowd share.
@@ -226,45 +254,56 @@ Command add_validate(CLI::App& app) {
     std::string moves, out;
     double dt = 0;
     float max_speed = 0;
+    float jump_speed = 0;
     float tolerance = ValidateSettings{}.tolerance;
     int threads = 0;
   };
   auto a = std::make_shared<Args>();
   CLI::App* c = app.add_subcommand("validate",
                                    "Judges claimed moves (CWSQ: the capsule at its last accepted position, the claimed "
-                                   "displacement): one CSV line per move");
+                                   "displacement; version 2 adds dt, vertical speed and grounded): one CSV line per move");
   add_scene_options(*c, a->scene);
-  c->add_option("--moves", a->moves, "The claimed moves (CWSQ)")->required();
+  c->add_option("--moves", a->moves, "The claimed moves (CWSQ version 1 or 2)")->required();
   c->add_option("--out", a->out, "The verdicts (CSV), written atomically")->required();
-  CLI::Option* dt = c->add_option("--dt", a->dt, "Seconds each move took (for --max-speed)")->check(CLI::Range(0.0, 1e6));
-  c->add_option("--max-speed", a->max_speed, "Fastest legal speed, m/s (0: no limit); needs --dt")
+  CLI::Option* dt = c->add_option("--dt", a->dt, "Seconds each move took, for a version 1 file (version 2 moves carry their own)")
+                        ->check(CLI::Range(0.0, 1e6));
+  c->add_option("--max-speed", a->max_speed,
+                "Fastest legal walking speed, m/s, over the horizontal part (0: no limit); a version 1 file needs --dt")
       ->check(CLI::Range(0.f, 1e6f))
-      ->needs(dt)
+      ->capture_default_str();
+  c->add_option("--jump-speed", a->jump_speed, "Fastest take-off from the ground, m/s (0: agents do not jump)")
+      ->check(CLI::Range(0.f, 1e6f))
       ->capture_default_str();
   c->add_option("--tolerance", a->tolerance, "How far a claim may graze into geometry, m (smaller than every radius)")
       ->check(CLI::Range(0.f, 0.999999f))
       ->capture_default_str();
   add_threads(*c, a->threads);
-  return [a] {
+  return [a, dt] {
     ValidateSettings vs;
-    const double dt = a->dt;
     vs.max_speed = a->max_speed;
+    vs.jump_speed = a->jump_speed;
     vs.tolerance = a->tolerance;
-    if (vs.max_speed > 0 && !(dt > 0)) throw UsageError("--max-speed needs --dt (the seconds each move took) > 0");
+    // Usage before files: which dt the moves have is known from the header alone.
+    const std::uint32_t version = query_file_version(a->moves);
+    if (version == kClaimedMoveVersion && dt->count() > 0) {
+      throw UsageError("--dt applies to version 1 files; " + a->moves + " is version 2, whose moves carry their own dt");
+    }
+    if (vs.max_speed > 0 && version != kClaimedMoveVersion && !(a->dt > 0)) {
+      throw UsageError("--max-speed requires --dt (the seconds each move took) > 0 for " + a->moves +
+                       ", which is not a version 2 CWSQ file (whose moves carry their own dt)");
+    }
     const std::string out_path = a->out;
-    const std::vector<SweepQuery> recorded = read_queries(a->moves);
+    const std::vector<ClaimedMove> moves = read_claimed_moves(a->moves, float(a->dt));
     // The capsule shrunk by the tolerance must remain a capsule: say so once, naming the move,
     // rather than refusing every move with a radius error.
-    for (std::size_t i = 0; i < recorded.size(); ++i) {
-      if (!(vs.tolerance < recorded[i].capsule.radius)) {
+    for (std::size_t i = 0; i < moves.size(); ++i) {
+      if (!(vs.tolerance < moves[i].from.radius)) {
         throw UsageError("--tolerance (" + std::to_string(vs.tolerance) + " m) must be smaller than the capsule radius (" +
-                         std::to_string(recorded[i].capsule.radius) + " m) of move " + std::to_string(i) + " in " +
+                         std::to_string(moves[i].from.radius) + " m) of move " + std::to_string(i) + " in " +
                          a->moves);
       }
     }
     const World world = load_world(a->scene);
-    std::vector<ClaimedMove> moves(recorded.size());
-    for (std::size_t i = 0; i < recorded.size(); ++i) moves[i] = {recorded[i].capsule, recorded[i].motion, float(dt)};
     std::vector<Verdict> verdicts(moves.size());
     BatchOptions bo;
     bo.threads = a->threads;
@@ -274,7 +313,8 @@ Command add_validate(CLI::App& app) {
 
     std::ostringstream out;
     out << "move,verdict,legal_fraction,triangle,normal_x,normal_y,normal_z,point_x,point_y,point_z,"
-           "furthest_x,furthest_y,furthest_z,corrected_x,corrected_y,corrected_z,reason\n";
+           "furthest_x,furthest_y,furthest_z,corrected_x,corrected_y,corrected_z,grounded,in_skin,allowed_horizontal,"
+           "allowed_down,allowed_up,reason\n";
     out.precision(9);
     for (std::size_t i = 0; i < verdicts.size(); ++i) {
       const Verdict& v = verdicts[i];
@@ -284,8 +324,12 @@ Command add_validate(CLI::App& app) {
       out << ',' << (hit ? v.hit.normal.x : 0) << ',' << (hit ? v.hit.normal.y : 0) << ',' << (hit ? v.hit.normal.z : 0)
           << ',' << (hit ? v.hit.point.x : 0) << ',' << (hit ? v.hit.point.y : 0) << ',' << (hit ? v.hit.point.z : 0)
           << ',' << v.furthest.a.x << ',' << v.furthest.a.y << ',' << v.furthest.a.z << ',' << v.corrected.a.x << ','
-          << v.corrected.a.y << ',' << v.corrected.a.z << ',' << (v.kind == VerdictKind::refused ? describe(v.status) : "")
-          << '\n';
+          << v.corrected.a.y << ',' << v.corrected.a.z << ',' << (v.grounded ? 1 : 0) << ',' << (v.in_skin ? 1 : 0)
+          << ',' << v.allowed.horizontal
+          << ',' << v.allowed.down << ',' << v.allowed.up << ',';
+      if (v.kind == VerdictKind::refused) out << describe(v.status);
+      if (v.kind == VerdictKind::too_fast) out << too_fast_reason(moves[i].motion, v.allowed);
+      out << '\n';
     }
     write_file_atomically(out_path, out.str(), std::vector<std::string>{a->moves, a->scene.path});
     std::size_t counts[5] = {};

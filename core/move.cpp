@@ -95,6 +95,12 @@ class Solver {
         ground = fall.ground;
         ground_normal = fall.ground_normal;
         vertical_speed = 0;
+      } else if (vertical_speed <= 0 && probe_ground(c, s_.ground_distance, ground, ground_normal)) {
+        // A fall that ended a hair above walkable ground without touching it: the next tick's
+        // probe finds that ground and stands on it, so say so now. `grounded` then always means
+        // what the next tick will start from, which a server validating moves relies on.
+        grounded = true;
+        vertical_speed = 0;
       }
     }
 

@@ -40,6 +40,7 @@ std::string check_settings(const ValidateSettings& v) {
   std::string why;
   check_range(why, "tolerance", v.tolerance, 0, 1);
   check_range(why, "max_speed", v.max_speed, 0, 1e6);
+  check_range(why, "jump_speed", v.jump_speed, 0, 1e6);
   return why.empty() ? check_settings(v.movement) : why;
 }
 

@@ -43,15 +43,21 @@ void store(std::string& out, T v) {
   out.append(b, sizeof v);
 }
 
-// Checks magic, version and that the body is exactly count records; returns count.
+// Checks magic, version (1, or also 2 where `claimed_moves`) and that the body is exactly count
+// records; returns count, and the version through `version_out`.
 std::uint64_t check_header(const std::string& path, const std::string& bytes, std::uint32_t magic,
-                           std::size_t record_bytes, const char* kind) {
+                           std::size_t record_bytes, const char* kind, bool claimed_moves = false,
+                           std::uint32_t* version_out = nullptr) {
   if (bytes.size() < kHeaderBytes) throw FormatError(path + ": too short for a " + kind + " header");
   if (load<std::uint32_t>(bytes.data()) != magic) throw FormatError(path + ": not a " + kind + " file (bad magic)");
   const std::uint32_t version = load<std::uint32_t>(bytes.data() + 4);
-  if (version != kFormatVersion) {
-    throw FormatError(path + ": " + kind + " version " + std::to_string(version) + " is not supported (expected 1)");
+  if (version == kClaimedMoveVersion && claimed_moves) {
+    record_bytes = kClaimedMoveBytes;
+  } else if (version != kFormatVersion) {
+    throw FormatError(path + ": " + kind + " version " + std::to_string(version) + " is not supported (expected 1" +
+                      (claimed_moves ? " or 2)" : ")"));
   }
+  if (version_out) *version_out = version;
   const std::uint64_t count = load<std::uint64_t>(bytes.data() + 8);
   const std::uint64_t body = bytes.size() - kHeaderBytes;
   if (body % record_bytes != 0 || body / record_bytes != count) {
@@ -66,41 +72,84 @@ std::uint64_t check_header(const std::string& path, const std::string& bytes, st
   return count;
 }
 
-std::string header(std::uint32_t magic, std::size_t count, std::size_t record_bytes) {
+std::string header(std::uint32_t magic, std::size_t count, std::size_t record_bytes,
+                   std::uint32_t version = kFormatVersion) {
   std::string out;
   out.reserve(kHeaderBytes + count * record_bytes);
   store(out, magic);
-  store(out, kFormatVersion);
+  store(out, version);
   store(out, std::uint64_t(count));
   return out;
 }
 
-}  // namespace
-
-std::vector<SweepQuery> read_queries(const std::string& path) {
+// Every CWSQ record of either version, checked; version 1 records get `dt_if_absent` and no state.
+std::vector<ClaimedMove> read_records(const std::string& path, float dt_if_absent) {
   const std::string bytes = read_file(path);
-  const std::uint64_t count = check_header(path, bytes, kQueryMagic, kQueryBytes, "CWSQ");
-  std::vector<SweepQuery> queries(count);
+  std::uint32_t version = 0;
+  const std::uint64_t count = check_header(path, bytes, kQueryMagic, kQueryBytes, "CWSQ", true, &version);
+  const std::size_t record_bytes = version == kClaimedMoveVersion ? kClaimedMoveBytes : kQueryBytes;
+  std::vector<ClaimedMove> moves(count);
   for (std::uint64_t i = 0; i < count; ++i) {
-    const char* p = bytes.data() + kHeaderBytes + i * kQueryBytes;
-    float f[10];
-    std::memcpy(f, p, sizeof f);
-    SweepQuery& q = queries[i];
-    q.capsule = {{f[0], f[1], f[2]}, {f[3], f[4], f[5]}, f[6]};
-    q.motion = {f[7], f[8], f[9]};
-    if (Status s = check_sweep(q.capsule, q.motion); s != Status::ok) throw FormatError(path + ": query " + std::to_string(i) + ": " + describe(s));
+    const char* p = bytes.data() + kHeaderBytes + i * record_bytes;
+    const auto fail = [&](const std::string& why) {
+      return FormatError(path + ": " + (version == kClaimedMoveVersion ? "move " : "query ") + std::to_string(i) + ": " +
+                         why);
+    };
+    float f[12];
+    std::memcpy(f, p, (version == kClaimedMoveVersion ? 12 : 10) * sizeof(float));
+    ClaimedMove& m = moves[i];
+    m.from = {{f[0], f[1], f[2]}, {f[3], f[4], f[5]}, f[6]};
+    m.motion = {f[7], f[8], f[9]};
+    if (Status s = check_sweep(m.from, m.motion); s != Status::ok) throw fail(describe(s));
+    if (version != kClaimedMoveVersion) {
+      m.dt = dt_if_absent;
+      continue;
+    }
+    m.dt = f[10];
+    m.vertical_speed = f[11];
+    const std::uint8_t grounded = load<std::uint8_t>(p + 48);
+    if (!(std::isfinite(m.dt) && m.dt >= 0 && m.dt <= 1e6f)) throw fail("dt must be within [0, 1e6] s");
+    if (!(std::fabs(m.vertical_speed) <= 1e6f)) throw fail("vertical speed must be finite, within 1e6 m/s");
+    if (grounded > 1) throw fail("grounded must be 0 or 1");
+    if (load<std::uint16_t>(p + 49) != 0 || load<std::uint8_t>(p + 51) != 0) throw fail("reserved bytes must be 0");
+    m.grounded = grounded != 0;
   }
-  return queries;
+  return moves;
 }
 
-namespace {
 void store_query(std::string& out, const SweepQuery& q) {
   for (float v : {q.capsule.a.x, q.capsule.a.y, q.capsule.a.z, q.capsule.b.x, q.capsule.b.y, q.capsule.b.z,
                   q.capsule.radius, q.motion.x, q.motion.y, q.motion.z}) {
     store(out, v);
   }
 }
+
+void store_move(std::string& out, const ClaimedMove& m) {
+  store_query(out, {m.from, m.motion});
+  store(out, m.dt);
+  store(out, m.vertical_speed);
+  store(out, std::uint32_t(m.grounded ? 1 : 0));  // grounded, then three reserved zero bytes
+}
+
 }  // namespace
+
+std::vector<SweepQuery> read_queries(const std::string& path) {
+  const std::vector<ClaimedMove> moves = read_records(path, 0.f);
+  std::vector<SweepQuery> queries(moves.size());
+  for (std::size_t i = 0; i < moves.size(); ++i) queries[i] = {moves[i].from, moves[i].motion};
+  return queries;
+}
+
+std::uint32_t query_file_version(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  char head[8];
+  if (!in.read(head, sizeof head) || load<std::uint32_t>(head) != kQueryMagic) return 0;
+  return load<std::uint32_t>(head + 4);
+}
+
+std::vector<ClaimedMove> read_claimed_moves(const std::string& path, float dt_if_absent) {
+  return read_records(path, dt_if_absent);
+}
 
 void write_queries(const std::string& path, const std::vector<SweepQuery>& queries,
                    std::span<const std::string> inputs) {
@@ -109,13 +158,15 @@ void write_queries(const std::string& path, const std::vector<SweepQuery>& queri
   write_file(path, out, inputs);
 }
 
-QueryWriter::QueryWriter(const std::string& path, std::span<const std::string> inputs) : path_(path) {
+QueryWriter::QueryWriter(const std::string& path, std::span<const std::string> inputs, QueryRecords records)
+    : path_(path), records_(records) {
   try {
     file_ = std::make_unique<AtomicFile>(path, inputs);
   } catch (const OutputError& e) {
     throw FormatError(e.what());
   }
-  buffer_ = header(kQueryMagic, 0, kQueryBytes);
+  buffer_ = records == QueryRecords::sweeps ? header(kQueryMagic, 0, kQueryBytes)
+                                            : header(kQueryMagic, 0, kClaimedMoveBytes, kClaimedMoveVersion);
 }
 
 QueryWriter::~QueryWriter() = default;  // unfinished: the temporary file goes with file_
@@ -130,7 +181,15 @@ void QueryWriter::flush() {
 }
 
 void QueryWriter::add(const SweepQuery& q) {
+  if (records_ != QueryRecords::sweeps) throw std::logic_error("QueryWriter: a claimed-move file takes ClaimedMove");
   store_query(buffer_, q);
+  ++count_;
+  if (buffer_.size() >= (1u << 20)) flush();
+}
+
+void QueryWriter::add(const ClaimedMove& m) {
+  if (records_ != QueryRecords::claimed_moves) throw std::logic_error("QueryWriter: a sweep file takes SweepQuery");
+  store_move(buffer_, m);
   ++count_;
   if (buffer_.size() >= (1u << 20)) flush();
 }

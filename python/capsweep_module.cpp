@@ -145,13 +145,15 @@ py::dict layouts() {
   {
     py::dict fields;
     CS_FIELD(cs_claimed_move, from); CS_FIELD(cs_claimed_move, motion); CS_FIELD(cs_claimed_move, dt);
+    CS_FIELD(cs_claimed_move, vertical_speed); CS_FIELD(cs_claimed_move, grounded); CS_FIELD(cs_claimed_move, reserved);
     all["cs_claimed_move"] = py::make_tuple(sizeof(cs_claimed_move), fields);
   }
   {
     py::dict fields;
-    CS_FIELD(cs_verdict, kind); CS_FIELD(cs_verdict, status); CS_FIELD(cs_verdict, reserved);
-    CS_FIELD(cs_verdict, legal_fraction); CS_FIELD(cs_verdict, hit); CS_FIELD(cs_verdict, furthest);
-    CS_FIELD(cs_verdict, corrected);
+    CS_FIELD(cs_verdict, kind); CS_FIELD(cs_verdict, status); CS_FIELD(cs_verdict, grounded);
+    CS_FIELD(cs_verdict, in_skin); CS_FIELD(cs_verdict, legal_fraction); CS_FIELD(cs_verdict, hit);
+    CS_FIELD(cs_verdict, furthest); CS_FIELD(cs_verdict, corrected); CS_FIELD(cs_verdict, allowed_horizontal);
+    CS_FIELD(cs_verdict, allowed_down); CS_FIELD(cs_verdict, allowed_up);
     all["cs_verdict"] = py::make_tuple(sizeof(cs_verdict), fields);
   }
   {
@@ -208,7 +210,8 @@ PYBIND11_MODULE(_capsweep, m) {
              check(code);
            })
       .def("_validate",
-           [](const PyWorld& w, const py::array& in, float tolerance, float max_speed, const py::dict& movement,
+           [](const PyWorld& w, const py::array& in, float tolerance, float max_speed, float jump_speed,
+              const py::dict& movement,
               py::array& out, int threads) {
              std::size_t n = 0, m_out = 0;
              const auto* c = records_of<const cs_claimed_move>(in, n, false, "moves");
@@ -218,6 +221,7 @@ PYBIND11_MODULE(_capsweep, m) {
              cs_validate_settings_default(&s);
              s.tolerance = tolerance;
              s.max_speed = max_speed;
+             s.jump_speed = jump_speed;
              s.movement = move_settings(movement);
              int code;
              {

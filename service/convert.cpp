@@ -192,6 +192,7 @@ ValidateSettings from_pb(const pb::ValidateSettings& v) {
   ValidateSettings s;
   if (v.has_tolerance()) s.tolerance = v.tolerance();
   if (v.has_max_speed()) s.max_speed = v.max_speed();
+  if (v.has_jump_speed()) s.jump_speed = v.jump_speed();
   s.movement = from_pb(v.movement());
   return s;
 }
@@ -200,6 +201,7 @@ pb::ValidateSettings to_pb(const ValidateSettings& s) {
   pb::ValidateSettings v;
   v.set_tolerance(s.tolerance);
   v.set_max_speed(s.max_speed);
+  v.set_jump_speed(s.jump_speed);
   *v.mutable_movement() = to_pb(s.movement);
   return v;
 }
@@ -269,10 +271,14 @@ void write_request(std::span<const ClaimedMove> moves, pb::ValidateRequest& r) {
   CapsuleOut from(*r.mutable_from(), n);
   Vec3Out motion(*r.mutable_motion(), n);
   float* dt = sized(r.mutable_dt(), n);
+  float* vertical_speed = sized(r.mutable_vertical_speed(), n);
+  bool* grounded = sized(r.mutable_grounded(), n);
   for (std::size_t i = 0; i < n; ++i) {
     from.put(i, moves[i].from);
     motion.put(i, moves[i].motion);
     dt[i] = moves[i].dt;
+    vertical_speed[i] = moves[i].vertical_speed;
+    grounded[i] = moves[i].grounded;
   }
 }
 
@@ -281,13 +287,16 @@ BatchShape shape_of(const pb::ValidateRequest& r) {
   shape_of(r.from(), "from", s);
   shape_of(r.motion(), "motion", s);
   s.optional_column("dt", std::size_t(r.dt_size()));
+  s.optional_column("vertical_speed", std::size_t(r.vertical_speed_size()));
+  s.optional_column("grounded", std::size_t(r.grounded_size()));
   return s;
 }
 
 std::vector<ClaimedMove> read_request(const pb::ValidateRequest& r, std::size_t n) {
   std::vector<ClaimedMove> moves(n);
   for (std::size_t i = 0; i < n; ++i) {
-    moves[i] = {capsule_at(r.from(), i), vec3_at(r.motion(), i), r.dt_size() ? r.dt(int(i)) : 0.f};
+    moves[i] = {capsule_at(r.from(), i), vec3_at(r.motion(), i), r.dt_size() ? r.dt(int(i)) : 0.f,
+                r.vertical_speed_size() ? r.vertical_speed(int(i)) : 0.f, r.grounded_size() ? r.grounded(int(i)) : false};
   }
   return moves;
 }
@@ -401,8 +410,18 @@ void write_response(std::span<const Verdict> verdicts, pb::ValidateResponse& r) 
   int* kind = sized(r.mutable_kind(), n);
   float* legal_fraction = sized(r.mutable_legal_fraction(), n);
   CapsuleOut furthest(*r.mutable_furthest(), n), corrected(*r.mutable_corrected(), n);
+  bool* grounded = sized(r.mutable_grounded(), n);
+  bool* in_skin = sized(r.mutable_in_skin(), n);
+  float* horizontal = sized(r.mutable_allowed_horizontal(), n);
+  float* down = sized(r.mutable_allowed_down(), n);
+  float* up = sized(r.mutable_allowed_up(), n);
   for (std::size_t i = 0; i < n; ++i) {
     const Verdict& v = verdicts[i];
+    grounded[i] = v.grounded;
+    in_skin[i] = v.in_skin;
+    horizontal[i] = v.allowed.horizontal;
+    down[i] = v.allowed.down;
+    up[i] = v.allowed.up;
     status[i] = v.status;
     kind[i] = int(v.kind);
     hits[i] = v.hit;
@@ -419,13 +438,17 @@ bool read_response(const pb::ValidateResponse& r, std::span<Verdict> verdicts) {
   std::vector<Status> status(n);
   std::vector<SweepHit> hits(n);
   if (!read_status(r.status(), status, n) || std::size_t(r.kind_size()) != n || !read_hits(r.hits(), hits) ||
-      std::size_t(r.legal_fraction_size()) != n || !has(r.furthest(), n) || !has(r.corrected(), n)) {
+      std::size_t(r.legal_fraction_size()) != n || !has(r.furthest(), n) || !has(r.corrected(), n) ||
+      std::size_t(r.grounded_size()) != n || std::size_t(r.in_skin_size()) != n ||
+      std::size_t(r.allowed_horizontal_size()) != n ||
+      std::size_t(r.allowed_down_size()) != n || std::size_t(r.allowed_up_size()) != n) {
     return false;
   }
   for (std::size_t i = 0; i < n; ++i) {
     if (r.kind(int(i)) < 0 || r.kind(int(i)) > int(VerdictKind::refused)) return false;
     verdicts[i] = {VerdictKind(r.kind(int(i))), status[i], hits[i], r.legal_fraction(int(i)),
-                   capsule_at(r.furthest(), i), capsule_at(r.corrected(), i)};
+                   capsule_at(r.furthest(), i), capsule_at(r.corrected(), i), r.grounded(int(i)), r.in_skin(int(i)),
+                   {r.allowed_horizontal(int(i)), r.allowed_down(int(i)), r.allowed_up(int(i))}};
   }
   return true;
 }

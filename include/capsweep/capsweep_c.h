@@ -150,18 +150,24 @@ typedef struct cs_move_result {
 } cs_move_result;
 
 /* A move a client claims: the capsule at its last accepted position, the displacement since
- * then, over dt seconds (0 = unknown: no speed check). 44 bytes. */
+ * then, over dt seconds (0 = unknown: no speed check), and the server's state there: the last
+ * accepted vertical speed and whether the agent stood on the ground (cs_move_result's
+ * vertical_speed and grounded). 52 bytes: exactly a CWSQ version 2 record (docs/FORMATS.md). */
 typedef struct cs_claimed_move {
   cs_capsule from;
   float motion[3];
   float dt;
+  float vertical_speed; /* m/s, up positive */
+  uint8_t grounded;     /* 0 is not trusted blindly: the validator then probes for ground */
+  uint8_t reserved[3];  /* 0 */
 } cs_claimed_move;
 
-/* cs_validate_settings_default() fills the defaults. 60 bytes. */
+/* cs_validate_settings_default() fills the defaults. 64 bytes. */
 typedef struct cs_validate_settings {
-  float tolerance; /* graze allowance, metres: the path is swept with the capsule shrunk by it */
-  float max_speed; /* m/s; 0 = no limit */
-  cs_move_settings movement; /* for the correction */
+  float tolerance;  /* graze allowance, metres: the path is swept with the capsule shrunk by it */
+  float max_speed;  /* m/s over the horizontal part; 0 = no limit */
+  float jump_speed; /* m/s, fastest take-off from the ground; 0 = agents do not jump */
+  cs_move_settings movement; /* bounds the vertical part (gravity, steps, ...); the correction */
 } cs_validate_settings;
 
 enum cs_verdict_kind {
@@ -172,15 +178,19 @@ enum cs_verdict_kind {
   CS_VERDICT_REFUSED = 4
 };
 
-/* 104 bytes. */
+/* 116 bytes. */
 typedef struct cs_verdict {
-  uint8_t kind;   /* enum cs_verdict_kind */
-  uint8_t status; /* enum cs_status, for CS_VERDICT_REFUSED */
-  uint16_t reserved;
+  uint8_t kind;     /* enum cs_verdict_kind */
+  uint8_t status;   /* enum cs_status, for CS_VERDICT_REFUSED */
+  uint8_t grounded; /* the move counted as starting on the ground (flag or probe) */
+  uint8_t in_skin;  /* it counted as starting inside the solver's skin (see MoveAllowance) */
   float legal_fraction; /* how much of the straight path is free */
   cs_sweep_hit hit;     /* blocked: the first blocking contact; start_overlaps: the overlap */
   cs_capsule furthest;  /* the capsule at the end of the free part of the path */
   cs_capsule corrected; /* where collide-and-slide takes the capsule (ok: the claim itself) */
+  /* what the move could cover, metres (infinite where unchecked): horizontal length, and the
+   * vertical window [down, up]; outside it the verdict is CS_VERDICT_TOO_FAST */
+  float allowed_horizontal, allowed_down, allowed_up;
 } cs_verdict;
 
 /* A static capsule against the world. 52 bytes. */

@@ -46,10 +46,14 @@ MOVE_RESULT_DTYPE = _struct([("capsule", CAPSULE_DTYPE, 0), ("moved", _V3, 28), 
                              ("status", "u1", 47), ("ground_normal", _V3, 48), ("ground_triangle", "<u4", 60),
                              ("sweeps", "<u2", 64), ("reserved", "<u2", 66), ("pushed", "<f4", 68),
                              ("contacts", (MOVE_CONTACT_DTYPE, (4,)), 72)], 200)
-CLAIMED_MOVE_DTYPE = _struct([("from", CAPSULE_DTYPE, 0), ("motion", _V3, 28), ("dt", "<f4", 40)], 44)
-VERDICT_DTYPE = _struct([("kind", "u1", 0), ("status", "u1", 1), ("reserved", "<u2", 2),
+#: A claimed move: the CWSQ version 2 record (the server's last accepted state rides along).
+CLAIMED_MOVE_DTYPE = _struct([("from", CAPSULE_DTYPE, 0), ("motion", _V3, 28), ("dt", "<f4", 40),
+                              ("vertical_speed", "<f4", 44), ("grounded", "u1", 48), ("reserved", ("u1", (3,)), 49)],
+                             52)
+VERDICT_DTYPE = _struct([("kind", "u1", 0), ("status", "u1", 1), ("grounded", "u1", 2), ("in_skin", "u1", 3),
                          ("legal_fraction", "<f4", 4), ("hit", HIT_DTYPE, 8), ("furthest", CAPSULE_DTYPE, 48),
-                         ("corrected", CAPSULE_DTYPE, 76)], 104)
+                         ("corrected", CAPSULE_DTYPE, 76), ("allowed_horizontal", "<f4", 104),
+                         ("allowed_down", "<f4", 108), ("allowed_up", "<f4", 112)], 116)
 OVERLAP_DTYPE = _struct([("clear", "u1", 0), ("overlapping", "u1", 1), ("status", "u1", 2), ("feature", "u1", 3),
                          ("distance", "<f4", 4), ("depth", "<f4", 8), ("normal", _V3, 12), ("point", _V3, 24),
                          ("point_on_axis", _V3, 36), ("triangle", "<u4", 48)], 52)
@@ -77,6 +81,23 @@ def _records(array, dtype, width, what):
         raise Error(f"{what}: expected shape (n, {width}) or an array of records, got shape {a.shape}")
     floats = _np.ascontiguousarray(a, dtype="<f4")
     return floats.view(dtype).reshape(len(floats))
+
+
+def _claimed_moves(moves):
+    a = _np.asarray(moves)
+    if a.dtype == CLAIMED_MOVE_DTYPE or a.dtype.names is not None:
+        return _records(a, CLAIMED_MOVE_DTYPE, 0, "moves")
+    if a.ndim != 2 or a.shape[1] not in (11, 13):
+        raise Error(f"moves: expected shape (n, 11) or (n, 13) or an array of records, got shape {a.shape}")
+    m = _np.zeros(len(a), CLAIMED_MOVE_DTYPE)
+    f = a.astype("<f4")
+    m["from"]["a"], m["from"]["b"], m["from"]["radius"] = f[:, 0:3], f[:, 3:6], f[:, 6]
+    m["motion"], m["dt"] = f[:, 7:10], f[:, 10]
+    if a.shape[1] == 13:
+        if not _np.all((a[:, 12] == 0) | (a[:, 12] == 1)):
+            raise Error("moves: column 12 (grounded) must be 0 or 1")
+        m["vertical_speed"], m["grounded"] = f[:, 11], a[:, 12].astype("u1")
+    return m
 
 
 def _threads(threads):
@@ -135,12 +156,14 @@ class World:
         self._native._move(a, dict(settings or {}), results, _threads(threads))
         return results
 
-    def validate(self, moves, tolerance=0.01, max_speed=0.0, movement=None, threads=0):
-        """Judges CLAIMED_MOVE_DTYPE records; returns VERDICT_DTYPE records (kind: VERDICTS)."""
-        m = _records(moves, CLAIMED_MOVE_DTYPE, 11, "moves")
+    def validate(self, moves, tolerance=0.01, max_speed=0.0, movement=None, threads=0, jump_speed=0.0):
+        """Judges CLAIMED_MOVE_DTYPE records, or numbers of shape (n, 11) (capsule, motion, dt)
+        or (n, 13) (then vertical_speed, grounded); returns VERDICT_DTYPE records (kind: VERDICTS,
+        and the allowance each move was held to)."""
+        m = _claimed_moves(moves)
         verdicts = _np.empty(len(m), VERDICT_DTYPE)
-        self._native._validate(m, float(tolerance), float(max_speed), dict(movement or {}), verdicts,
-                               _threads(threads))
+        self._native._validate(m, float(tolerance), float(max_speed), float(jump_speed), dict(movement or {}),
+                               verdicts, _threads(threads))
         return verdicts
 
     def overlap(self, capsules, clearance=0.0, threads=0):

@@ -6,6 +6,8 @@
 
 #include <capsweep/world.h>
 #include "tests/support/test_meshes.h"
+#include "tools/arena.h"
+#include "tools/crowd.h"
 
 namespace {
 
@@ -111,3 +113,148 @@ TEST(Validate, IdenticalForEveryThreadCount) {
 }
 
 }  // namespace
+
+namespace {
+
+using namespace capsweep;
+
+// A floor and, 2 m up, a ledge to fall from: agents in mid-air over the floor, or standing.
+World ledge() { return World(testmesh::Mesh().floor(-5, -5, 5, 5, 1).box({2, 0, -5}, {5, 2, 5}).triangles()); }
+
+ClaimedMove at(float x, float bottom, const Vec3& motion, float dt, float vertical_speed, bool grounded) {
+  const float y = bottom + 0.35f;
+  return {{{x, y, 0}, {x, y + 1.1f, 0}, 0.35f}, motion, dt, vertical_speed, grounded};
+}
+
+VerdictKind judge(const World& w, const ClaimedMove& m, const ValidateSettings& s = {}, Verdict* out = nullptr) {
+  std::vector<Verdict> v(1);
+  w.validate(std::span(&m, 1), s, v);
+  if (out) *out = v[0];
+  return v[0].kind;
+}
+
+}  // namespace
+
+TEST(ValidateGravity, TheAllowanceIsTheDocumentedFormula) {
+  ValidateSettings s;
+  s.max_speed = 7;
+  const MoveSettings& m = s.movement;
+  const double slack = double(s.tolerance) + m.skin + m.backoff;
+  // Falling at 10 m/s for 0.1 s: gravity adds 0.981 m/s; no ground terms; 0.5 m of it down.
+  ClaimedMove fall = at(0, 3, {0.3f, -0.5f, 0}, 0.1f, -10, false);
+  MoveAllowance a = allowance(fall, s, false, false);
+  const double reach = (10 + 9.81 * 0.1) * 0.1;
+  EXPECT_NEAR(a.down, -reach - slack, 1e-6);
+  EXPECT_NEAR(a.up, slack, 1e-6);
+  EXPECT_NEAR(a.horizontal, 7 * 0.1 + std::sqrt(0.5 * reach) + s.tolerance, 1e-6);
+  // Terminal speed caps the fall.
+  fall.vertical_speed = -100;
+  EXPECT_NEAR(allowance(fall, s, false, false).down, -m.max_fall_speed * 0.1 - slack, 1e-5);
+  // Grounded and walking 0.1 m: steps and a 45-degree ramp up, steps plus the snap down; the
+  // resting agent's fall starts at 0 m/s.
+  const ClaimedMove walk = at(0, 0.02f, {0.1f, 0, 0}, 1 / 60.f, -3, true);
+  a = allowance(walk, s, true, false);
+  const double ramp = 0.1 * std::tan(45 * 3.14159265358979 / 180), g_fall = 9.81 / 3600.0;
+  EXPECT_NEAR(a.up, m.step_height + ramp + slack, 1e-6);
+  EXPECT_NEAR(a.down, -g_fall - m.step_height - m.snap_distance - ramp - slack, 1e-6);
+  EXPECT_NEAR(a.horizontal, 7 / 60.0 + s.tolerance, 1e-6);  // nothing down: no slide
+  // Inside the skin: the solver's push out, 4 (skin + backoff), widens every bound.
+  const MoveAllowance in = allowance(walk, s, true, true);
+  const double push = 4.0 * (double(m.skin) + m.backoff);
+  EXPECT_NEAR(in.up - a.up, push, 1e-6);
+  EXPECT_NEAR(a.down - in.down, push, 1e-6);
+  EXPECT_NEAR(in.horizontal - a.horizontal, push, 1e-6);
+  // No dt: nothing is bounded; no max_speed: the horizontal part is not.
+  EXPECT_TRUE(std::isinf(allowance(at(0, 0, {1, 1, 1}, 0, 0, false), s, false, false).up));
+  s.max_speed = 0;
+  EXPECT_TRUE(std::isinf(allowance(walk, s, true, false).horizontal));
+}
+
+TEST(ValidateGravity, AFallIsOkAtTheSpeedGravityAllowsAndNotFromRest) {
+  const World w = ledge();
+  ValidateSettings s;
+  s.max_speed = 7;
+  // Mid-air, 1.5 m over the floor: 20 m/s down claims 0.35 m in 1/60 s.
+  EXPECT_EQ(judge(w, at(0, 1.5f, {0.02f, -20.f / 60, 0}, 1 / 60.f, -19.9f, false), s), VerdictKind::ok);
+  // The same drop from rest is far more than gravity gives in one tick.
+  Verdict v;
+  EXPECT_EQ(judge(w, at(0, 1.5f, {0.02f, -20.f / 60, 0}, 1 / 60.f, 0, false), s, &v), VerdictKind::too_fast);
+  EXPECT_FALSE(v.grounded);  // the probe found no ground under it
+  // Rising without having jumped, in mid-air: too fast; from the ledge with a jump speed: fine.
+  EXPECT_EQ(judge(w, at(0, 1.5f, {0, 0.2f, 0}, 1 / 60.f, 0, false), s), VerdictKind::too_fast);
+  const ClaimedMove jump = at(3.5f, 2.02f, {0, 1.5f, 0}, 0.25f, 0, true);  // 6 m/s for 0.25 s
+  EXPECT_EQ(judge(w, jump, s), VerdictKind::too_fast);
+  s.jump_speed = 6.5f;
+  EXPECT_EQ(judge(w, jump, s), VerdictKind::ok);
+  // An agent already rising carries its speed without touching the ground.
+  s.jump_speed = 0;
+  EXPECT_EQ(judge(w, at(0, 1.5f, {0, 0.09f, 0}, 1 / 60.f, 5.5f, false), s), VerdictKind::ok);
+}
+
+TEST(ValidateGravity, GroundedAgentsClimbStepsAndTheValidatorFindsTheGroundItself) {
+  const World w = ledge();
+  ValidateSettings s;
+  s.max_speed = 7;
+  // Up a 0.3 m step while walking 0.1 m: grounded by the server's word.
+  EXPECT_EQ(judge(w, at(-1, 0.02f, {0.1f, 0.3f, 0}, 1 / 60.f, 0, true), s), VerdictKind::ok);
+  // Not said to be grounded, but standing 2 cm over the floor: the probe finds the floor.
+  Verdict v;
+  EXPECT_EQ(judge(w, at(-1, 0.02f, {0.1f, 0.3f, 0}, 1 / 60.f, 0, false), s, &v), VerdictKind::ok);
+  EXPECT_TRUE(v.grounded);
+  // 1 m over the floor, nothing to stand on: the same step is a fly.
+  EXPECT_EQ(judge(w, at(-1, 1.f, {0.1f, 0.3f, 0}, 1 / 60.f, 0, false), s, &v), VerdictKind::too_fast);
+  EXPECT_FALSE(v.grounded);
+  EXPECT_FALSE(v.in_skin);
+  EXPECT_GT(0.3f, v.allowed.up);
+  // Higher than a step: too fast even from the ground.
+  EXPECT_EQ(judge(w, at(-1, 0.02f, {0.1f, 0.6f, 0}, 1 / 60.f, 0, true), s), VerdictKind::too_fast);
+  // Horizontally, only max_speed counts now: a fall straight down is not a speeding walk.
+  EXPECT_EQ(judge(w, at(0, 1.5f, {0.1f, 0, 0}, 1 / 60.f, 0, false), s), VerdictKind::ok);
+  EXPECT_EQ(judge(w, at(0, 1.5f, {0.2f, 0, 0}, 1 / 60.f, 0, false), s), VerdictKind::too_fast);
+}
+
+TEST(ValidateGravity, EverySegmentACrowdTravelsIsOkWithTheStateItStartedFrom) {
+  // The arena has stairs, a ramp, a platform to fall from and crates: 600 agents for 240
+  // ticks, agents passing through each other (the validator sees only the world).
+  const World w(make_arena());
+  CrowdSettings cs;
+  cs.agents = 600;
+  cs.seed = 11;
+  cs.trace = true;
+  cs.move.agents_collide = false;
+  Crowd crowd(w, cs);
+  std::vector<ClaimedMove> claims;
+  std::vector<std::uint8_t> grounded(cs.agents, 1);
+  std::size_t falls = 0, climbs = 0;
+  for (int t = 0; t < 240; ++t) {
+    crowd.tick();
+    for (std::size_t i = 0; i < crowd.agents().size(); ++i) {
+      const MoveSegments& s = crowd.segments()[i];
+      for (int k = 0; k < s.count; ++k) {
+        claims.push_back({s.segment[k].capsule, s.segment[k].motion, cs.move.dt, crowd.previous()[i].vertical_speed,
+                          grounded[i] != 0});
+        falls += s.segment[k].motion.y < -0.05f && crowd.previous()[i].vertical_speed < -1.f;
+        climbs += s.segment[k].motion.y > 0.1f;
+      }
+      grounded[i] = crowd.results()[i].grounded || !(crowd.agents()[i].capsule.a == crowd.results()[i].capsule.a);
+    }
+  }
+  ASSERT_GT(falls, 20u);   // the test sees real falls ...
+  ASSERT_GT(climbs, 20u);  // ... and real steps
+  ValidateSettings s;
+  s.max_speed = cs.max_speed;  // the crowd's own fastest walker
+  std::vector<Verdict> v(claims.size());
+  w.validate(claims, s, v);
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    ASSERT_EQ(v[i].kind, VerdictKind::ok) << "segment " << i << " moving " << claims[i].motion.x << ' '
+                                           << claims[i].motion.y << ' ' << claims[i].motion.z << " allowed "
+                                           << v[i].allowed.horizontal << " [" << v[i].allowed.down << ", "
+                                           << v[i].allowed.up << "]";
+  }
+  // And the same claims told a bigger lie are caught: every one moved 1 m up more.
+  std::size_t caught = 0;
+  for (ClaimedMove& c : claims) c.motion.y += 1.f;
+  w.validate(claims, s, v);
+  for (const Verdict& x : v) caught += x.kind == VerdictKind::too_fast;
+  EXPECT_EQ(caught, claims.size());
+}

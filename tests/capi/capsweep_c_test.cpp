@@ -89,16 +89,23 @@ TEST(CApi, LoadsAFileAndAnswersEveryKindOfRequestAsTheCppApi) {
   EXPECT_EQ(moved[3].status, CS_STATUS_NON_FINITE_MOTION);
 
   std::vector<cs_claimed_move> claims;
-  for (const ClaimedMove& m : b.claims) claims.push_back({records::record(m.from), {m.motion.x, m.motion.y, m.motion.z}, m.dt});
+  std::vector<ClaimedMove> cpp_claims = b.claims;
+  for (std::size_t i = 0; i < cpp_claims.size(); ++i) {  // falling, rising, resting, grounded or not
+    cpp_claims[i].vertical_speed = float(int(i % 5) - 2) * 3.f;
+    cpp_claims[i].grounded = i % 2 == 0;
+  }
+  for (const ClaimedMove& m : cpp_claims) claims.push_back(records::record(m));
   cs_validate_settings vs;
   cs_validate_settings_default(&vs);
   vs.max_speed = 7.f;
+  vs.jump_speed = 4.f;
   ValidateSettings cpp_vs;
   cpp_vs.max_speed = 7.f;
+  cpp_vs.jump_speed = 4.f;
   std::vector<cs_verdict> verdicts(claims.size());
   ASSERT_EQ(cs_validate(h.w, claims.data(), claims.size(), &vs, verdicts.data(), 1), CS_OK) << cs_last_error();
   std::vector<Verdict> expected_verdicts(claims.size());
-  world.validate(b.claims, cpp_vs, expected_verdicts);
+  world.validate(cpp_claims, cpp_vs, expected_verdicts);
   int kinds[5] = {};
   for (std::size_t i = 0; i < claims.size(); ++i) {
     const cs_verdict want = records::record(expected_verdicts[i]);
@@ -107,6 +114,7 @@ TEST(CApi, LoadsAFileAndAnswersEveryKindOfRequestAsTheCppApi) {
   }
   EXPECT_GT(kinds[CS_VERDICT_OK], 0);
   EXPECT_GT(kinds[CS_VERDICT_BLOCKED], 0);
+  EXPECT_GT(kinds[CS_VERDICT_TOO_FAST], 0);
 
   std::vector<cs_capsule> capsules;
   for (const Capsule& c : b.capsules) capsules.push_back(records::record(c));

@@ -59,8 +59,8 @@ TEST_F(QueryFile, RefusesBadMagicVersionAndLength) {
   bad[0] = 'X';
   expect_error(write("magic.cwsq", bad), "bad magic");
   bad = good;
-  bad[4] = 2;
-  expect_error(write("version.cwsq", bad), "version 2");
+  bad[4] = 3;  // version 2 exists now (claimed moves); 3 does not
+  expect_error(write("version.cwsq", bad), "version 3 is not supported (expected 1 or 2)");
   expect_error(write("short.cwsq", good.substr(0, good.size() - 3)), "truncated");
   expect_error(write("long.cwsq", good + "xyz"), "bytes after the header");
   expect_error(write("tiny.cwsq", "CWS"), "too short");
@@ -137,3 +137,102 @@ TEST_F(QueryFile, RefusesInconsistentResults) {
 }
 
 }  // namespace
+
+namespace {
+
+std::vector<ClaimedMove> some_moves() {
+  return {{{{1, 2, 3}, {1, 3.1f, 3}, 0.35f}, {0.1f, -0.2f, 0}, 1 / 60.f, -3.5f, false},
+          {{{-5000, 0.5f, 7}, {-5000, 0.5f, 7}, 1e-3f}, {30, -1, 0}, 0.1f, 0, true}};
+}
+
+std::string write_moves(const std::string& file, const std::vector<ClaimedMove>& moves) {
+  QueryWriter w(file, {}, QueryRecords::claimed_moves);
+  for (const ClaimedMove& m : moves) w.add(m);
+  w.finish();
+  return file;
+}
+
+}  // namespace
+
+TEST_F(QueryFile, ClaimedMovesRoundTripAsVersionTwo) {
+  const auto moves = some_moves();
+  const std::string file = write_moves(path("m.cwsq"), moves);
+  const std::string bytes = read(file);
+  ASSERT_EQ(bytes.size(), kHeaderBytes + moves.size() * kClaimedMoveBytes);
+  std::uint32_t version;
+  std::memcpy(&version, bytes.data() + 4, 4);
+  EXPECT_EQ(version, 2u);
+  EXPECT_EQ(query_file_version(file), 2u);
+  // The documented layout: the version 1 record, then dt, vertical speed, grounded, 3 zero bytes.
+  float f[12];
+  std::memcpy(f, bytes.data() + kHeaderBytes + kClaimedMoveBytes, sizeof f);
+  EXPECT_EQ(f[0], -5000.f);
+  EXPECT_EQ(f[7], 30.f);
+  EXPECT_EQ(f[10], 0.1f);
+  EXPECT_EQ(f[11], 0.f);
+  EXPECT_EQ(bytes[kHeaderBytes + kClaimedMoveBytes + 48], 1);
+  EXPECT_EQ(bytes.substr(kHeaderBytes + kClaimedMoveBytes + 49, 3), std::string(3, '\0'));
+  const auto back = read_claimed_moves(file, 7.f);  // a version 2 file's own dt wins
+  ASSERT_EQ(back.size(), moves.size());
+  for (std::size_t i = 0; i < moves.size(); ++i) {
+    EXPECT_EQ(std::memcmp(&back[i].from, &moves[i].from, sizeof(Capsule)), 0);
+    EXPECT_EQ(back[i].motion, moves[i].motion);
+    EXPECT_EQ(back[i].dt, moves[i].dt);
+    EXPECT_EQ(back[i].vertical_speed, moves[i].vertical_speed);
+    EXPECT_EQ(back[i].grounded, moves[i].grounded);
+  }
+  // Every sweep tool reads the same file as the sweeps it holds.
+  const auto queries = read_queries(file);
+  ASSERT_EQ(queries.size(), moves.size());
+  EXPECT_EQ(queries[1].motion, moves[1].motion);
+}
+
+TEST_F(QueryFile, VersionOneFilesAreClaimedMovesOfUnknownState) {
+  write_queries(path("q.cwsq"), some_queries());
+  EXPECT_EQ(query_file_version(path("q.cwsq")), 1u);
+  EXPECT_EQ(query_file_version(path("none.cwsq")), 0u);
+  const auto moves = read_claimed_moves(path("q.cwsq"), 0.25f);
+  ASSERT_EQ(moves.size(), 2u);
+  for (const ClaimedMove& m : moves) {
+    EXPECT_EQ(m.dt, 0.25f);
+    EXPECT_EQ(m.vertical_speed, 0.f);
+    EXPECT_FALSE(m.grounded);
+  }
+}
+
+TEST_F(QueryFile, RefusesBadClaimedMoveStateNamingTheMove) {
+  const std::string good = read(write_moves(path("m.cwsq"), some_moves()));
+  const std::size_t second = kHeaderBytes + kClaimedMoveBytes;
+  const auto corrupt = [&](const char* name, std::size_t at, const void* value, std::size_t n) {
+    std::string bad = good;
+    std::memcpy(bad.data() + at, value, n);
+    return write(name, bad);
+  };
+  const float nan = std::numeric_limits<float>::quiet_NaN(), negative = -1.f, huge = 1e7f;
+  const std::uint8_t two = 2, one = 1;
+  const auto expect_move_error = [&](const std::string& file, const std::string& fragment) {
+    try {
+      read_claimed_moves(file);
+      FAIL() << "accepted " << file;
+    } catch (const FormatError& e) {
+      EXPECT_NE(std::string(e.what()).find(file + ": move 1: " + fragment), std::string::npos) << e.what();
+    }
+    EXPECT_THROW(read_queries(file), FormatError);  // the sweep tools refuse it too
+  };
+  expect_move_error(corrupt("dt_nan.cwsq", second + 40, &nan, 4), "dt must be within");
+  expect_move_error(corrupt("dt_negative.cwsq", second + 40, &negative, 4), "dt must be within");
+  expect_move_error(corrupt("speed_nan.cwsq", second + 44, &nan, 4), "vertical speed must be finite");
+  expect_move_error(corrupt("speed_huge.cwsq", second + 44, &huge, 4), "vertical speed must be finite");
+  expect_move_error(corrupt("grounded.cwsq", second + 48, &two, 1), "grounded must be 0 or 1");
+  expect_move_error(corrupt("reserved.cwsq", second + 50, &one, 1), "reserved bytes must be 0");
+  expect_move_error(corrupt("capsule.cwsq", second + 24, &negative, 4), "capsule radius must be positive");
+  // A version 2 body cut short is truncated, as for version 1.
+  expect_error(write("short2.cwsq", good.substr(0, good.size() - 10)), "truncated");
+}
+
+TEST_F(QueryFile, AWriterTakesOnlyItsOwnKindOfRecord) {
+  QueryWriter sweeps(path("s.cwsq"));
+  EXPECT_THROW(sweeps.add(some_moves()[0]), std::logic_error);
+  QueryWriter moves(path("m.cwsq"), {}, QueryRecords::claimed_moves);
+  EXPECT_THROW(moves.add(some_queries()[0]), std::logic_error);
+}

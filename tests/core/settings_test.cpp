@@ -58,6 +58,9 @@ TEST(SettingsCheck, ValidateSettingsOutOfRangeAreNamed) {
   v = {};
   v.max_speed = NAN;
   EXPECT_EQ(check_settings(v), "settings: max_speed must be within [0.000000, 1000000.000000], got nan");
+  v = {};
+  v.jump_speed = -1;
+  EXPECT_EQ(check_settings(v), "settings: jump_speed must be within [0.000000, 1000000.000000], got -1.000000");
 }
 
 TEST(SettingsCheck, WorldRefusesBadSettingsBeforeMovingAnyone) {

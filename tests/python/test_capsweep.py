@@ -189,6 +189,17 @@ def test_validate_and_overlap():
     too_fast = world.validate(moves[:1], max_speed=1.0)
     assert capsweep.VERDICTS[too_fast["kind"][0]] == "too_fast"
 
+    # Gravity: 0.5 m up in 0.1 s is a jump, legal from the ground at 5 m/s and not otherwise;
+    # plain numbers (n, 13) carry the vertical speed and the grounded flag.
+    jump = np.array([[-0.5, 0.12, 0, -0.5, 0.57, 0, 0.1, 0, 0.5, 0, 0.1, 0, 1]], dtype=np.float64)
+    assert capsweep.VERDICTS[world.validate(jump)["kind"][0]] == "too_fast"
+    up = world.validate(jump, jump_speed=5.0)
+    assert capsweep.VERDICTS[up["kind"][0]] == "ok" and up["grounded"][0] == 1
+    assert up["allowed_up"][0] >= 0.5 and up["allowed_down"][0] < 0
+    jump[0, 12] = 2
+    with pytest.raises(capsweep.Error, match="grounded"):
+        world.validate(jump)
+
     capsules = np.array([[0, 0.05, 0, 0, 0.5, 0, 0.1], [0, 1.0, 0, 0, 1.5, 0, 0.1]], dtype=np.float32)
     over = world.overlap(capsules, clearance=0.05)
     assert over["overlapping"][0] == 1 and over["depth"][0] == pytest.approx(0.05, abs=1e-5)

@@ -110,9 +110,15 @@ TEST_P(ServiceScenes, EveryRpcAnswersLikeTheLibrary) {
 
     ValidateSettings vs;
     vs.max_speed = 8;
-    std::vector<Verdict> verdicts(q.claims.size()), verdicts_there(q.claims.size());
-    world.validate(q.claims, vs, verdicts, o);
-    client.validate(GetParam(), q.claims, vs, verdicts_there, path);
+    vs.jump_speed = 3;  // and the server's state of each claim travels too
+    std::vector<ClaimedMove> claims = q.claims;
+    for (std::size_t i = 0; i < claims.size(); ++i) {
+      claims[i].vertical_speed = float(int(i % 5) - 2) * 3.f;
+      claims[i].grounded = i % 2 == 0;
+    }
+    std::vector<Verdict> verdicts(claims.size()), verdicts_there(claims.size());
+    world.validate(claims, vs, verdicts, o);
+    client.validate(GetParam(), claims, vs, verdicts_there, path);
     expect_same(verdicts, verdicts_there, "validate");
   }
   std::vector<OverlapResult> over(q.capsules.size()), over_there(q.capsules.size());

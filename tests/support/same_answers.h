@@ -32,7 +32,9 @@ inline bool same(const capsweep::MoveResult& x, const capsweep::MoveResult& y) {
 
 inline bool same(const capsweep::Verdict& x, const capsweep::Verdict& y) {
   return x.kind == y.kind && x.status == y.status && capsweep::identical(x.hit, y.hit) &&
-         bits(x.legal_fraction, y.legal_fraction) && bits(x.furthest, y.furthest) && bits(x.corrected, y.corrected);
+         bits(x.legal_fraction, y.legal_fraction) && bits(x.furthest, y.furthest) && bits(x.corrected, y.corrected) &&
+         x.grounded == y.grounded && x.in_skin == y.in_skin && bits(x.allowed.horizontal, y.allowed.horizontal) &&
+         bits(x.allowed.down, y.allowed.down) && bits(x.allowed.up, y.allowed.up);
 }
 
 inline bool same(const capsweep::Contact& x, const capsweep::Contact& y) {
