@@ -63,6 +63,7 @@ class AgentGrid {
   }
 
   std::size_t size() const { return boxes_.size(); }
+  const Aabb& box(std::uint32_t i) const { return boxes_[i]; }
 
  private:
   struct Cell {

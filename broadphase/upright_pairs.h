@@ -1,0 +1,37 @@
+// A cheap exact rejection for agent pairs: agents are upright capsules, and two upright
+// capsules that are far enough apart seen from above cannot touch. Used before the exact
+// capsule-capsule sweep and contact (core/), never instead of a hit they would report.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+
+#include <capsweep/shapes.h>
+
+namespace capsweep {
+
+// Whether two upright capsules (axes exactly vertical, as agents are) stay apart while the
+// first moves: seen from above, the moving one's axis draws a segment and the other's is a
+// point, and the distance between those bounds the distance in space from below. A pair that
+// clears it by more than the exactness tolerance cannot touch, and the exact capsule-capsule
+// sweep (about a thousand instructions) is skipped; anything else, and every other pose, goes
+// to that sweep.
+inline bool apart_upright(const Capsule& moving, const Vec3& motion, const Capsule& other) {
+  if (moving.a.x != moving.b.x || moving.a.z != moving.b.z || other.a.x != other.b.x || other.a.z != other.b.z) {
+    return false;
+  }
+  const double px = double(other.a.x) - moving.a.x, pz = double(other.a.z) - moving.a.z;
+  const double dx = motion.x, dz = motion.z, dd = dx * dx + dz * dz;
+  const double s = dd > 0 ? std::clamp((px * dx + pz * dz) / dd, 0.0, 1.0) : 0.0;
+  const double ex = px - s * dx, ez = pz - s * dz;
+  const double reach = double(moving.radius) + double(other.radius);
+  // The exactness tolerance: a sweep that stays farther than it from touching must miss, so the
+  // exact sweep could only ever have missed here too, and answers never change.
+  const float scale = std::max({max_abs_component(moving.a), max_abs_component(moving.b), max_abs_component(other.a),
+                                max_abs_component(other.b), max_abs_component(moving.a + motion),
+                                max_abs_component(moving.b + motion)});
+  const double margin = 1.01 * std::max(1e-4, 4e-7 * double(scale)) + 1e-7;
+  return ex * ex + ez * ez > (reach + margin) * (reach + margin);
+}
+
+}  // namespace capsweep
