@@ -140,7 +140,7 @@ TEST_F(Command, ThroughputSweepsTheArena) {
 TEST_F(Command, DemoRunsTheMainJob) {
   const CommandRun run = capsweep_cmd("demo --agents 300 --ticks 60 --png " + path("demo.png"));
   ASSERT_EQ(run.code, 0) << run.output;
-  for (const char* w : {"agent-ticks/s", "per core", "sweeps per agent-tick", "identical on 1 and",
+  for (const char* w : {"agent-ticks/s", "per core", "sweeps per agent-tick", "identical on 1 and", "a 10000-agent tick (",
                         "invariants: 0 agent-ticks inside the skin, 0 overlapping"}) {
     EXPECT_NE(run.output.find(w), std::string::npos) << run.output;
   }
