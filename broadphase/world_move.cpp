@@ -103,6 +103,12 @@ std::atomic<std::uint64_t> agent_pair_sweeps_total{0};
 constexpr std::size_t kPileUp = 32;
 
 bool overlaps(const Capsule& a, const Capsule& b) {
+  // A refused capsule (NaN, out of range) counts as overlapping, as the exact contact says.
+  if (check_sweep(a, {}) != Status::ok || check_sweep(b, {}) != Status::ok) {
+    Contact k;
+    capsule_capsule_contact(a, b, k);
+    return k.distance < double(a.radius) + double(b.radius);
+  }
   if (apart_upright(a, {}, b)) return false;  // side by side, seen from above: apart
   // Most pairs are clearly apart or clearly overlapping, and the distance between the axes
   // decides them (a tenth of the exact contact's work); only a pair within a micrometre of
@@ -341,6 +347,15 @@ std::size_t World::move(std::span<const Agent> agents, const MoveSettings& setti
         r.capsule = agents[i].capsule;
         r.moved = {};
         r.pushed = 0;
+        // The ground found was under the end it does not keep: look under the start it keeps,
+        // as the next tick's probe will, so `grounded` stays what the next tick starts from.
+        SweepHit g;
+        const Capsule& c = r.capsule;
+        sweep_approaching(*this, {{c.a, c.b, c.radius + settings.skin}, Vec3{0, -settings.ground_distance, 0}}, g,
+                          options.path == SweepPath::simd ? SweepPath::simd : SweepPath::scalar);
+        Vec3 ground_normal;
+        r.grounded = capsweep::walkable(*this, g, std::cos(settings.max_slope_degrees * std::numbers::pi_v<float> / 180.f),
+                                        ground_normal);
         r.flags = std::uint8_t((r.flags & ~(kMoveSteppedUp | kMoveSnapped | kMoveDepenetrated)) | kMoveBlocked |
                                kMoveHeldByAgents);
         if (!segments.empty()) segments[i].count = 0;
@@ -405,9 +420,11 @@ void World::validate(std::span<const ClaimedMove> moves, const ValidateSettings&
             v.grounded = true;
             v.allowed = allowance(m, settings, true, false);
           }
-          // A start inside the skin the solver keeps from surfaces (give or take the tolerance):
-          // it lifts the agent back out.
-          if (!within(m.motion, v.allowed) && !is_clear(m.from, settings.movement.skin + settings.tolerance)) {
+          // A start inside the skin the solver keeps from surfaces: it lifts the agent back out.
+          // Agents rest skin + backoff away; halfway to that still counts as inside (rounding),
+          // an agent at rest does not (else every resting claim would get the push as slack).
+          if (!within(m.motion, v.allowed) &&
+              !is_clear(m.from, settings.movement.skin + 0.5f * settings.movement.backoff)) {
             v.in_skin = true;
             v.allowed = allowance(m, settings, v.grounded, true);
           }
@@ -423,6 +440,7 @@ void World::validate(std::span<const ClaimedMove> moves, const ValidateSettings&
         // Where the agent would have got: one tick of the movement solver on the claim.
         MoveSettings ms = settings.movement;
         ms.agents_collide = false;
+        if (m.dt > 0 && m.dt <= 10) ms.dt = m.dt;  // gravity over the claim's own duration
         const WorldCollider collider(*this, path, nullptr, {}, 0);
         MoveResult r;
         move_agent(collider, {m.from, m.motion, m.vertical_speed, 0}, ms, r);

@@ -28,15 +28,18 @@ MoveAllowance allowance(const ClaimedMove& move, const ValidateSettings& setting
   // 90 degrees makes walls walkable: tan is then unbounded, and so is the climb.
   const double slope = m.max_slope_degrees >= 90.f ? INFINITY : std::tan(m.max_slope_degrees * std::numbers::pi / 180);
   const double ramp = h > 0 ? h * slope : 0.0;
-  const double climb = grounded ? m.step_height + ramp : 0.0;
-  const double descend = grounded ? double(m.step_height) + m.snap_distance + ramp : 0.0;
+  // The walk follows any walkable plane it meets, in the air too; steps and snaps need ground.
+  // A snap reaches at least ground_distance (the probe's reach), even with snapping off.
+  const double snap = std::max(m.snap_distance, m.ground_distance);
+  const double climb = ramp + (grounded ? m.step_height : 0.0);
+  const double descend = ramp + (grounded ? double(m.step_height) + snap : 0.0);
   a.up = float(rise + climb + slack);
   a.down = float(fall - descend - slack);
   // A fall of reach f (gravity's, or the snap's for a grounded agent) that slides down a face
   // at angle b from the vertical travels f cos b, of which f cos b sin b sideways and f cos^2 b
   // down: the sideways part is sqrt(down (f - down)), below sqrt(down f) for any face or crease.
   const double down = std::max(-double(move.motion.y), 0.0);
-  const double slide = std::sqrt(down * (-fall + (grounded ? m.snap_distance : 0.0)));
+  const double slide = std::sqrt(down * (-fall + (grounded ? snap : 0.0)));
   if (settings.max_speed > 0) a.horizontal = float(double(settings.max_speed) * dt + slide + settings.tolerance + push);
   return a;
 }

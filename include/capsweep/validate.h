@@ -48,16 +48,18 @@ std::string check_settings(const ValidateSettings& settings);
 // where max_speed is 0. With v0 the vertical speed at the start (a grounded agent's may be
 // anything up to jump_speed, and never below 0), g gravity, h and y the claim's horizontal
 // length and vertical part:
-//   horizontal = max_speed dt + sqrt(max(-y, 0) (|fall| + [grounded] snap_distance)) + tolerance + push
-//   up         = max(v0, 0) dt + [grounded] (step_height + h tan(max_slope)) + slack
-//   down       = fall - [grounded] (step_height + snap_distance + h tan(max_slope)) - slack
+//   horizontal = max_speed dt + sqrt(max(-y, 0) (|fall| + [grounded] snap)) + tolerance + push
+//   up         = max(v0, 0) dt + h tan(max_slope) + [grounded] step_height + slack
+//   down       = fall - h tan(max_slope) - [grounded] (step_height + snap) - slack
 // where fall = min(max(v0 - g dt, -max_fall_speed) dt, 0) is the furthest drop under gravity
 // (a fall or a snap sliding down a steep face or crease turns part of its reach f sideways,
-// at most sqrt(drop f)), the grounded terms are stairs, ramps and following the ground down (a
-// step climbed, then snapped down onto), slack = tolerance + skin + backoff + push covers
+// at most sqrt(drop f)), the ramp term is a walk following a walkable plane (in the air too),
+// the grounded terms are stairs and following the ground down (a step climbed, then snapped
+// down onto; snap = max(snap_distance, ground_distance)), slack = tolerance + skin + backoff + push covers
 // the solver leaving the skin it keeps from surfaces, and push = 4 (skin + backoff) only
 // `in_skin` (the move starts closer to the world than radius + skin: the solver then lifts the
-// agent back out, in any direction; the validator counts a start within skin + tolerance). Both integrators games use (v dt before or after gravity)
+// agent back out, in any direction; the validator counts a start within skin + backoff / 2,
+// short of where agents rest). Both integrators games use (v dt before or after gravity)
 // stay inside.
 struct MoveAllowance {
   float horizontal = INFINITY;

@@ -140,23 +140,25 @@ TEST(ValidateGravity, TheAllowanceIsTheDocumentedFormula) {
   s.max_speed = 7;
   const MoveSettings& m = s.movement;
   const double slack = double(s.tolerance) + m.skin + m.backoff;
-  // Falling at 10 m/s for 0.1 s: gravity adds 0.981 m/s; no ground terms; 0.5 m of it down.
+  // Falling at 10 m/s for 0.1 s: gravity adds 0.981 m/s; no ground terms but the ramp a walk
+  // of 0.3 m may follow (45 degrees: 0.3 m); 0.5 m of it down.
   ClaimedMove fall = at(0, 3, {0.3f, -0.5f, 0}, 0.1f, -10, false);
   MoveAllowance a = allowance(fall, s, false, false);
   const double reach = (10 + 9.81 * 0.1) * 0.1;
-  EXPECT_NEAR(a.down, -reach - slack, 1e-6);
-  EXPECT_NEAR(a.up, slack, 1e-6);
+  EXPECT_NEAR(a.down, -reach - 0.3 - slack, 1e-6);
+  EXPECT_NEAR(a.up, 0.3 + slack, 1e-6);
   EXPECT_NEAR(a.horizontal, 7 * 0.1 + std::sqrt(0.5 * reach) + s.tolerance, 1e-6);
   // Terminal speed caps the fall.
   fall.vertical_speed = -100;
-  EXPECT_NEAR(allowance(fall, s, false, false).down, -m.max_fall_speed * 0.1 - slack, 1e-5);
+  EXPECT_NEAR(allowance(fall, s, false, false).down, -m.max_fall_speed * 0.1 - 0.3 - slack, 1e-5);
   // Grounded and walking 0.1 m: steps and a 45-degree ramp up, steps plus the snap down; the
   // resting agent's fall starts at 0 m/s.
   const ClaimedMove walk = at(0, 0.02f, {0.1f, 0, 0}, 1 / 60.f, -3, true);
   a = allowance(walk, s, true, false);
   const double ramp = 0.1 * std::tan(45 * 3.14159265358979 / 180), g_fall = 9.81 / 3600.0;
+  const double snap = std::max(m.snap_distance, m.ground_distance);
   EXPECT_NEAR(a.up, m.step_height + ramp + slack, 1e-6);
-  EXPECT_NEAR(a.down, -g_fall - m.step_height - m.snap_distance - ramp - slack, 1e-6);
+  EXPECT_NEAR(a.down, -g_fall - m.step_height - snap - ramp - slack, 1e-6);
   EXPECT_NEAR(a.horizontal, 7 / 60.0 + s.tolerance, 1e-6);  // nothing down: no slide
   // Inside the skin: the solver's push out, 4 (skin + backoff), widens every bound.
   const MoveAllowance in = allowance(walk, s, true, true);
@@ -208,6 +210,11 @@ TEST(ValidateGravity, GroundedAgentsClimbStepsAndTheValidatorFindsTheGroundItsel
   EXPECT_GT(0.3f, v.allowed.up);
   // Higher than a step: too fast even from the ground.
   EXPECT_EQ(judge(w, at(-1, 0.02f, {0.1f, 0.6f, 0}, 1 / 60.f, 0, true), s), VerdictKind::too_fast);
+  // An agent at rest (a skin plus the backoff above the floor) gets no skin push as slack:
+  // 1.3 times the walking limit is too fast.
+  EXPECT_EQ(judge(w, at(-1, 0.015f, {1.3f * 7 / 60.f, 0, 0}, 1 / 60.f, 0, true), s, &v), VerdictKind::too_fast);
+  EXPECT_FALSE(v.in_skin);
+  EXPECT_EQ(judge(w, at(-1, 0.015f, {7 / 60.f, 0, 0}, 1 / 60.f, 0, true), s), VerdictKind::ok);
   // Horizontally, only max_speed counts now: a fall straight down is not a speeding walk.
   EXPECT_EQ(judge(w, at(0, 1.5f, {0.1f, 0, 0}, 1 / 60.f, 0, false), s), VerdictKind::ok);
   EXPECT_EQ(judge(w, at(0, 1.5f, {0.2f, 0, 0}, 1 / 60.f, 0, false), s), VerdictKind::too_fast);
