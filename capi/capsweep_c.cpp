@@ -159,7 +159,14 @@ int cs_validate(const cs_world* world, const cs_claimed_move* moves, size_t coun
   return guarded("cs_validate", [&] {
     check_batch(world, moves, verdicts, count, threads);
     std::vector<ClaimedMove> in(count);
-    for (std::size_t i = 0; i < count; ++i) in[i] = records::claimed_move(moves[i]);
+    for (std::size_t i = 0; i < count; ++i) {
+      // The record is a CWSQ version 2 record: refused here as the file reader refuses it.
+      const cs_claimed_move& m = moves[i];
+      require(m.grounded <= 1, "move " + std::to_string(i) + ": grounded must be 0 or 1");
+      require(m.reserved[0] == 0 && m.reserved[1] == 0 && m.reserved[2] == 0,
+              "move " + std::to_string(i) + ": reserved bytes must be 0");
+      in[i] = records::claimed_move(m);
+    }
     std::vector<Verdict> out(count);
     world->world.validate(in, settings ? records::settings(*settings) : ValidateSettings{}, out,
                           on_path(SweepPath::simd, threads));

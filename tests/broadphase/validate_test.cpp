@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 
 #include <capsweep/world.h>
 #include "tests/support/test_meshes.h"
@@ -109,6 +110,9 @@ TEST(Validate, IdenticalForEveryThreadCount) {
     ASSERT_EQ(a[i].kind, b[i].kind);
     ASSERT_TRUE(identical(a[i].hit, b[i].hit));
     ASSERT_EQ(a[i].corrected.a, b[i].corrected.a);
+    ASSERT_EQ(a[i].grounded, b[i].grounded);
+    ASSERT_EQ(a[i].in_skin, b[i].in_skin);
+    ASSERT_EQ(std::memcmp(&a[i].allowed, &b[i].allowed, sizeof(MoveAllowance)), 0);
   }
 }
 

@@ -104,6 +104,17 @@ TEST(CApi, LoadsAFileAndAnswersEveryKindOfRequestAsTheCppApi) {
   cpp_vs.jump_speed = 4.f;
   std::vector<cs_verdict> verdicts(claims.size());
   ASSERT_EQ(cs_validate(h.w, claims.data(), claims.size(), &vs, verdicts.data(), 1), CS_OK) << cs_last_error();
+  {  // a grounded flag other than 0 or 1, or a reserved byte set, is refused naming the move
+    std::vector<cs_claimed_move> bad = claims;
+    bad[2].grounded = 2;
+    EXPECT_EQ(cs_validate(h.w, bad.data(), bad.size(), &vs, verdicts.data(), 1), CS_ERROR_ARGUMENT);
+    EXPECT_STREQ(cs_last_error(), "cs_validate: move 2: grounded must be 0 or 1");
+    bad[2].grounded = 0;
+    bad[3].reserved[1] = 7;
+    EXPECT_EQ(cs_validate(h.w, bad.data(), bad.size(), &vs, verdicts.data(), 1), CS_ERROR_ARGUMENT);
+    EXPECT_STREQ(cs_last_error(), "cs_validate: move 3: reserved bytes must be 0");
+    ASSERT_EQ(cs_validate(h.w, claims.data(), claims.size(), &vs, verdicts.data(), 1), CS_OK) << cs_last_error();
+  }
   std::vector<Verdict> expected_verdicts(claims.size());
   world.validate(cpp_claims, cpp_vs, expected_verdicts);
   int kinds[5] = {};

@@ -199,6 +199,10 @@ def test_validate_and_overlap():
     jump[0, 12] = 2
     with pytest.raises(capsweep.Error, match="grounded"):
         world.validate(jump)
+    records = moves[:1].copy()
+    records["grounded"] = 2  # records go to the C API as they are, and it refuses them
+    with pytest.raises(capsweep.Error, match="move 0: grounded must be 0 or 1"):
+        world.validate(records)
 
     capsules = np.array([[0, 0.05, 0, 0, 0.5, 0, 0.1], [0, 1.0, 0, 0, 1.5, 0, 0.1]], dtype=np.float32)
     over = world.overlap(capsules, clearance=0.05)
