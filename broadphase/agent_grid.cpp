@@ -38,7 +38,7 @@ void AgentGrid::build(std::span<const Capsule> capsules) {
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, capsules.size(), 1024), [&](const auto& range) {
     for (std::size_t i = range.begin(); i != range.end(); ++i) {
       const Cell c = cell_of(boxes_[i].min);
-      entries_[i] = {key(c[0], c[1], c[2]), std::uint32_t(i)};
+      entries_[i] = {key(c[0], c[2]), std::uint32_t(i)};
     }
   });
   tbb::parallel_sort(entries_.begin(), entries_.end());
@@ -67,9 +67,9 @@ AgentGrid::Cell AgentGrid::cell_of(const Vec3& p) const {
   return {{axis(p.x), axis(p.y), axis(p.z)}};
 }
 
-std::uint64_t AgentGrid::key(std::int32_t x, std::int32_t y, std::int32_t z) {
+std::uint64_t AgentGrid::key(std::int32_t x, std::int32_t z) {
   auto field = [](std::int32_t v) { return std::uint64_t(std::uint32_t(v + kBias)); };
-  return field(x) << 42 | field(y) << 21 | field(z);
+  return field(x) << 21 | field(z);
 }
 
 std::pair<std::size_t, std::size_t> AgentGrid::find(std::uint64_t k) const {

@@ -1,6 +1,8 @@
-// The per-tick broadphase over agents: a uniform grid of their boxes, rebuilt every tick (a
-// parallel sort by cell, then a hash table from cell to its agents), asked for the agents whose
-// boxes meet a query box.
+// The per-tick broadphase over agents: a uniform grid of their boxes in vertical columns,
+// rebuilt every tick (a parallel sort by column, then a hash table from column to its agents),
+// asked for the agents whose boxes meet a query box. Columns, not cubes: people stand on the
+// ground, so a query box meets 3 x 3 columns where it met 3 x 3 x 3 cells, and the rare agent
+// on another floor above is dropped by its box.
 #pragma once
 
 #include <cstdint>
@@ -15,7 +17,7 @@ namespace capsweep {
 
 class AgentGrid {
  public:
-  // Cells are as large as the largest agent box, so each agent is filed in one cell.
+  // Columns are as wide as the largest agent box (in any axis), so each agent is filed in one.
   void build(std::span<const Capsule> capsules);
 
   // Calls visit(index) for every agent whose box overlaps `box`, in increasing index order
@@ -33,8 +35,7 @@ class AgentGrid {
     };
     const auto lo = cell_of(box.min - Vec3{cell_, cell_, cell_});
     const auto hi = cell_of(box.max);
-    const std::uint64_t cells = std::uint64_t(hi[0] - lo[0] + 1) * std::uint64_t(hi[1] - lo[1] + 1) *
-                                std::uint64_t(hi[2] - lo[2] + 1);
+    const std::uint64_t cells = std::uint64_t(hi[0] - lo[0] + 1) * std::uint64_t(hi[2] - lo[2] + 1);
     if (cells > entries_.size() / 4 + 8) {  // a huge box: a scan is cheaper than the lookups
       for (std::uint32_t i = 0; i < boxes_.size(); ++i) {
         if (boxes_[i].overlaps(box) && call(i)) return;
@@ -42,13 +43,11 @@ class AgentGrid {
       return;
     }
     for (std::int32_t x = lo[0]; x <= hi[0]; ++x) {
-      for (std::int32_t y = lo[1]; y <= hi[1]; ++y) {
-        for (std::int32_t z = lo[2]; z <= hi[2]; ++z) {
-          const auto [first, last] = find(key(x, y, z));
-          for (std::size_t k = first; k < last; ++k) {
-            const std::uint32_t i = entries_[k].second;
-            if (boxes_[i].overlaps(box) && call(i)) return;
-          }
+      for (std::int32_t z = lo[2]; z <= hi[2]; ++z) {
+        const auto [first, last] = find(key(x, z));
+        for (std::size_t k = first; k < last; ++k) {
+          const std::uint32_t i = entries_[k].second;
+          if (boxes_[i].overlaps(box) && call(i)) return;
         }
       }
     }
@@ -71,12 +70,12 @@ class AgentGrid {
     std::int32_t operator[](int i) const { return v[i]; }
   };
   Cell cell_of(const Vec3& p) const;
-  static std::uint64_t key(std::int32_t x, std::int32_t y, std::int32_t z);
+  static std::uint64_t key(std::int32_t x, std::int32_t z);  // a column
   std::pair<std::size_t, std::size_t> find(std::uint64_t key) const;
 
   float cell_ = 1.f;
   std::vector<Aabb> boxes_;
-  std::vector<std::pair<std::uint64_t, std::uint32_t>> entries_;  // (cell key, agent), sorted
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> entries_;  // (column key, agent), sorted
   // Open addressing from a cell key to its run in entries_ (empty slots have first == last).
   struct Slot {
     std::uint64_t key;
