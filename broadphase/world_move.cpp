@@ -338,28 +338,33 @@ std::size_t World::move(std::span<const Agent> agents, const MoveSettings& setti
           });
         }
       });
-      bool any = false;
-      for (std::size_t i = 0; i < agents.size(); ++i) {
-        if (!hold[i]) continue;
-        any = true;
-        held[i] = 1;
-        MoveResult& r = results[i];
-        r.capsule = agents[i].capsule;
-        r.moved = {};
-        r.pushed = 0;
-        // The ground found was under the end it does not keep: look under the start it keeps,
-        // as the next tick's probe will, so `grounded` stays what the next tick starts from.
-        SweepHit g;
-        const Capsule& c = r.capsule;
-        sweep_approaching(*this, {{c.a, c.b, c.radius + settings.skin}, Vec3{0, -settings.ground_distance, 0}}, g,
-                          options.path == SweepPath::simd ? SweepPath::simd : SweepPath::scalar);
-        Vec3 ground_normal;
-        r.grounded = capsweep::walkable(*this, g, std::cos(settings.max_slope_degrees * std::numbers::pi_v<float> / 180.f),
-                                        ground_normal);
-        r.flags = std::uint8_t((r.flags & ~(kMoveSteppedUp | kMoveSnapped | kMoveDepenetrated)) | kMoveBlocked |
-                               kMoveHeldByAgents);
-        if (!segments.empty()) segments[i].count = 0;
-      }
+      // Each held agent's result is its own: applied in parallel (its ground probe is a sweep).
+      std::atomic<bool> any{false};
+      tbb::parallel_for(tbb::blocked_range<std::size_t>(0, agents.size(), 64), [&](const auto& range) {
+        for (std::size_t i = range.begin(); i != range.end(); ++i) {
+          if (!hold[i]) continue;
+          any = true;
+          held[i] = 1;
+          MoveResult& r = results[i];
+          r.capsule = agents[i].capsule;
+          r.moved = {};
+          r.pushed = 0;
+          // The ground found was under the end it does not keep: look under the start it keeps,
+          // as the next tick's probe will, so `grounded` stays what the next tick starts from.
+          SweepHit g;
+          const Capsule& c = r.capsule;
+          const SweepQuery probe{{c.a, c.b, c.radius + settings.skin}, Vec3{0, -settings.ground_distance, 0}};
+          sweep_approaching(*this, probe, g, options.path == SweepPath::simd ? SweepPath::simd : SweepPath::scalar);
+          const float min_up = std::cos(settings.max_slope_degrees * std::numbers::pi_v<float> / 180.f);
+          Vec3 ground_normal;
+          r.grounded = capsweep::walkable(*this, g, min_up, ground_normal);
+          r.ground_normal = r.grounded ? ground_normal : Vec3{};
+          r.ground_triangle = r.grounded ? g.triangle : kNoTriangle;
+          r.flags = std::uint8_t((r.flags & ~(kMoveSteppedUp | kMoveSnapped | kMoveDepenetrated | kMoveFalling)) |
+                                 kMoveBlocked | kMoveHeldByAgents | (r.grounded ? 0 : kMoveFalling));
+          if (!segments.empty()) segments[i].count = 0;
+        }
+      });
       if (!any) break;
     }
   });
