@@ -145,11 +145,17 @@ TEST(Soak, EveryGoodRequestIsAnsweredCorrectlyOnceWhileHostileOnesFailAndReplica
   for (std::size_t i = 0; i < queries.size(); ++i) ASSERT_TRUE(identical(expected[i], hits[i])) << i;
   EXPECT_EQ(hostile.load(), batches);
   EXPECT_EQ(wrong_hostile.load(), 0u);
-  // The survivors are still healthy and now serve the rebuilt world.
+  // The survivors are still healthy and now serve the rebuilt world. SIGHUP reloads in the
+  // background: wait for it (up to 30 s on a loaded machine) rather than race it.
   for (int k : {0, 2}) {
     service::ClientOptions one;
     one.servers = {replicas[k]->address()};
-    const service::ServerInfo info = service::Client(one).info();
+    service::ServerInfo info = service::Client(one).info();
+    for (int wait = 0; wait < 3000 && !info.worlds.empty() && info.worlds[0].source != "recast_dungeon.obj (rebuilt)";
+         ++wait) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      info = service::Client(one).info();
+    }
     ASSERT_EQ(info.worlds.size(), 1u);
     EXPECT_EQ(info.worlds[0].source, "recast_dungeon.obj (rebuilt)") << "replica " << k;
   }
