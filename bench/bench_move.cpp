@@ -36,27 +36,32 @@ const MoveFixture& fixture(const std::string& scene) {
   CrowdSettings traced = cs;
   traced.trace = true;
   Crowd walkers(w, traced);
-  std::vector<std::uint8_t> grounded(walkers.agents().size(), 1);
   for (int t = 0; t < 40; ++t) {
     walkers.tick();
-    for (std::size_t i = 0; t >= 30 && i < walkers.agents().size(); ++i) {
-      const MoveSegments& s = walkers.segments()[i];
-      for (int k = 0; k < s.count; ++k) {
-        slot->claims.push_back({s.segment[k].capsule, s.segment[k].motion, cs.move.dt,
-                                walkers.previous()[i].vertical_speed, grounded[i] != 0});
-      }
-    }
-    for (std::size_t i = 0; i < walkers.agents().size(); ++i) grounded[i] = walkers.results()[i].grounded;
+    if (t >= 30) walkers.claims(slot->claims);
   }
   return *slot;
 }
 
-bool same_bytes(const std::vector<MoveResult>& a, const std::vector<MoveResult>& b) {
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (std::memcmp(&a[i].capsule, &b[i].capsule, sizeof(Capsule)) != 0 || a[i].flags != b[i].flags ||
-        a[i].sweeps != b[i].sweeps) {
-      return false;
-    }
+bool same(const MoveResult& a, const MoveResult& b) {
+  return std::memcmp(&a.capsule, &b.capsule, sizeof(Capsule)) == 0 && a.flags == b.flags && a.sweeps == b.sweeps;
+}
+bool same(const Verdict& a, const Verdict& b) {
+  return a.kind == b.kind && std::memcmp(&a.corrected, &b.corrected, sizeof(Capsule)) == 0;
+}
+
+// Every benchmark validates before it times: the batch `run(options, answers)` on one thread
+// and on `threads` gives the same answers (`out` keeps the second).
+template <class Answer, class Run>
+bool one_thread_agrees(int threads, std::vector<Answer>& out, Run run) {
+  BatchOptions one, chosen;
+  one.threads = 1;
+  chosen.threads = threads;
+  std::vector<Answer> reference(out.size());
+  run(one, reference);
+  run(chosen, out);
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    if (!same(reference[i], out[i])) return false;
   }
   return true;
 }
@@ -66,13 +71,10 @@ void BM_Move(benchmark::State& state, const std::string& scene, bool agents_coll
   const MoveFixture& f = fixture(scene);
   MoveSettings ms;
   ms.agents_collide = agents_collide;
-  BatchOptions one, chosen;
-  one.threads = 1;
+  BatchOptions chosen;
   chosen.threads = threads;
-  std::vector<MoveResult> reference(f.agents.size()), results(f.agents.size());
-  w.move(f.agents, ms, reference, one);
-  w.move(f.agents, ms, results, chosen);
-  if (!same_bytes(reference, results)) {
+  std::vector<MoveResult> results(f.agents.size());
+  if (!one_thread_agrees(threads, results, [&](const BatchOptions& o, auto& out) { w.move(f.agents, ms, out, o); })) {
     state.SkipWithError("thread count changed a move");
     return;
   }
@@ -96,20 +98,16 @@ void BM_Validate(benchmark::State& state, const std::string& scene, int threads)
   const MoveFixture& f = fixture(scene);
   ValidateSettings vs;
   vs.max_speed = 7;
-  BatchOptions one, chosen;
-  one.threads = 1;
+  BatchOptions chosen;
   chosen.threads = threads;
-  std::vector<Verdict> reference(f.claims.size()), verdicts(f.claims.size());
-  w.validate(f.claims, vs, reference, one);
-  w.validate(f.claims, vs, verdicts, chosen);
-  std::size_t ok = 0;
-  for (std::size_t i = 0; i < verdicts.size(); ++i) {
-    if (verdicts[i].kind != reference[i].kind || std::memcmp(&verdicts[i].corrected, &reference[i].corrected, sizeof(Capsule))) {
-      state.SkipWithError("thread count changed a verdict");
-      return;
-    }
-    ok += verdicts[i].kind == VerdictKind::ok;
+  std::vector<Verdict> verdicts(f.claims.size());
+  if (!one_thread_agrees(threads, verdicts,
+                         [&](const BatchOptions& o, auto& out) { w.validate(f.claims, vs, out, o); })) {
+    state.SkipWithError("thread count changed a verdict");
+    return;
   }
+  std::size_t ok = 0;
+  for (const Verdict& v : verdicts) ok += v.kind == VerdictKind::ok;
   for (auto _ : state) {
     w.validate(f.claims, vs, verdicts, chosen);
     benchmark::ClobberMemory();

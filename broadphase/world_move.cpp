@@ -131,15 +131,12 @@ bool within(const Vec3& motion, const MoveAllowance& a) {
   return h <= a.horizontal && dy <= a.up && dy >= a.down;
 }
 
-// The solver's ground probe (move_agent, stage 2): walkable ground within ground_distance (and
-// the tolerance) below the capsule grown by the skin.
-bool ground_below(const World& world, const Capsule& c, const ValidateSettings& s, SweepPath path) {
-  const MoveSettings& m = s.movement;
-  SweepHit h;
-  sweep_approaching(world, {{c.a, c.b, c.radius + m.skin}, Vec3{0, -(m.ground_distance + s.tolerance), 0}}, h, path);
-  const float min_up = std::cos(m.max_slope_degrees * std::numbers::pi_v<float> / 180.f);
-  Vec3 normal;
-  return walkable(world, h, min_up, normal);
+// The solver's ground probe (move_agent, stage 2) from outside it: walkable ground within
+// `reach` below the capsule grown by the skin. `ground` and `normal` get what it stands on.
+bool ground_below(const World& world, const Capsule& c, const MoveSettings& m, float reach, SweepPath path,
+                  SweepHit& ground, Vec3& normal) {
+  sweep_approaching(world, {{c.a, c.b, c.radius + m.skin}, Vec3{0, -reach, 0}}, ground, path);
+  return walkable(world, ground, std::cos(m.max_slope_degrees * std::numbers::pi_v<float> / 180.f), normal);
 }
 
 }  // namespace
@@ -352,12 +349,10 @@ std::size_t World::move(std::span<const Agent> agents, const MoveSettings& setti
           // The ground found was under the end it does not keep: look under the start it keeps,
           // as the next tick's probe will, so `grounded` stays what the next tick starts from.
           SweepHit g;
-          const Capsule& c = r.capsule;
-          const SweepQuery probe{{c.a, c.b, c.radius + settings.skin}, Vec3{0, -settings.ground_distance, 0}};
-          sweep_approaching(*this, probe, g, options.path == SweepPath::simd ? SweepPath::simd : SweepPath::scalar);
-          const float min_up = std::cos(settings.max_slope_degrees * std::numbers::pi_v<float> / 180.f);
           Vec3 ground_normal;
-          r.grounded = capsweep::walkable(*this, g, min_up, ground_normal);
+          r.grounded = ground_below(*this, r.capsule, settings, settings.ground_distance,
+                                    options.path == SweepPath::simd ? SweepPath::simd : SweepPath::scalar, g,
+                                    ground_normal);
           r.ground_normal = r.grounded ? ground_normal : Vec3{};
           r.ground_triangle = r.grounded ? g.triangle : kNoTriangle;
           r.flags = std::uint8_t((r.flags & ~(kMoveSteppedUp | kMoveSnapped | kMoveDepenetrated | kMoveFalling)) |
@@ -421,7 +416,11 @@ void World::validate(std::span<const ClaimedMove> moves, const ValidateSettings&
           v.allowed = allowance(m, settings, v.grounded, false);
           // An agent the server did not call grounded may still stand on the ground (a fall
           // that ended a hair above it): look, as the solver does at the start of its tick.
-          if (!v.grounded && !within(m.motion, v.allowed) && ground_below(*this, m.from, settings, path)) {
+          SweepHit ground;
+          Vec3 normal;
+          if (!v.grounded && !within(m.motion, v.allowed) &&
+              ground_below(*this, m.from, settings.movement, settings.movement.ground_distance + settings.tolerance,
+                           path, ground, normal)) {
             v.grounded = true;
             v.allowed = allowance(m, settings, true, false);
           }

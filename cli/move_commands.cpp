@@ -83,13 +83,13 @@ int run_crowd(const World& world, CrowdSettings settings, const CrowdRun& run) {
   settings.trace = !run.trace_path.empty();
   Crowd crowd(world, settings);
   // The trace is a claimed-move file (CWSQ version 2): each segment with the state its agent
-  // started the tick in, which is what a server validating it would know.
+  // started the tick in, which is what a server validating it would know (Crowd::claims).
+  std::vector<ClaimedMove> claims;
   std::unique_ptr<QueryWriter> trace;
   if (settings.trace) {
     trace = std::make_unique<QueryWriter>(run.trace_path, std::vector<std::string>{run.scene_name},
                                           QueryRecords::claimed_moves);
   }
-  std::vector<std::uint8_t> grounded(settings.agents, 1);  // at the start of the tick: agents spawn standing
   std::optional<TopDownPicture> picture;
   if (!run.png_path.empty()) picture.emplace(world);
   ProgressBar bar(run.ticks);
@@ -107,17 +107,9 @@ int run_crowd(const World& world, CrowdSettings settings, const CrowdRun& run) {
                    v.penetrating, v.overlapping);
     }
     if (trace) {
-      for (std::size_t i = 0; i < crowd.segments().size(); ++i) {
-        const MoveSegments& s = crowd.segments()[i];
-        const float vertical_speed = crowd.previous()[i].vertical_speed;
-        for (int k = 0; k < s.count; ++k) {
-          trace->add(ClaimedMove{s.segment[k].capsule, s.segment[k].motion, settings.move.dt, vertical_speed,
-                                 grounded[i] != 0});
-        }
-        // An agent that fell off the world starts again standing somewhere else.
-        const bool respawned = !(crowd.agents()[i].capsule.a == crowd.results()[i].capsule.a);
-        grounded[i] = crowd.results()[i].grounded || respawned;
-      }
+      claims.clear();
+      crowd.claims(claims);
+      for (const ClaimedMove& m : claims) trace->add(m);
     }
     if (picture) {
       for (std::size_t i = 0; i < crowd.agents().size(); ++i) {

@@ -130,9 +130,21 @@ void Crowd::steer() {
   });
 }
 
+void Crowd::claims(std::vector<ClaimedMove>& out) const {
+  for (std::size_t i = 0; i < segments_.size(); ++i) {
+    const MoveSegments& s = segments_[i];
+    for (int k = 0; k < s.count; ++k) {
+      out.push_back({s.segment[k].capsule, s.segment[k].motion, settings_.move.dt, previous_[i].vertical_speed,
+                     grounded_before_[i] != 0});
+    }
+  }
+}
+
 void Crowd::tick() {
   steer();
   previous_ = agents_;
+  grounded_.resize(agents_.size(), 1);  // spawned standing
+  grounded_before_ = grounded_;
   const auto start = std::chrono::steady_clock::now();
   world_.move(agents_, settings_.move, results_, settings_.batch, segments_);
   totals_.move_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -145,7 +157,11 @@ void Crowd::tick() {
     stuck_[i] = wanted > 0 && made < kStuckFraction * wanted ? stuck_[i] + 1 : 0;
     a.capsule = r.capsule;
     a.vertical_speed = r.vertical_speed;
-    if (a.capsule.a.y < floor_) respawn(i);
+    grounded_[i] = r.grounded;
+    if (a.capsule.a.y < floor_) {
+      respawn(i);
+      grounded_[i] = 1;  // starts again standing
+    }
     totals_.sweeps += r.sweeps;
     totals_.stepped += (r.flags & kMoveSteppedUp) != 0;
     totals_.snapped += (r.flags & kMoveSnapped) != 0;

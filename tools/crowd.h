@@ -55,6 +55,11 @@ class Crowd {
   const std::vector<MoveResult>& results() const { return results_; }     // of the last tick
   const std::vector<MoveSegments>& segments() const { return segments_; }  // of the last tick
   const std::vector<Agent>& previous() const { return previous_; }         // the last tick's input
+  // The last tick's segments as the moves a client would claim (with trace on): each with the
+  // tick's dt and the state its agent started the tick in, as a server validating them knows
+  // it (the previous result's vertical speed and grounded flag; agents spawn and respawn
+  // standing). Appended to `out`, agents in order.
+  void claims(std::vector<ClaimedMove>& out) const;
   const CrowdTotals& totals() const { return totals_; }
   float tolerance() const { return tolerance_; }
 
@@ -66,6 +71,7 @@ class Crowd {
   CrowdSettings settings_;
   StandingPlaces places_;
   std::vector<Agent> agents_, previous_;
+  std::vector<std::uint8_t> grounded_, grounded_before_;  // after the last tick, and before it
   std::vector<MoveResult> results_;
   std::vector<MoveSegments> segments_;
   std::vector<Vec3> goal_;
