@@ -69,7 +69,7 @@ void print_summary(const Collector& c) {
   std::printf("| scene | workload | simd | simd, all cores | simd unpooled | pooled/unpooled | scalar | Embree ray | Bullet "
               "| simd/Embree | simd/Bullet | nodes/sweep | tris/sweep |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
   for (const char* scene : scenes) {
-    for (const char* wl : {"tick", "validate", "long"}) {
+    for (const char* wl : {"tick", "validate", "long", "ray"}) {
       const std::string base = std::string(scene) + "/" + wl;
       const std::string simd1 = "Sweep/" + base + "/simd/1thread";
       const double simd = get(c, simd1, "items_per_second");

@@ -126,6 +126,21 @@ void BM_EmbreeRay(benchmark::State& state, const std::string& scene, Workload wl
   }
   state.SetItemsProcessed(state.iterations() * std::int64_t(q.size()));
   state.counters["hit_share"] = double(n_hits) / double(q.size());
+  if (wl != Workload::ray) return;
+  // The same rays: how Embree's answers compare with capsweep's (not a pass/fail: a peer).
+  const auto exact = answer(world_for(scene), q, SweepPath::simd, 0);
+  std::size_t same = 0, both = 0;
+  double err = 0;
+  for (std::size_t i = 0; i < q.size(); ++i) {
+    const PeerHit h = embree.cast(q[i]);
+    same += h.hit == exact[i].hit;
+    if (h.hit && exact[i].hit) {
+      ++both;
+      err += std::fabs(h.t - exact[i].t) * double(length(q[i].motion));
+    }
+  }
+  state.counters["agrees_hit_miss"] = double(same) / double(q.size());
+  state.counters["mean_dist_err_mm"] = both ? 1000 * err / double(both) : 0;
 }
 
 void BM_BulletSweep(benchmark::State& state, const std::string& scene, Workload wl) {
@@ -222,7 +237,7 @@ void register_all() {
         ->Unit(benchmark::kMillisecond)
         ->UseRealTime()
         ->MinTime(0.5);
-    for (Workload wl : {Workload::tick, Workload::validate, Workload::long_range}) {
+    for (Workload wl : {Workload::tick, Workload::validate, Workload::long_range, Workload::ray}) {
       const std::string base = scene + "/" + name(wl);
       for (SweepPath path : {SweepPath::simd, SweepPath::scalar}) {
         for (int threads : {1, 0}) {
@@ -241,6 +256,7 @@ void register_all() {
           ->Unit(benchmark::kMillisecond)
           ->UseRealTime()
           ->MinTime(0.3);
+      if (wl == Workload::ray) continue;  // Bullet's capsule needs a radius
       benchmark::RegisterBenchmark(("BulletSweep/" + base + "/1thread").c_str(), BM_BulletSweep, scene, wl)
           ->Unit(benchmark::kMillisecond)
           ->UseRealTime()

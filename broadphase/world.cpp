@@ -283,12 +283,16 @@ void sweep_simd(const WorldArrays& w, const SweepQuery& q, SweepHit& hit, Traver
   }
 }
 
+// A checked query as every path sweeps it: a ray or segment becomes its thin capsule (sweep.h).
+SweepQuery as_swept(const SweepQuery& q) { return {swept_capsule(q.capsule, q.motion), q.motion}; }
+
 // One query through the chosen path, after its check.
 template <class Keep>
-Status sweep_path(const WorldArrays& w, const SweepQuery& q, SweepHit& hit, SweepPath path, TraversalStats& stats,
+Status sweep_path(const WorldArrays& w, const SweepQuery& query, SweepHit& hit, SweepPath path, TraversalStats& stats,
                   const Keep& keep) {
   hit = SweepHit{};
-  if (Status s = check_sweep(q.capsule, q.motion); s != Status::ok) return s;
+  if (Status s = check_sweep(query.capsule, query.motion); s != Status::ok) return s;
+  const SweepQuery q = as_swept(query);
   switch (path) {
     case SweepPath::simd: sweep_simd(w, q, hit, stats, keep); break;
     case SweepPath::scalar: sweep_scalar(w, q, hit, stats, keep); break;
@@ -313,7 +317,7 @@ PoolCounts sweep_chunk(const World& world, std::span<const SweepQuery> queries, 
   for (std::size_t i = 0; i < queries.size(); ++i) {
     hits[i] = SweepHit{};
     status[i] = check_sweep(queries[i].capsule, queries[i].motion);
-    if (status[i] == Status::ok) sweep_simd(w, queries[i], hits[i], stats, KeepAll{}, &pool, std::uint32_t(i));
+    if (status[i] == Status::ok) sweep_simd(w, as_swept(queries[i]), hits[i], stats, KeepAll{}, &pool, std::uint32_t(i));
   }
   pool.flush();
   return pool.counts();

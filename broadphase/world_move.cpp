@@ -104,7 +104,7 @@ constexpr std::size_t kPileUp = 32;
 
 bool overlaps(const Capsule& a, const Capsule& b) {
   // A refused capsule (NaN, out of range) counts as overlapping, as the exact contact says.
-  if (check_sweep(a, {}) != Status::ok || check_sweep(b, {}) != Status::ok) {
+  if (check_capsule(a) != Status::ok || check_capsule(b) != Status::ok) {
     Contact k;
     capsule_capsule_contact(a, b, k);
     return k.distance < double(a.radius) + double(b.radius);
@@ -286,7 +286,7 @@ std::size_t World::move(std::span<const Agent> agents, const MoveSettings& setti
         if (stop.before(i)) break;
         const Agent& a = agents[i];
         MoveSegments* trace = segments.empty() ? nullptr : &segments[i];
-        Status s = check_sweep(a.capsule, a.displacement);
+        Status s = check_agent_move(a.capsule, a.displacement);
         if (s == Status::ok && !std::isfinite(a.vertical_speed)) s = Status::non_finite_motion;
         if (!status.empty()) status[i] = s;
         if (s != Status::ok) {
@@ -381,7 +381,7 @@ void World::validate(std::span<const ClaimedMove> moves, const ValidateSettings&
         Verdict& v = verdicts[i];
         v = Verdict{};
         v.furthest = v.corrected = m.from;
-        v.status = check_sweep(m.from, m.motion);
+        v.status = check_agent_move(m.from, m.motion);
         if (v.status == Status::ok && !(std::isfinite(m.dt) && m.dt >= 0 && std::isfinite(m.vertical_speed))) {
           v.status = Status::non_finite_motion;
         }

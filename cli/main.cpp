@@ -131,15 +131,17 @@ Command add_queries(CLI::App& app) {
   auto a = std::make_shared<Args>();
   CLI::App* c = app.add_subcommand("queries", "Writes a seeded workload as a CWSQ file");
   add_scene_options(*c, a->scene);
-  c->add_option("--workload", a->workload, "tick (0.05-0.2 m), validate (0.5-2 m) or long (5-30 m)")
+  c->add_option("--workload", a->workload,
+                "tick (0.05-0.2 m), validate (0.5-2 m) or long (5-30 m) for a person; ray: a ray (radius 0) from a "
+                "person's eyes, 5-30 m in any direction")
       ->required()
-      ->check(CLI::IsMember({"tick", "validate", "long"}));
+      ->check(CLI::IsMember({"tick", "validate", "long", "ray"}));
   c->add_option("--count", a->count, "How many queries")->required()->check(CLI::Range(1, 100'000'000));
   c->add_option("--seed", a->seed, "The same scene, workload, count and seed give the same file")->capture_default_str();
   c->add_option("--out", a->out, "The queries (CWSQ), written atomically")->required();
   return [a] {
     Workload w;
-    if (!parse_workload(a->workload, w)) throw UsageError("--workload must be tick, validate or long");
+    if (!parse_workload(a->workload, w)) throw UsageError("--workload must be tick, validate, long or ray");
     const World world = load_world(a->scene);
     write_queries(a->out, make_workload(world, w, a->count, a->seed), std::vector<std::string>{a->scene.path});
     std::printf("%zu %s queries (seed %llu) -> %s\n", a->count, name(w), (unsigned long long)a->seed, a->out.c_str());
@@ -216,7 +218,7 @@ Command add_throughput(CLI::App& app) {
     SweepPath path = SweepPath::simd;
   };
   auto a = std::make_shared<Args>();
-  CLI::App* c = app.add_subcommand("throughput", "Sweeps/s on the built-in arena (tick, validate, long), 1 core and all");
+  CLI::App* c = app.add_subcommand("throughput", "Sweeps/s on the built-in arena (tick, validate, long, ray), 1 core and all");
   add_threads(*c, a->threads);
   c->add_option("--count", a->count, "Queries per workload")->check(CLI::Range(1, 10'000'000))->capture_default_str();
   add_path(*c, a->path);
@@ -228,7 +230,7 @@ Command add_throughput(CLI::App& app) {
                 a->path == SweepPath::simd ? best_block_sweep().isa : "", threads);
     std::printf("  %-9s %8s %8s %14s %14s %10s\n", "workload", "queries", "hits", "sweeps/s/core", "sweeps/s all",
                 "speed-up");
-    for (Workload w : {Workload::tick, Workload::validate, Workload::long_range}) {
+    for (Workload w : {Workload::tick, Workload::validate, Workload::long_range, Workload::ray}) {
       bench_workload(world, w, a->count, threads, a->path);
     }
     std::printf("answers identical on 1 and %d threads\n", threads);

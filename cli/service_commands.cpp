@@ -254,8 +254,8 @@ Command add_bench_service(CLI::App& app) {
   c->get_option("--scene")->capture_default_str();
   c->add_option("--server", a->server, "An existing server (default: a capsweep serve child on loopback)");
   c->add_option("--world", a->world, "The world's name on that server")->capture_default_str();
-  c->add_option("--workload", a->workload, "tick, validate or long")
-      ->check(CLI::IsMember({"tick", "validate", "long"}))
+  c->add_option("--workload", a->workload, "tick, validate, long or ray")
+      ->check(CLI::IsMember({"tick", "validate", "long", "ray"}))
       ->capture_default_str();
   c->add_option("--batches", a->batches, "Batch sizes, comma-separated")->capture_default_str();
   c->add_option("--seconds", a->seconds, "Per row")->check(CLI::Range(0.001, 600.0))->capture_default_str();
@@ -265,7 +265,7 @@ Command add_bench_service(CLI::App& app) {
   return [a] {
     const std::string scene = a->scene.path;
     Workload workload;
-    if (!parse_workload(a->workload, workload)) throw UsageError("--workload must be tick, validate or long");
+    if (!parse_workload(a->workload, workload)) throw UsageError("--workload must be tick, validate, long or ray");
     const double seconds = a->seconds;
     const int in_flight = a->in_flight;
     const auto count = a->count;

@@ -8,7 +8,7 @@ const char* describe(Status s) {
   switch (s) {
     case Status::ok: return "ok";
     case Status::non_finite_capsule: return "capsule has a NaN or infinite coordinate or radius";
-    case Status::bad_radius: return "capsule radius must be positive";
+    case Status::bad_radius: return "capsule radius must be positive (only a sweep takes 0: a ray or a segment)";
     case Status::non_finite_motion: return "motion has a NaN or infinite component";
     case Status::non_finite_triangle: return "triangle has a NaN or infinite vertex";
     case Status::out_of_range: return "a coordinate, radius or motion component exceeds 1e6 m";
@@ -37,7 +37,12 @@ Status check_motion(const Vec3& m) {
 }
 
 Status check_sweep(const Capsule& moving, const Vec3& motion) {
-  if (Status s = check_capsule(moving); s != Status::ok) return s;
+  if (Status s = check_capsule_with_min_radius(moving, true); s != Status::ok) return s;
+  return check_motion(motion);
+}
+
+Status check_agent_move(const Capsule& agent, const Vec3& motion) {
+  if (Status s = check_capsule(agent); s != Status::ok) return s;
   return check_motion(motion);
 }
 

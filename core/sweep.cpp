@@ -1,28 +1,18 @@
 #include <capsweep/sweep.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/closest_point.h"
 #include "core/contact_core.h"
+#include "core/sweep_frame.h"
 
 namespace capsweep {
 
+using detail::Best;
+using detail::Frame;
+
 namespace {
-
-// The sweep in double, relative to the capsule's endpoint a: axis [0, e], motion d.
-struct Frame {
-  Vec3d e, d;
-  double r;
-  Vec3d v[3];
-  TriangleShape shape;
-};
-
-struct Best {
-  double t = INFINITY;
-  Vec3d normal, point;  // point on the triangle (frame coordinates)
-  Feature feature = Feature::none;
-  double depth = 0;
-};
 
 // First t in [0, 1] at which x(t) = t d enters {y + h n : y in polygon, |h| <= r} through one of
 // its two offset faces (Cyrus-Beck clipping against the slab's half-spaces).
@@ -105,7 +95,9 @@ bool enter_sphere(const Vec3d& center, double r, const Vec3d& d, double& t, Vec3
   return true;
 }
 
-void sweep_frame(const Frame& f, Best& best) {
+}  // namespace
+
+void detail::sweep_frame(const Frame& f, Best& best) {
   // A start within reach is an overlap, whichever way the capsule moves.
   const detail::ContactD start = detail::contact({}, f.e, f.r, f.v, f.shape);
   if (start.distance <= f.r) {
@@ -163,6 +155,8 @@ void sweep_frame(const Frame& f, Best& best) {
   }
 }
 
+namespace {
+
 // The shared kernel: axis [a, b], radius r (already validated) against a possibly degenerate
 // triangle; obstacle_radius moves the reported point out to a capsule obstacle's surface.
 void sweep_validated(const Vec3& a, const Vec3& b, double r, const Vec3& motion, const Vec3 tri[3],
@@ -175,7 +169,7 @@ void sweep_validated(const Vec3& a, const Vec3& b, double r, const Vec3& motion,
   for (int i = 0; i < 3; ++i) f.v[i] = to_double(tri[i]) - origin;
   f.shape = classify_triangle(f.v);
   Best best;
-  sweep_frame(f, best);
+  detail::sweep_frame(f, best);
   hit = SweepHit{};
   if (!(best.t <= 1.0)) return;
   hit.hit = true;
@@ -187,6 +181,17 @@ void sweep_validated(const Vec3& a, const Vec3& b, double r, const Vec3& motion,
 }
 
 }  // namespace
+
+float ray_radius(const Capsule& c, const Vec3& motion) {
+  float largest = 0.f;
+  for (const Vec3& v : {c.a, c.b, c.a + motion, c.b + motion}) largest = std::max(largest, max_abs_component(v));
+  return float(std::max(1e-4, 4e-7 * double(largest)) / 2);
+}
+
+Capsule swept_capsule(const Capsule& c, const Vec3& motion) {
+  if (c.radius != 0.f) return c;
+  return {c.a, c.b, ray_radius(c, motion)};
+}
 
 float round_time_down(double t) {
   float tf = float(t);
@@ -204,7 +209,8 @@ Status sweep_capsule_triangle(const Capsule& capsule, const Vec3& motion, const 
 
 void sweep_capsule_triangle_unchecked(const Capsule& capsule, const Vec3& motion, const Triangle& triangle,
                                       SweepHit& hit) {
-  sweep_validated(capsule.a, capsule.b, capsule.radius, motion, triangle.v, 0.0, hit);
+  const Capsule swept = swept_capsule(capsule, motion);
+  sweep_validated(swept.a, swept.b, swept.radius, motion, triangle.v, 0.0, hit);
 }
 
 Status sweep_sphere_triangle(const Vec3& center, float radius, const Vec3& motion, const Triangle& triangle,
@@ -217,7 +223,8 @@ Status sweep_capsule_capsule(const Capsule& capsule, const Vec3& motion, const C
   if (Status s = check_sweep(capsule, motion); s != Status::ok) return s;
   if (Status s = check_obstacle_capsule(obstacle); s != Status::ok) return s;
   const Vec3 axis[3] = {obstacle.a, obstacle.b, obstacle.b};
-  sweep_validated(capsule.a, capsule.b, double(capsule.radius) + double(obstacle.radius), motion, axis,
+  const Capsule swept = swept_capsule(capsule, motion);
+  sweep_validated(swept.a, swept.b, double(swept.radius) + double(obstacle.radius), motion, axis,
                   obstacle.radius, hit);
   return Status::ok;
 }

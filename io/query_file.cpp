@@ -100,7 +100,9 @@ std::vector<ClaimedMove> read_records(const std::string& path, float dt_if_absen
     ClaimedMove& m = moves[i];
     m.from = {{f[0], f[1], f[2]}, {f[3], f[4], f[5]}, f[6]};
     m.motion = {f[7], f[8], f[9]};
-    if (Status s = check_sweep(m.from, m.motion); s != Status::ok) throw fail(describe(s));
+    // A sweep may be a ray (radius 0); a claimed move is an agent's, which is solid.
+    const Status s = version == kClaimedMoveVersion ? check_agent_move(m.from, m.motion) : check_sweep(m.from, m.motion);
+    if (s != Status::ok) throw fail(describe(s));
     if (version != kClaimedMoveVersion) {
       m.dt = dt_if_absent;
       continue;

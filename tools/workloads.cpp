@@ -13,12 +13,13 @@ const char* name(Workload w) {
     case Workload::tick: return "tick";
     case Workload::validate: return "validate";
     case Workload::long_range: return "long";
+    case Workload::ray: return "ray";
   }
   return "?";
 }
 
 bool parse_workload(const std::string& text, Workload& out) {
-  for (Workload w : {Workload::tick, Workload::validate, Workload::long_range}) {
+  for (Workload w : {Workload::tick, Workload::validate, Workload::long_range, Workload::ray}) {
     if (text == name(w)) {
       out = w;
       return true;
@@ -79,7 +80,7 @@ std::vector<SweepQuery> make_workload(const World& world, Workload workload, std
   while (queries.size() < count) {
     const Capsule person = places.person(rng);
     Vec3d d;
-    if (workload == Workload::long_range) {
+    if (workload == Workload::long_range || workload == Workload::ray) {
       d = rng.unit_vector() * rng.uniform(5, 30);
     } else {
       const double angle = rng.uniform(0, 2 * std::numbers::pi);
@@ -90,7 +91,13 @@ std::vector<SweepQuery> make_workload(const World& world, Workload workload, std
       if (++failed > 1000 + 100 * count) throw std::runtime_error("no clear place for a person to stand in the scene");
       continue;
     }
-    queries.push_back({person, to_float(d)});
+    if (workload == Workload::ray) {
+      // The bottom sphere's centre is r + 2 cm above the ground on flat floor.
+      const Vec3 eyes = person.a + Vec3{0, kPersonEyes - kPersonRadius - 0.02f, 0};
+      queries.push_back({{eyes, eyes, 0.f}, to_float(d)});
+    } else {
+      queries.push_back({person, to_float(d)});
+    }
   }
   return queries;
 }

@@ -4,7 +4,9 @@
 // 1 cm to any triangle are redrawn. It moves
 //   tick      0.05-0.2 m horizontally (a walking step),
 //   validate  0.5-2 m horizontally (a claimed player move),
-//   long      5-30 m in any direction.
+//   long      5-30 m in any direction;
+// or, as a ray (radius 0, a = b) from its eyes 1.6 m above the ground:
+//   ray       5-30 m in any direction (line of sight, hitscan; the same rays Embree casts).
 // Seeded: the same scene, workload, count and seed give the same queries everywhere.
 #pragma once
 
@@ -18,12 +20,13 @@
 
 namespace capsweep {
 
-enum class Workload { tick, validate, long_range };
+enum class Workload { tick, validate, long_range, ray };
 const char* name(Workload w);
 bool parse_workload(const std::string& text, Workload& out);
 
 inline constexpr float kPersonRadius = 0.35f;
 inline constexpr float kPersonAxis = 1.1f;
+inline constexpr float kPersonEyes = 1.6f;  // above the ground, for the ray workload
 
 // Random places to stand: points on walkable triangles (normal.y > 0.7), picked by area.
 class StandingPlaces {

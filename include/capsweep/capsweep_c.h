@@ -40,7 +40,7 @@ enum cs_result {
 enum cs_status {
   CS_STATUS_OK = 0,
   CS_STATUS_NON_FINITE_CAPSULE = 1, /* NaN or Inf in a capsule endpoint or radius */
-  CS_STATUS_BAD_RADIUS = 2,         /* radius <= 0 */
+  CS_STATUS_BAD_RADIUS = 2,         /* radius < 0, or 0 for an agent, an overlap or a contact */
   CS_STATUS_NON_FINITE_MOTION = 3,  /* NaN or Inf in the motion (or dt, vertical speed) */
   CS_STATUS_NON_FINITE_TRIANGLE = 4,
   CS_STATUS_OUT_OF_RANGE = 5        /* a coordinate, radius or motion component beyond 1e6 m */
@@ -225,7 +225,8 @@ CS_API int cs_world_from_triangles(const float* vertices, size_t vertex_count, c
 CS_API void cs_world_free(cs_world* world);
 CS_API size_t cs_world_triangle_count(const cs_world* world);
 
-/* Sweeps queries[i] into hits[i]. A refused query (NaN, radius <= 0, out of range) gets a miss;
+/* Sweeps queries[i] into hits[i]. Radius 0 is a ray (a == b) or a moving segment, answered as
+ * <capsweep/sweep.h> says. A refused query (NaN, radius < 0, out of range) gets a miss;
  * the call still returns CS_OK. */
 CS_API int cs_sweep(const cs_world* world, const cs_sweep_query* queries, size_t count, cs_sweep_hit* hits,
                     int threads);

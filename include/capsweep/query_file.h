@@ -32,7 +32,7 @@ class FormatError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Reads and validates every query (finite, radius > 0, within range), of either version (a
+// Reads and validates every query (finite, radius >= 0, within range), of either version (a
 // version 2 file's state is checked, then left out).
 std::vector<SweepQuery> read_queries(const std::string& path);
 

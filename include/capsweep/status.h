@@ -10,7 +10,7 @@ namespace capsweep {
 enum class Status : std::uint8_t {
   ok = 0,
   non_finite_capsule,   // NaN or Inf in a capsule endpoint or radius
-  bad_radius,           // radius <= 0 (moving capsule) or < 0 (static capsule obstacle)
+  bad_radius,           // radius < 0, or 0 where a solid capsule is needed (agents, overlaps, contacts)
   non_finite_motion,    // NaN or Inf in the motion vector
   non_finite_triangle,  // NaN or Inf in a triangle vertex
   out_of_range,         // a coordinate, radius or motion component beyond kMaxCoordinate
@@ -22,10 +22,13 @@ inline constexpr float kMaxCoordinate = 1.0e6f;
 
 const char* describe(Status s);
 
-Status check_capsule(const Capsule& c);           // a moving capsule: radius > 0
+Status check_capsule(const Capsule& c);           // a solid capsule (agent, overlap, contact): radius > 0
 Status check_obstacle_capsule(const Capsule& c);  // a static capsule: radius >= 0 (0 = segment)
 Status check_motion(const Vec3& motion);
 Status check_triangle(const Triangle& t);
-Status check_sweep(const Capsule& moving, const Vec3& motion);  // check_capsule, then check_motion
+// A sweep: radius >= 0 (0 = a ray or a moving segment, see sweep.h), then check_motion.
+Status check_sweep(const Capsule& moving, const Vec3& motion);
+// An agent's move (World::move, World::validate): check_capsule, then check_motion.
+Status check_agent_move(const Capsule& agent, const Vec3& motion);
 
 }  // namespace capsweep

@@ -14,6 +14,15 @@
 // or sphere that is entered no later, so only offset faces, cylinder sides and spheres count.
 // A start with dist <= r is reported as t = 0 with a push-out depth and normal (contact.h).
 //
+// Rays and moving segments are capsules of radius 0 (a ray: a = b). A zero-radius prism has no
+// thickness, so a ray sliding along a face or an edge would touch it or not by the last bit of
+// rounding. Such a sweep is answered as the sweep of the thin capsule swept_capsule() returns,
+// of radius half the tolerance (max(0.1 mm, 4e-7 x the largest coordinate of the query's start
+// and end) / 2): its t lies between the contact times of the ray and of the ray grown by the
+// tolerance, which is what exact means here, and every kernel and path sees the same capsule.
+// A face hit reports the face normal; a hit within that half-tolerance of an edge or vertex
+// reports the edge's or vertex's normal, facing the motion.
+//
 // Every kernel validates its input and returns Status::ok, or an error and a miss.
 #pragma once
 
@@ -22,6 +31,13 @@
 #include <capsweep/sweep_hit.h>
 
 namespace capsweep {
+
+// The capsule a sweep of `capsule` by `motion` is answered with: the capsule itself, or for a
+// ray or segment (radius 0) the same axis with radius ray_radius(capsule, motion).
+Capsule swept_capsule(const Capsule& capsule, const Vec3& motion);
+// Half the tolerance at the query: max(1e-4, 4e-7 x the largest |coordinate| of a, b, a + d,
+// b + d) / 2, in metres.
+float ray_radius(const Capsule& capsule, const Vec3& motion);
 
 Status sweep_capsule_triangle(const Capsule& capsule, const Vec3& motion, const Triangle& triangle, SweepHit& hit);
 // The same for inputs that already passed check_sweep and check_triangle: a world checks each

@@ -138,8 +138,8 @@ class World:
 
     def sweep(self, queries, path="simd", threads=0, status=False):
         """Sweeps each query (QUERY_DTYPE records, or float32 (n, 10) in CWSQ order) and returns an
-        array of HIT_DTYPE records (a CWSR body). A refused query (NaN, radius <= 0, out of
-        range) gets a miss; with status=True, also returns its reason per query (uint8, STATUS)."""
+        array of HIT_DTYPE records (a CWSR body). Radius 0 is a ray (a == b) or a moving segment.
+        A refused query (NaN, radius < 0, out of range) gets a miss; with status=True, also returns its reason per query (uint8, STATUS)."""
         if path not in _PATHS:
             raise Error(f"unknown path {path!r} (simd, scalar or brute)")
         q = _records(queries, QUERY_DTYPE, 10, "queries")

@@ -1,5 +1,5 @@
 // The three sweep paths on every shared scene and the arena, for 100k queries of each workload
-// and 100k adversarial ones:
+// (rays included) and 100k adversarial capsules, rays and segments:
 //   - scalar (BVH + scalar kernel) gives exactly brute's bytes (brute on a subset of the large
 //     scenes, to keep CI quick);
 //   - simd agrees with scalar: the same answer, or both accepted by the oracle with
@@ -67,6 +67,8 @@ TEST_P(ScenePaths, AllPathsAgreeAndTheOracleAcceptsThem) {
   sets.push_back({"validate", make_workload(world, Workload::validate, kQueries, 32)});
   sets.push_back({"long", make_workload(world, Workload::long_range, kQueries, 33)});
   sets.push_back({"adversarial", cases::adversarial_scene_queries(tris, kQueries, 34)});
+  sets.push_back({"ray", make_workload(world, Workload::ray, kQueries, 35)});
+  sets.push_back({"adv. rays", cases::adversarial_scene_queries(tris, kQueries / 2, 36, true)});
 
   for (const Set& set : sets) {
     SCOPED_TRACE(set.name);

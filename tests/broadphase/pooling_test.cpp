@@ -43,6 +43,12 @@ std::vector<SweepQuery> mixed_batch(const World& w, const std::vector<Triangle>&
     s.capsule.b = s.capsule.a;  // a sphere: its leftover lanes are not pooled
     q.push_back(s);
   }
+  for (std::size_t i = 2; i < n; i += 7) {
+    SweepQuery s = q[i];
+    s.capsule.radius = 0.f;  // a moving segment (pooled), or a ray every other time (not pooled)
+    if (i % 2 == 0) s.capsule.b = s.capsule.a;
+    q.push_back(s);
+  }
   for (std::size_t i = 0; i < n; i += 97) {
     SweepQuery bad = q[i];
     if (rng.chance(0.5)) {

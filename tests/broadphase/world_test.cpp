@@ -64,7 +64,7 @@ TEST(World, RefusedQueriesGetAMissAndTheirReason) {
 TEST(World, AnswersAreBitIdenticalForAnyThreadCountAndOrder) {
   const World w(make_arena());
   std::vector<SweepQuery> q;
-  for (Workload wl : {Workload::tick, Workload::validate, Workload::long_range}) {
+  for (Workload wl : {Workload::tick, Workload::validate, Workload::long_range, Workload::ray}) {
     const auto part = make_workload(w, wl, 3000, 7);
     q.insert(q.end(), part.begin(), part.end());
   }
@@ -89,7 +89,7 @@ TEST(World, AnswersAreBitIdenticalForAnyThreadCountAndOrder) {
 
 TEST(World, ArenaAnswersAreAcceptedByTheSceneOracle) {
   const World w(make_arena());
-  for (Workload wl : {Workload::tick, Workload::validate, Workload::long_range}) {
+  for (Workload wl : {Workload::tick, Workload::validate, Workload::long_range, Workload::ray}) {
     const auto q = make_workload(w, wl, 1500, 11);
     std::vector<SweepHit> hits(q.size());
     w.sweep(q, hits);

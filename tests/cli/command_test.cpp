@@ -45,7 +45,8 @@ TEST_F(Command, SweepOnEverySharedObjSceneIsAcceptedByTheOracle) {
     const std::string scene_path = kScenes + "/" + scene;
     const std::vector<Triangle> tris = load_scene(scene_path);
     std::vector<SweepQuery> queries;
-    for (const auto& [workload, count] : {std::pair{"tick", 300}, std::pair{"validate", 300}, std::pair{"long", 150}}) {
+    for (const auto& [workload, count] :
+         {std::pair{"tick", 300}, std::pair{"validate", 300}, std::pair{"long", 150}, std::pair{"ray", 150}}) {
       const CommandRun gen = capsweep_cmd("queries --scene " + scene_path + " --workload " + workload + " --count " +
                                    std::to_string(count) + " --seed 5 --out " + path("w.cwsq"));
       ASSERT_EQ(gen.code, 0) << gen.output;
@@ -54,6 +55,8 @@ TEST_F(Command, SweepOnEverySharedObjSceneIsAcceptedByTheOracle) {
     }
     const auto adversarial = cases::adversarial_scene_queries(tris, 300, 17);
     queries.insert(queries.end(), adversarial.begin(), adversarial.end());
+    const auto rays = cases::adversarial_scene_queries(tris, 150, 18, true);
+    queries.insert(queries.end(), rays.begin(), rays.end());
     write_queries(path("q.cwsq"), queries);
 
     const CommandRun one = capsweep_cmd("sweep --scene " + scene_path + " --queries " + path("q.cwsq") + " --out " +
@@ -78,12 +81,17 @@ TEST_F(Command, SweepOnEverySharedObjSceneIsAcceptedByTheOracle) {
 
 TEST_F(Command, BadQueryFileIsRefusedNamingTheQuery) {
   std::vector<SweepQuery> q(3, SweepQuery{{{0, 1, 0}, {0, 2, 0}, 0.3f}, {1, 0, 0}});
-  q[1].capsule.radius = 0;
+  q[1].capsule.radius = -0.3f;  // (radius 0 is a ray or a segment: accepted, below)
   write_queries(path("q.cwsq"), q);
   const CommandRun run = capsweep_cmd("sweep --scene @arena --queries " + path("q.cwsq") + " --out " + path("r.cwsr"));
   EXPECT_EQ(run.code, 1);
   EXPECT_NE(run.output.find("query 1: capsule radius must be positive"), std::string::npos) << run.output;
   EXPECT_FALSE(std::filesystem::exists(path("r.cwsr")));
+  q[1].capsule.radius = 0;
+  write_queries(path("q.cwsq"), q);
+  const CommandRun rays = capsweep_cmd("sweep --scene @arena --queries " + path("q.cwsq") + " --out " + path("r.cwsr"));
+  EXPECT_EQ(rays.code, 0) << rays.output;
+  EXPECT_EQ(read_results(path("r.cwsr")).size(), 3u);
 }
 
 TEST_F(Command, BrokenSceneIsRefusedNamingTheFile) {

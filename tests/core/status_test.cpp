@@ -33,12 +33,18 @@ TEST(Status, NonFiniteCapsuleIsRefused) {
   EXPECT_EQ(sweep_status(c, {0, -1, 0}, kFloor), Status::non_finite_capsule);
 }
 
-TEST(Status, ZeroOrNegativeRadiusIsRefused) {
+// A sweep takes radius 0 (a moving segment or a ray: ray_sweep_test.cpp); a negative radius is
+// refused everywhere, and 0 wherever a solid capsule is needed.
+TEST(Status, NegativeRadiusIsRefusedAndZeroWhereASolidCapsuleIsNeeded) {
   Capsule c = kPerson;
-  c.radius = 0;
-  EXPECT_EQ(sweep_status(c, {0, -1, 0}, kFloor), Status::bad_radius);
   c.radius = -0.1f;
   EXPECT_EQ(sweep_status(c, {0, -1, 0}, kFloor), Status::bad_radius);
+  c.radius = 0;
+  SweepHit hit;
+  EXPECT_EQ(sweep_capsule_triangle(c, {0, -1, 0}, kFloor, hit), Status::ok);
+  Contact k;
+  EXPECT_EQ(capsule_triangle_contact(c, kFloor, k), Status::bad_radius);
+  EXPECT_EQ(check_agent_move(c, {0, -1, 0}), Status::bad_radius);
 }
 
 TEST(Status, NonFiniteMotionIsRefused) {

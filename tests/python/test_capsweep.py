@@ -98,6 +98,24 @@ def test_a_world_from_arrays_answers_a_falling_sphere():
     assert hit["triangle"] in (0, 1)
 
 
+def test_a_ray_and_a_segment_are_sweeps_of_radius_zero():
+    world = floor()
+    # A ray from y = 2 straight down 4 m meets the floor half way; so does a horizontal segment.
+    q = np.array([[0.2, 2, 0.1, 0.2, 2, 0.1, 0, 0, -4, 0], [-0.5, 2, 0.1, 0.5, 2, 0.1, 0, 0, -4, 0]],
+                 dtype=np.float32)
+    hits, status = world.sweep(q, status=True)
+    assert [capsweep.STATUS[s] for s in status] == ["ok", "ok"]
+    for hit in hits:
+        assert hit["hit"] == 1 and hit["t"] <= 0.5 and hit["t"] == pytest.approx(0.5, abs=1e-4 / 4)
+        assert hit["normal"][1] == pytest.approx(1.0)
+    # An agent is solid: a radius-0 agent stays put, refused.
+    agents = np.zeros(1, dtype=capsweep.AGENT_DTYPE)
+    agents[0]["capsule"]["a"], agents[0]["capsule"]["b"] = (0.2, 1, 0.1), (0.2, 1.5, 0.1)
+    agents[0]["displacement"] = (0.1, 0, 0)
+    moved = world.move(agents)
+    assert capsweep.STATUS[moved[0]["status"]] == "bad_radius"
+
+
 def test_refused_queries_get_a_miss_and_a_status():
     world = floor()
     q = np.array([[np.nan, 2, 0, 0, 2, 0, 0.5, 0, -3, 0], [0, 2, 0, 0, 2, 0, -1, 0, -3, 0],

@@ -39,6 +39,11 @@ Batches make(const World& world, std::size_t count, std::uint64_t seed) {
     c.b = c.b + q.motion * f;
     b.capsules.push_back(c);
   }
+  // Rays and moving segments are sweeps only (claims and capsules above are solid).
+  const std::vector<SweepQuery> rays = make_workload(world, Workload::ray, part / 2, seed + 11);
+  b.sweeps.insert(b.sweeps.end(), rays.begin(), rays.end());
+  const std::vector<SweepQuery> hard_rays = cases::adversarial_scene_queries(soup, part / 2, seed + 12, true);
+  b.sweeps.insert(b.sweeps.end(), hard_rays.begin(), hard_rays.end());
   return b;
 }
 

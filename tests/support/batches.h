@@ -11,9 +11,9 @@
 namespace batches {
 
 struct Batches {
-  std::vector<capsweep::SweepQuery> sweeps;   // tick, validate, long and adversarial queries
+  std::vector<capsweep::SweepQuery> sweeps;   // tick, validate, long, adversarial, then rays and segments
   std::vector<capsweep::Agent> agents;        // a crowd after a few ticks, pressed together
-  std::vector<capsweep::ClaimedMove> claims;  // the sweeps as claimed moves over 0.1 s
+  std::vector<capsweep::ClaimedMove> claims;  // the solid sweeps as claimed moves over 0.1 s
   std::vector<capsweep::Capsule> capsules;    // capsules along the sweeps (some overlapping)
 };
 

@@ -85,12 +85,14 @@ Vec3 f(const Vec3d& v) { return capsweep::to_float(v); }
 
 }  // namespace
 
-SweepCase make(Random& rng, Kind kind) {
+SweepCase make(Random& rng, Kind kind, Mover mover) {
   const double size = rng.chance(0.1) ? rng.log_uniform(50, 2000) : rng.log_uniform(1e-3, 50);
-  const double r = rng.log_uniform(1e-3, 10);
+  const double drawn_r = rng.log_uniform(1e-3, 10);
+  const double r = mover == Mover::capsule ? drawn_r : 0.0;
   const Vec3d origin = rng.chance(0.3) ? rng.in_cube(5000) : rng.in_cube(10);
   const Geometry g = make_triangle(rng, origin, size);
-  const double axis_len = rng.chance(0.1) ? 0.0 : rng.log_uniform(1e-3, 5);
+  const double drawn_axis = rng.chance(0.1) ? 0.0 : rng.log_uniform(1e-3, 5);
+  const double axis_len = mover == Mover::ray ? 0.0 : mover == Mover::segment && drawn_axis == 0 ? 1.0 : drawn_axis;
   const double speed = rng.chance(0.02) ? 0.0 : rng.log_uniform(1e-3, 30);
 
   Vec3d a, b, d;

@@ -28,9 +28,14 @@ struct SweepCase {
   Kind kind;
 };
 
+// What moves: a capsule, or (radius 0) a ray or a segment, placed the same way against the
+// features (grazing an edge or vertex at gap 0 or 10 um, sliding in a face's plane, along an
+// edge, starting on the face).
+enum class Mover { capsule, ray, segment };
+
 // Triangles vary too: ordinary, slivers, near-collinear and coinciding vertices; sizes 1 mm to
 // 2 km, radii 1 mm to 10 m, motions up to 30 m, coordinates up to 5 km from the origin.
-SweepCase make(capsweep::Random& rng, Kind kind);
+SweepCase make(capsweep::Random& rng, Kind kind, Mover mover = Mover::capsule);
 
 // The largest coordinate magnitude a case involves (for the tolerance).
 double largest_coordinate(const SweepCase& c);

@@ -148,8 +148,11 @@ std::string judge(const capsweep::SweepHit& hit, const capsweep::Capsule& capsul
     if (out.distance < radius - tol) why << "push-out leaves distance " << out.distance << "; ";
   } else {
     if (hit.depth != 0.f) why << "depth on a moving hit; ";
+    // A ray or segment (radius 0) has no closest-point direction at contact: its normal must
+    // face the motion (the face's, or an edge's or vertex's facing it).
+    if (radius == 0 && dot(n, d) > 1e-6 * length(d)) why << "normal does not face the motion; ";
     // The normal is the direction between the closest points at the reported time.
-    if (at.distance > 0.5 * radius) {
+    if (radius > 0 && at.distance > 0.5 * radius) {
       const double allowed = 2e-4 + 4 * tol / radius;
       const double err = length(n - at.w / at.distance);
       if (err > allowed) why << "normal off by " << err << " (allowed " << allowed << "); ";

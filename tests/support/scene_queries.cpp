@@ -7,7 +7,7 @@ namespace cases {
 using namespace capsweep;
 
 std::vector<SweepQuery> adversarial_scene_queries(const std::vector<Triangle>& tris, std::size_t count,
-                                                  std::uint64_t seed) {
+                                                  std::uint64_t seed, bool rays) {
   Random rng(seed);
   std::vector<SweepQuery> out;
   out.reserve(count);
@@ -33,8 +33,10 @@ std::vector<SweepQuery> adversarial_scene_queries(const std::vector<Triangle>& t
       q = v[0] + (v[1] - v[0]) * a + (v[2] - v[0]) * b;
       n = face_n / length(face_n) * (rng.chance(0.5) ? 1.0 : -1.0);
     }
-    const double r = rng.chance(0.5) ? 0.35 : rng.log_uniform(0.01, 1);
-    const Vec3d axis = rng.chance(0.5) ? Vec3d{0, 1.1, 0} : rng.unit_vector() * rng.uniform(0, 1.5);
+    const double drawn_r = rng.chance(0.5) ? 0.35 : rng.log_uniform(0.01, 1);
+    const double r = rays ? 0.0 : drawn_r;
+    const Vec3d drawn_axis = rng.chance(0.5) ? Vec3d{0, 1.1, 0} : rng.unit_vector() * rng.uniform(0, 1.5);
+    const Vec3d axis = rays && out.size() % 2 == 0 ? Vec3d{} : drawn_axis;
     // The capsule end nearest the target, at distance r + gap along n when it gets there.
     const double gap = gaps[rng.below(6)];
     const Vec3d contact_end = q + n * (r + gap);

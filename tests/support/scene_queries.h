@@ -9,7 +9,8 @@
 
 namespace cases {
 
+// rays: radius 0 instead, half of them rays (a = b) and half moving segments, placed the same way.
 std::vector<capsweep::SweepQuery> adversarial_scene_queries(const std::vector<capsweep::Triangle>& triangles,
-                                                            std::size_t count, std::uint64_t seed);
+                                                            std::size_t count, std::uint64_t seed, bool rays = false);
 
 }  // namespace cases

@@ -1,0 +1,32 @@
+// The exact sweep in double, as the capsule and ellipsoid kernels share it. Internal.
+#pragma once
+
+#include <cmath>
+
+#include <capsweep/sweep_hit.h>
+#include "core/closest_point.h"
+
+namespace capsweep::detail {
+
+// A sweep relative to the moving shape's first axis endpoint: axis [0, e], radius r, motion d,
+// the triangle's vertices v in the same frame.
+struct Frame {
+  Vec3d e, d;
+  double r;
+  Vec3d v[3];
+  TriangleShape shape;  // classify_triangle(v)
+};
+
+// The earliest contact: t = INFINITY when there is none within [0, 1].
+struct Best {
+  double t = INFINITY;
+  Vec3d normal, point;  // point on the triangle (frame coordinates)
+  Feature feature = Feature::none;
+  double depth = 0;
+};
+
+// The first contact of the rounded prism's parts (see <capsweep/sweep.h>), or the start's
+// contact (t = 0, depth, push-out normal) when the start is within reach.
+void sweep_frame(const Frame& frame, Best& best);
+
+}  // namespace capsweep::detail
