@@ -41,6 +41,13 @@ Status check_sweep(const Capsule& moving, const Vec3& motion) {
   return check_motion(motion);
 }
 
+Status check_ellipsoid_sweep(const Ellipsoid& e, const Vec3& motion) {
+  if (!is_finite(e.centre) || !is_finite(e.radii)) return Status::non_finite_capsule;
+  if (!(e.radii.x > 0.f && e.radii.y > 0.f && e.radii.z > 0.f)) return Status::bad_radius;
+  if (!in_range(e.centre) || !in_range(e.radii)) return Status::out_of_range;
+  return check_motion(motion);
+}
+
 Status check_agent_move(const Capsule& agent, const Vec3& motion) {
   if (Status s = check_capsule(agent); s != Status::ok) return s;
   return check_motion(motion);

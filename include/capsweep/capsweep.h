@@ -12,6 +12,7 @@
 #include <capsweep/snapshot.h>
 #include <capsweep/status.h>
 #include <capsweep/sweep.h>
+#include <capsweep/sweep_ellipsoid.h>
 #include <capsweep/sweep_hit.h>
 #include <capsweep/validate.h>
 #include <capsweep/vec3.h>

@@ -13,6 +13,11 @@ struct Capsule {
   float radius = 0.f;
 };
 
+// An axis-aligned ellipsoid: the points x with sum(((x - centre) / radii)^2) <= 1, each radius > 0.
+struct Ellipsoid {
+  Vec3 centre, radii;
+};
+
 // A static triangle. Vertices may be collinear or coincide: the kernels then treat it as the
 // segment or point it collapses to.
 struct Triangle {

@@ -28,6 +28,9 @@ Status check_motion(const Vec3& motion);
 Status check_triangle(const Triangle& t);
 // A sweep: radius >= 0 (0 = a ray or a moving segment, see sweep.h), then check_motion.
 Status check_sweep(const Capsule& moving, const Vec3& motion);
+// A moving ellipsoid: finite, each radius > 0 (bad_radius), within range; then check_motion.
+// Its NaN/Inf is reported as non_finite_capsule (the moving shape).
+Status check_ellipsoid_sweep(const Ellipsoid& moving, const Vec3& motion);
 // An agent's move (World::move, World::validate): check_capsule, then check_motion.
 Status check_agent_move(const Capsule& agent, const Vec3& motion);
 

@@ -24,6 +24,12 @@ struct SweepQuery {
   Vec3 motion;
 };
 
+// An axis-aligned ellipsoid moving by `motion` (World::sweep_ellipsoid, <capsweep/sweep_ellipsoid.h>).
+struct SweepEllipsoidQuery {
+  Ellipsoid ellipsoid;
+  Vec3 motion;
+};
+
 // Which code answers a batch. Every path gives answers the exact oracle accepts; scalar and
 // brute give identical bytes (same kernel, same tie rule), simd agrees within the tolerance.
 enum class SweepPath {
@@ -101,6 +107,14 @@ class World {
 
   // One query on the calling thread.
   Status sweep_one(const SweepQuery& query, SweepHit& hit, SweepPath path = SweepPath::simd) const;
+
+  // The same batch contract for moving ellipsoids: each answer is exact in the capsule sense (its t
+  // lies between the contact times of the ellipsoid shrunk and grown by the tolerance), in world
+  // space, and bit-identical on every path, thread count and order. The broad phase walks the
+  // bounding sphere (on `simd`, with the wide rejection stage); each candidate triangle goes to
+  // the exact eSpace kernel. A refused query (NaN/Inf, a radius <= 0, out of range) gets a miss.
+  std::size_t sweep_ellipsoid(std::span<const SweepEllipsoidQuery> queries, std::span<SweepHit> hits,
+                              const SweepOptions& options = {}, std::span<Status> status = {}) const;
 
   // Whether the capsule is farther than `clearance` from every triangle (surface to surface).
   bool is_clear(const Capsule& capsule, float clearance) const;

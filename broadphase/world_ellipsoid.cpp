@@ -1,0 +1,106 @@
+// World::sweep_ellipsoid: moving ellipsoids against the world. The broad phase walks the BVH
+// with the ellipsoid's bounding sphere (which holds it, so no triangle it touches is skipped);
+// each candidate triangle that the ellipsoid's own swept box meets goes to the exact eSpace
+// kernel (core/sweep_ellipsoid.cpp). Every path therefore runs the same per-triangle function,
+// and the best hit is the least by is_better_hit in any order: the paths give the same bytes.
+#include <capsweep/world.h>
+
+#include <atomic>
+#include <bit>
+#include <stdexcept>
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
+#include "broadphase/run_in_arena.h"
+#include "broadphase/traverse.h"
+#include "broadphase/world_arrays.h"
+#include <capsweep/sweep_ellipsoid.h>
+#include "simd/block_sweep.h"
+
+namespace capsweep {
+
+namespace {
+
+// The axis-aligned box the ellipsoid sweeps: exact for an axis-aligned ellipsoid.
+Aabb ellipsoid_reach(const SweepEllipsoidQuery& q) {
+  Aabb b;
+  const Ellipsoid& e = q.ellipsoid;
+  for (const Vec3& c : {e.centre, e.centre + q.motion}) {
+    b.grow(c - e.radii);
+    b.grow(c + e.radii);
+  }
+  return b;
+}
+
+// Takes triangle i as a candidate for query q.
+void try_triangle(const WorldArrays& w, const SweepEllipsoidQuery& q, const Aabb& reach, std::uint32_t i,
+                  SweepHit& best) {
+  if (!reach.overlaps(w.boxes[i])) return;
+  SweepHit h;
+  sweep_ellipsoid_triangle_unchecked(q.ellipsoid, q.motion, w.triangles[i], h);
+  h.triangle = i;
+  if (is_better_hit(h, best)) best = h;
+}
+
+void sweep_one_ellipsoid(const WorldArrays& w, const SweepEllipsoidQuery& q, SweepHit& hit, SweepPath path) {
+  hit = SweepHit{};
+  const Aabb reach = ellipsoid_reach(q);
+  if (path == SweepPath::brute) {
+    for (std::uint32_t i = 0; i < w.triangles.size(); ++i) try_triangle(w, q, reach, i, hit);
+    return;
+  }
+  const Capsule sphere = bounding_sphere(q.ellipsoid);
+  static const BlockSweepVariant kernel = best_block_sweep();
+  BlockQuery bq = make_block_query(sphere, q.motion);
+  float limit = 1.f;
+  TraversalStats stats;
+  traverse(w.bvh, make_swept_box(sphere, q.motion), limit, stats, [&](std::uint32_t b) {
+    const TriangleBlock& block = w.bvh.blocks[b];
+    if (path == SweepPath::simd) {
+      // The wide rejection stage against the bounding sphere: a rejected lane is farther than
+      // the sphere's reach, so the ellipsoid inside it cannot touch it before the limit.
+      for (std::uint32_t live = kernel.live(block, bq); live != 0; live &= live - 1) {
+        try_triangle(w, q, reach, block.triangle[std::countr_zero(live)], hit);
+      }
+    } else {
+      for (int lane = 0; lane < kBlockLanes && block.valid(lane); ++lane) try_triangle(w, q, reach, block.triangle[lane], hit);
+    }
+    if (hit.hit) {
+      limit = hit.t;  // a node or lane entered later holds only worse answers
+      limit_block_query(bq, hit.t);
+    }
+    return false;
+  });
+}
+
+}  // namespace
+
+std::size_t World::sweep_ellipsoid(std::span<const SweepEllipsoidQuery> queries, std::span<SweepHit> hits,
+                                   const SweepOptions& options, std::span<Status> status) const {
+  if (hits.size() != queries.size() || (!status.empty() && status.size() != queries.size())) {
+    throw std::invalid_argument("World::sweep_ellipsoid: queries, hits and status must have the same size");
+  }
+  std::atomic<std::size_t> refused{0};
+  StopCheck stop(options.stop);
+  const WorldArrays& w = *arrays_;
+  run_in_arena(options.threads, [&] {
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, queries.size(), 64), [&](const auto& range) {
+      for (std::size_t i = range.begin(); i != range.end(); ++i) {
+        if (stop.before(i)) return;
+        const Status s = check_ellipsoid_sweep(queries[i].ellipsoid, queries[i].motion);
+        if (s == Status::ok) {
+          sweep_one_ellipsoid(w, queries[i], hits[i], options.path);
+        } else {
+          hits[i] = SweepHit{};
+          ++refused;
+        }
+        if (!status.empty()) status[i] = s;
+      }
+    });
+  });
+  stop.throw_if_stopped("World::sweep_ellipsoid");
+  return refused.load();
+}
+
+}  // namespace capsweep
