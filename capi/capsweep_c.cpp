@@ -132,6 +132,23 @@ int cs_sweep_ex(const cs_world* world, const cs_sweep_query* queries, size_t cou
   });
 }
 
+int cs_sweep_ellipsoid(const cs_world* world, const cs_ellipsoid_query* queries, size_t count, cs_sweep_hit* hits,
+                       int path, int threads, uint8_t* status) {
+  return guarded("cs_sweep_ellipsoid", [&] {
+    check_batch(world, queries, hits, count, threads);
+    require(path >= CS_PATH_SIMD && path <= CS_PATH_BRUTE, "unknown path " + std::to_string(path));
+    std::vector<SweepEllipsoidQuery> in(count);
+    for (std::size_t i = 0; i < count; ++i) in[i] = records::query(queries[i]);
+    std::vector<SweepHit> out(count);
+    std::vector<Status> why(count);
+    world->world.sweep_ellipsoid(in, out, on_path(SweepPath(path), threads), why);
+    for (std::size_t i = 0; i < count; ++i) {
+      hits[i] = records::record(out[i]);
+      if (status) status[i] = std::uint8_t(why[i]);
+    }
+  });
+}
+
 void cs_move_settings_default(cs_move_settings* settings) {
   if (settings) *settings = records::record(MoveSettings{});
 }

@@ -16,6 +16,8 @@ namespace capsweep::records {
 
 // The CWSQ and CWSR records of docs/FORMATS.md, field by field.
 static_assert(sizeof(cs_capsule) == 28);
+static_assert(sizeof(cs_ellipsoid_query) == kEllipsoidQueryBytes && offsetof(cs_ellipsoid_query, radii) == 12 &&
+              offsetof(cs_ellipsoid_query, motion) == 24);
 static_assert(sizeof(cs_sweep_query) == kQueryBytes && offsetof(cs_sweep_query, capsule.a) == 0 &&
               offsetof(cs_sweep_query, capsule.b) == 12 && offsetof(cs_sweep_query, capsule.radius) == 24 &&
               offsetof(cs_sweep_query, motion) == 28);
@@ -44,6 +46,9 @@ inline cs_capsule record(const Capsule& c) {
 }
 
 inline SweepQuery query(const cs_sweep_query& q) { return {capsule(q.capsule), vec(q.motion)}; }
+inline SweepEllipsoidQuery query(const cs_ellipsoid_query& q) {
+  return {{vec(q.centre), vec(q.radii)}, vec(q.motion)};
+}
 inline cs_sweep_query record(const SweepQuery& q) { return {record(q.capsule), {q.motion.x, q.motion.y, q.motion.z}}; }
 
 // The CWSR record of a hit: the bytes write_results writes (one encoder, io/result_record.h).

@@ -89,7 +89,9 @@ Command add_sweep(CLI::App& app) {
     SweepPath path = SweepPath::simd;
   };
   auto a = std::make_shared<Args>();
-  CLI::App* c = app.add_subcommand("sweep", "Answers every query of a CWSQ file against a scene and writes a CWSR file");
+  CLI::App* c = app.add_subcommand(
+      "sweep", "Answers every query of a CWSQ file (capsules, rays and segments; or ellipsoids, version 3) against a "
+               "scene and writes a CWSR file");
   add_scene_options(*c, a->scene);
   c->add_option("--queries", a->queries, "The queries (CWSQ)")->required();
   c->add_option("--out", a->out, "The answers (CWSR), written atomically")->required();
@@ -99,11 +101,24 @@ Command add_sweep(CLI::App& app) {
     SweepOptions so;
     so.threads = a->threads;
     so.path = a->path;
-    const std::vector<SweepQuery> queries = read_queries(a->queries);
+    // A version 3 file holds ellipsoids; the others capsules, rays and segments.
+    const bool ellipsoids = query_file_version(a->queries) == kEllipsoidVersion;
+    std::vector<SweepQuery> capsules;
+    std::vector<SweepEllipsoidQuery> others;
+    if (ellipsoids) {
+      others = read_ellipsoid_queries(a->queries);
+    } else {
+      capsules = read_queries(a->queries);
+    }
+    const std::size_t count = ellipsoids ? others.size() : capsules.size();
     const World world = load_world(a->scene);
-    std::vector<SweepHit> hits(queries.size());
+    std::vector<SweepHit> hits(count);
     const auto start = Clock::now();
-    world.sweep(queries, hits, so);
+    if (ellipsoids) {
+      world.sweep_ellipsoid(others, hits, so);
+    } else {
+      world.sweep(capsules, hits, so);
+    }
     const double elapsed = seconds_since(start);
     write_results(a->out, hits, std::vector<std::string>{a->queries, a->scene.path});
     std::size_t hit_count = 0, starts = 0;
@@ -112,10 +127,10 @@ Command add_sweep(CLI::App& app) {
       starts += h.started_in_contact();
     }
     const int threads = effective_threads(so.threads);
-    const double rate = elapsed > 0 ? double(queries.size()) / elapsed : 0;
-    std::printf("%zu queries, %zu hits (%zu starting in contact), %zu triangles, %.3f s, %.0f sweeps/s "
+    const double rate = elapsed > 0 ? double(count) / elapsed : 0;
+    std::printf("%zu %s, %zu hits (%zu starting in contact), %zu triangles, %.3f s, %.0f sweeps/s "
                 "(%.0f per core on %d threads), path %s -> %s\n",
-                queries.size(), hit_count, starts, world.triangle_count(), elapsed, rate, rate / threads, threads,
+                count, ellipsoids ? "ellipsoids" : "queries", hit_count, starts, world.triangle_count(), elapsed, rate, rate / threads, threads,
                 name(so.path), a->out.c_str());
     return 0;
   };
@@ -124,7 +139,7 @@ Command add_sweep(CLI::App& app) {
 Command add_queries(CLI::App& app) {
   struct Args {
     SceneArgs scene;
-    std::string workload, out;
+    std::string workload, out, shape = "capsule";
     std::size_t count = 0;
     std::uint64_t seed = 1;
   };
@@ -136,15 +151,28 @@ Command add_queries(CLI::App& app) {
                 "person's eyes, 5-30 m in any direction")
       ->required()
       ->check(CLI::IsMember({"tick", "validate", "long", "ray"}));
+  c->add_option("--shape", a->shape,
+                "capsule, or ellipsoid: the person as an ellipsoid (radii 0.35, 0.9, 0.35 at the capsule's centre), "
+                "written as a version 3 file")
+      ->check(CLI::IsMember({"capsule", "ellipsoid"}))
+      ->capture_default_str();
   c->add_option("--count", a->count, "How many queries")->required()->check(CLI::Range(1, 100'000'000));
   c->add_option("--seed", a->seed, "The same scene, workload, count and seed give the same file")->capture_default_str();
   c->add_option("--out", a->out, "The queries (CWSQ), written atomically")->required();
   return [a] {
     Workload w;
     if (!parse_workload(a->workload, w)) throw UsageError("--workload must be tick, validate, long or ray");
+    const bool ellipsoids = a->shape == "ellipsoid";
+    if (ellipsoids && w == Workload::ray) throw UsageError("--shape ellipsoid has no ray workload (a ray is a capsule of radius 0)");
     const World world = load_world(a->scene);
-    write_queries(a->out, make_workload(world, w, a->count, a->seed), std::vector<std::string>{a->scene.path});
-    std::printf("%zu %s queries (seed %llu) -> %s\n", a->count, name(w), (unsigned long long)a->seed, a->out.c_str());
+    const std::vector<std::string> inputs{a->scene.path};
+    if (ellipsoids) {
+      write_ellipsoid_queries(a->out, make_ellipsoid_workload(world, w, a->count, a->seed), inputs);
+    } else {
+      write_queries(a->out, make_workload(world, w, a->count, a->seed), inputs);
+    }
+    std::printf("%zu %s %s queries (seed %llu) -> %s\n", a->count, name(w), a->shape.c_str(),
+                (unsigned long long)a->seed, a->out.c_str());
     return 0;
   };
 }

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstring>
 #include <fstream>
+#include <initializer_list>
 #include <iterator>
 
 #include "io/atomic_file.h"
@@ -43,19 +44,35 @@ void store(std::string& out, T v) {
   out.append(b, sizeof v);
 }
 
-// Checks magic, version (1, or also 2 where `claimed_moves`) and that the body is exactly count
+// A version a reader takes, and the size of its records.
+struct Accepted {
+  std::uint32_t version;
+  std::size_t record_bytes;
+};
+
+// What a CWSQ file of another version holds, for the message of a reader that does not take it.
+std::string holds(std::uint32_t version) {
+  if (version == kEllipsoidVersion) return ": it holds ellipsoid sweeps (read_ellipsoid_queries, capsweep sweep)";
+  if (version == kFormatVersion || version == kClaimedMoveVersion) return ": it holds capsule sweeps";
+  return "";
+}
+
+// Checks magic, that the version is one of `accepted` and that the body is exactly count
 // records; returns count, and the version through `version_out`.
-std::uint64_t check_header(const std::string& path, const std::string& bytes, std::uint32_t magic,
-                           std::size_t record_bytes, const char* kind, bool claimed_moves = false,
-                           std::uint32_t* version_out = nullptr) {
+std::uint64_t check_header(const std::string& path, const std::string& bytes, std::uint32_t magic, const char* kind,
+                           std::initializer_list<Accepted> accepted, std::uint32_t* version_out = nullptr) {
   if (bytes.size() < kHeaderBytes) throw FormatError(path + ": too short for a " + kind + " header");
   if (load<std::uint32_t>(bytes.data()) != magic) throw FormatError(path + ": not a " + kind + " file (bad magic)");
   const std::uint32_t version = load<std::uint32_t>(bytes.data() + 4);
-  if (version == kClaimedMoveVersion && claimed_moves) {
-    record_bytes = kClaimedMoveBytes;
-  } else if (version != kFormatVersion) {
-    throw FormatError(path + ": " + kind + " version " + std::to_string(version) + " is not supported (expected 1" +
-                      (claimed_moves ? " or 2)" : ")"));
+  std::size_t record_bytes = 0;
+  std::string expected;
+  for (const Accepted& a : accepted) {
+    if (a.version == version) record_bytes = a.record_bytes;
+    expected += (expected.empty() ? "" : " or ") + std::to_string(a.version);
+  }
+  if (record_bytes == 0) {
+    throw FormatError(path + ": " + kind + " version " + std::to_string(version) + " is not supported (expected " +
+                      expected + ")" + (magic == kQueryMagic ? holds(version) : ""));
   }
   if (version_out) *version_out = version;
   const std::uint64_t count = load<std::uint64_t>(bytes.data() + 8);
@@ -86,7 +103,8 @@ std::string header(std::uint32_t magic, std::size_t count, std::size_t record_by
 std::vector<ClaimedMove> read_records(const std::string& path, float dt_if_absent) {
   const std::string bytes = read_file(path);
   std::uint32_t version = 0;
-  const std::uint64_t count = check_header(path, bytes, kQueryMagic, kQueryBytes, "CWSQ", true, &version);
+  const std::uint64_t count = check_header(path, bytes, kQueryMagic, "CWSQ",
+                                          {{kFormatVersion, kQueryBytes}, {kClaimedMoveVersion, kClaimedMoveBytes}}, &version);
   const std::size_t record_bytes = version == kClaimedMoveVersion ? kClaimedMoveBytes : kQueryBytes;
   std::vector<ClaimedMove> moves(count);
   for (std::uint64_t i = 0; i < count; ++i) {
@@ -140,6 +158,37 @@ std::vector<SweepQuery> read_queries(const std::string& path) {
   std::vector<SweepQuery> queries(moves.size());
   for (std::size_t i = 0; i < moves.size(); ++i) queries[i] = {moves[i].from, moves[i].motion};
   return queries;
+}
+
+std::vector<SweepEllipsoidQuery> read_ellipsoid_queries(const std::string& path) {
+  const std::string bytes = read_file(path);
+  const std::uint64_t count = check_header(path, bytes, kQueryMagic, "CWSQ", {{kEllipsoidVersion, kEllipsoidQueryBytes}});
+  std::vector<SweepEllipsoidQuery> queries(count);
+  for (std::uint64_t i = 0; i < count; ++i) {
+    float f[9];
+    std::memcpy(f, bytes.data() + kHeaderBytes + i * kEllipsoidQueryBytes, sizeof f);
+    SweepEllipsoidQuery& q = queries[i];
+    q = {{{f[0], f[1], f[2]}, {f[3], f[4], f[5]}}, {f[6], f[7], f[8]}};
+    if (Status s = check_ellipsoid_sweep(q.ellipsoid, q.motion); s != Status::ok) {
+      const std::string why = s == Status::bad_radius ? "every radius must be positive"
+                              : s == Status::non_finite_capsule ? "the centre or a radius is NaN or infinite"
+                                                                : describe(s);
+      throw FormatError(path + ": ellipsoid " + std::to_string(i) + ": " + why);
+    }
+  }
+  return queries;
+}
+
+void write_ellipsoid_queries(const std::string& path, const std::vector<SweepEllipsoidQuery>& queries,
+                             std::span<const std::string> inputs) {
+  std::string out = header(kQueryMagic, queries.size(), kEllipsoidQueryBytes, kEllipsoidVersion);
+  for (const SweepEllipsoidQuery& q : queries) {
+    const Ellipsoid& e = q.ellipsoid;
+    for (float v : {e.centre.x, e.centre.y, e.centre.z, e.radii.x, e.radii.y, e.radii.z, q.motion.x, q.motion.y, q.motion.z}) {
+      store(out, v);
+    }
+  }
+  write_file(path, out, inputs);
 }
 
 std::uint32_t query_file_version(const std::string& path) {
@@ -240,7 +289,7 @@ void write_results(const std::string& path, const std::vector<SweepHit>& hits, s
 
 std::vector<SweepHit> read_results(const std::string& path) {
   const std::string bytes = read_file(path);
-  const std::uint64_t count = check_header(path, bytes, kResultMagic, kResultBytes, "CWSR");
+  const std::uint64_t count = check_header(path, bytes, kResultMagic, "CWSR", {{kFormatVersion, kResultBytes}});
   std::vector<SweepHit> hits(count);
   for (std::uint64_t i = 0; i < count; ++i) {
     const char* p = bytes.data() + kHeaderBytes + i * kResultBytes;

@@ -118,6 +118,11 @@ py::dict layouts() {
   }
   {
     py::dict fields;
+    CS_FIELD(cs_ellipsoid_query, centre); CS_FIELD(cs_ellipsoid_query, radii); CS_FIELD(cs_ellipsoid_query, motion);
+    all["cs_ellipsoid_query"] = py::make_tuple(sizeof(cs_ellipsoid_query), fields);
+  }
+  {
+    py::dict fields;
     CS_FIELD(cs_capsule, a); CS_FIELD(cs_capsule, b); CS_FIELD(cs_capsule, radius);
     all["cs_capsule"] = py::make_tuple(sizeof(cs_capsule), fields);
   }
@@ -192,6 +197,21 @@ PYBIND11_MODULE(_capsweep, m) {
              {
                py::gil_scoped_release free;
                code = cs_sweep_ex(w.world, q, n, h, path, threads, s);
+             }
+             check(code);
+           })
+      .def("_sweep_ellipsoid",
+           [](const PyWorld& w, const py::array& in, py::array& out, int path, int threads, py::object status) {
+             std::size_t n = 0, m_out = 0, m_status = 0;
+             const auto* q = records_of<const cs_ellipsoid_query>(in, n, false, "queries");
+             auto* h = records_of<cs_sweep_hit>(out, m_out, true, "hits");
+             std::uint8_t* s = nullptr;
+             if (!status.is_none()) s = records_of<std::uint8_t>(status.cast<py::array>(), m_status, true, "status");
+             if (m_out != n || (s && m_status != n)) throw std::invalid_argument("queries and answers differ in length");
+             int code;
+             {
+               py::gil_scoped_release free;
+               code = cs_sweep_ellipsoid(w.world, q, n, h, path, threads, s);
              }
              check(code);
            })
@@ -296,6 +316,25 @@ PYBIND11_MODULE(_capsweep, m) {
     std::size_t n = 0;
     auto* q = records_of<cs_sweep_query>(array.cast<py::array>(), n, true, "queries");
     for (std::size_t i = 0; i < n; ++i) q[i] = records::record(queries[i]);
+    return array;
+  });
+  m.def("_ellipsoid_count_and_fill", [](const std::string& path, py::object make_array) -> py::object {
+    std::vector<SweepEllipsoidQuery> queries;
+    try {
+      queries = read_ellipsoid_queries(path);
+    } catch (const FormatError& e) {
+      PyErr_SetString(error_type.ptr(), e.what());
+      throw py::error_already_set();
+    }
+    py::object array = make_array(queries.size());
+    std::size_t n = 0;
+    auto* q = records_of<cs_ellipsoid_query>(array.cast<py::array>(), n, true, "queries");
+    for (std::size_t i = 0; i < n; ++i) {
+      const SweepEllipsoidQuery& e = queries[i];
+      q[i] = {{e.ellipsoid.centre.x, e.ellipsoid.centre.y, e.ellipsoid.centre.z},
+              {e.ellipsoid.radii.x, e.ellipsoid.radii.y, e.ellipsoid.radii.z},
+              {e.motion.x, e.motion.y, e.motion.z}};
+    }
     return array;
   });
   m.def("_write_results", [](const std::string& path, const py::array& hits) {

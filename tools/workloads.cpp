@@ -102,4 +102,15 @@ std::vector<SweepQuery> make_workload(const World& world, Workload workload, std
   return queries;
 }
 
+std::vector<SweepEllipsoidQuery> make_ellipsoid_workload(const World& world, Workload workload, std::size_t count,
+                                                         std::uint64_t seed) {
+  if (workload == Workload::ray) throw std::invalid_argument("the ray workload has no ellipsoid");
+  std::vector<SweepEllipsoidQuery> out;
+  out.reserve(count);
+  for (const SweepQuery& q : make_workload(world, workload, count, seed)) {
+    out.push_back({{(q.capsule.a + q.capsule.b) * 0.5f, kPersonEllipsoidRadii}, q.motion});
+  }
+  return out;
+}
+
 }  // namespace capsweep

@@ -50,4 +50,11 @@ class StandingPlaces {
 // Throws std::runtime_error if the scene has no walkable triangle or no clear place to stand.
 std::vector<SweepQuery> make_workload(const World& world, Workload workload, std::size_t count, std::uint64_t seed);
 
+// The same person as an ellipsoid: the capsule's centre, radii (0.35, 0.9, 0.35), which lie
+// inside the capsule, so it starts as clear; the same motions. Not for the ray workload
+// (std::invalid_argument).
+inline constexpr Vec3 kPersonEllipsoidRadii{kPersonRadius, kPersonRadius + kPersonAxis / 2, kPersonRadius};
+std::vector<SweepEllipsoidQuery> make_ellipsoid_workload(const World& world, Workload workload, std::size_t count,
+                                                         std::uint64_t seed);
+
 }  // namespace capsweep

@@ -1,4 +1,4 @@
-// The CWSQ (queries, versions 1 and 2) and CWSR (results, version 1) file formats; see
+// The CWSQ (queries, versions 1 to 3) and CWSR (results, version 1) file formats; see
 // docs/FORMATS.md.
 // Little-endian, fixed-size records, so that recorded moves and benchmarks are reproducible
 // with any tool.
@@ -25,6 +25,10 @@ inline constexpr std::size_t kResultBytes = 40;
 // state (dt, vertical speed, grounded): 52 bytes, a cs_claimed_move of the C API.
 inline constexpr std::uint32_t kClaimedMoveVersion = 2;
 inline constexpr std::size_t kClaimedMoveBytes = 52;
+// CWSQ version 3: every record is an ellipsoid sweep (centre, radii, motion): 36 bytes, a
+// cs_ellipsoid_query of the C API. Answered into an ordinary CWSR file.
+inline constexpr std::uint32_t kEllipsoidVersion = 3;
+inline constexpr std::size_t kEllipsoidQueryBytes = 36;
 
 // Refused file: the message names the file and, for a bad record, the record's index.
 class FormatError : public std::runtime_error {
@@ -40,6 +44,12 @@ std::vector<SweepQuery> read_queries(const std::string& path);
 // file's queries as moves over `dt_if_absent` seconds from an unknown state (vertical speed 0,
 // not known to be grounded).
 std::vector<ClaimedMove> read_claimed_moves(const std::string& path, float dt_if_absent = 0.f);
+
+// Reads and validates every ellipsoid sweep of a version 3 file (finite, each radius > 0,
+// within range); a file of another version is refused, saying what it holds.
+std::vector<SweepEllipsoidQuery> read_ellipsoid_queries(const std::string& path);
+void write_ellipsoid_queries(const std::string& path, const std::vector<SweepEllipsoidQuery>& queries,
+                             std::span<const std::string> inputs = {});
 
 // The version in a CWSQ file's header, from its first 8 bytes alone; 0 when the file cannot be
 // read or is not CWSQ (read_queries then says why).

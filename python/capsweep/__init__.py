@@ -34,6 +34,8 @@ _V3 = ("<f4", (3,))
 CAPSULE_DTYPE = _struct([("a", _V3, 0), ("b", _V3, 12), ("radius", "<f4", 24)], 28)
 #: One sweep: the CWSQ record (capsule a, b, radius, then the motion).
 QUERY_DTYPE = _struct([("a", _V3, 0), ("b", _V3, 12), ("radius", "<f4", 24), ("motion", _V3, 28)], 40)
+#: One moving ellipsoid: the CWSQ version 3 record (centre, radii, motion).
+ELLIPSOID_QUERY_DTYPE = _struct([("centre", _V3, 0), ("radii", _V3, 12), ("motion", _V3, 24)], 36)
 #: The first contact of a sweep: the CWSR record. hit: 0 miss, 1 hit, 2 hit at the start.
 HIT_DTYPE = _struct([("hit", "u1", 0), ("feature", "u1", 1), ("reserved", "<u2", 2), ("t", "<f4", 4),
                      ("normal", _V3, 8), ("point", _V3, 20), ("depth", "<f4", 32), ("triangle", "<u4", 36)], 40)
@@ -148,6 +150,19 @@ class World:
         self._native._sweep(q, hits, _PATHS[path], _threads(threads), codes)
         return (hits, codes) if status else hits
 
+    def sweep_ellipsoid(self, queries, path="simd", threads=0, status=False):
+        """Sweeps each moving axis-aligned ellipsoid (ELLIPSOID_QUERY_DTYPE records, or float32
+        (n, 9): centre, radii, motion) and returns HIT_DTYPE records, the same bytes on every path.
+        A refused query (NaN, a radius <= 0, out of range) gets a miss; with status=True, also
+        returns its reason per query (uint8, STATUS)."""
+        if path not in _PATHS:
+            raise Error(f"unknown path {path!r} (simd, scalar or brute)")
+        q = _records(queries, ELLIPSOID_QUERY_DTYPE, 9, "queries")
+        hits = _np.empty(len(q), HIT_DTYPE)
+        codes = _np.empty(len(q), _np.uint8) if status else None
+        self._native._sweep_ellipsoid(q, hits, _PATHS[path], _threads(threads), codes)
+        return (hits, codes) if status else hits
+
     def move(self, agents, settings=None, threads=0):
         """One tick for AGENT_DTYPE records; returns MOVE_RESULT_DTYPE records (status inside).
         settings: a dict of movement settings (default_move_settings() lists them)."""
@@ -191,11 +206,16 @@ def read_queries(path):
     return _capsweep._query_count_and_fill(str(path), lambda n: _np.empty(n, QUERY_DTYPE))
 
 
+def read_ellipsoid_queries(path):
+    """The ellipsoid sweeps of a CWSQ version 3 file, as ELLIPSOID_QUERY_DTYPE records."""
+    return _capsweep._ellipsoid_count_and_fill(str(path), lambda n: _np.empty(n, ELLIPSOID_QUERY_DTYPE))
+
+
 def write_results(path, hits):
     """Writes HIT_DTYPE records as a CWSR file (the bytes `capsweep sweep` writes)."""
     _capsweep._write_results(str(path), _records(hits, HIT_DTYPE, 0, "hits"))
 
 
-__all__ = ["World", "load", "read_queries", "write_results", "default_move_settings", "Error", "QUERY_DTYPE",
+__all__ = ["World", "load", "read_queries", "read_ellipsoid_queries", "write_results", "ELLIPSOID_QUERY_DTYPE", "default_move_settings", "Error", "QUERY_DTYPE",
            "HIT_DTYPE", "CAPSULE_DTYPE", "AGENT_DTYPE", "MOVE_RESULT_DTYPE", "MOVE_CONTACT_DTYPE",
            "CLAIMED_MOVE_DTYPE", "VERDICT_DTYPE", "OVERLAP_DTYPE", "STATUS", "VERDICTS", "__version__"]

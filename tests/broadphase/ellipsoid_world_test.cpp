@@ -23,15 +23,8 @@ using namespace capsweep;
 constexpr std::size_t kQueries = 20'000;
 constexpr std::size_t kOracleSample = 300;
 
-// The person of the workloads as an ellipsoid: the capsule's centre, radii (0.35, 0.9, 0.35)
-// (inside the capsule, so its start is as clear as the capsule's).
 std::vector<SweepEllipsoidQuery> people(const World& world, Workload w, std::size_t count, std::uint64_t seed) {
-  std::vector<SweepEllipsoidQuery> out;
-  for (const SweepQuery& q : make_workload(world, w, count, seed)) {
-    out.push_back({{(q.capsule.a + q.capsule.b) * 0.5f, {kPersonRadius, kPersonRadius + kPersonAxis / 2, kPersonRadius}},
-                   q.motion});
-  }
-  return out;
+  return make_ellipsoid_workload(world, w, count, seed);
 }
 
 // The adversarial capsules, each turned into an ellipsoid around its first end: round, flat,

@@ -23,6 +23,7 @@
 #include "tests/support/same_answers.h"
 #include "tests/support/scene_list.h"
 #include "tools/arena.h"
+#include "tools/workloads.h"
 
 namespace {
 
@@ -159,6 +160,44 @@ TEST(CApi, SweepRecordsAreTheCwsrBytesOfWriteResults) {
     ASSERT_TRUE(identical(records::hit(r), hits[i]) || !hits[i].hit) << i;  // and back
   }
   std::remove(path.c_str());
+}
+
+TEST(CApi, EllipsoidsAreTheCppAnswersOnEveryPath) {
+  WorldHandle h;
+  ASSERT_EQ(cs_world_load(kDungeon.c_str(), &h.w), CS_OK) << cs_last_error();
+  const World world(scenes::load("recast_dungeon.obj"));
+  std::vector<SweepEllipsoidQuery> cpp = make_ellipsoid_workload(world, Workload::long_range, 2000, 4);
+  const std::vector<SweepEllipsoidQuery> walking = make_ellipsoid_workload(world, Workload::validate, 2000, 5);
+  cpp.insert(cpp.end(), walking.begin(), walking.end());
+  cpp[9].ellipsoid.radii.x = -1;  // refused
+  std::vector<cs_ellipsoid_query> queries;
+  for (const SweepEllipsoidQuery& q : cpp) {
+    const Ellipsoid& e = q.ellipsoid;
+    queries.push_back({{e.centre.x, e.centre.y, e.centre.z}, {e.radii.x, e.radii.y, e.radii.z}, {q.motion.x, q.motion.y, q.motion.z}});
+  }
+  std::vector<SweepHit> expected(cpp.size());
+  std::vector<Status> expected_status(cpp.size());
+  world.sweep_ellipsoid(cpp, expected, {}, expected_status);
+  std::size_t hits = 0;
+  for (int path : {CS_PATH_SIMD, CS_PATH_SCALAR, CS_PATH_BRUTE}) {
+    std::vector<cs_sweep_hit> out(queries.size());
+    std::vector<std::uint8_t> status(queries.size(), 99);
+    ASSERT_EQ(cs_sweep_ellipsoid(h.w, queries.data(), queries.size(), out.data(), path, 1, status.data()), CS_OK)
+        << cs_last_error();
+    hits = 0;
+    for (std::size_t i = 0; i < queries.size(); ++i) {
+      const cs_sweep_hit want = records::record(expected[i]);
+      ASSERT_EQ(std::memcmp(&out[i], &want, sizeof want), 0) << "path " << path << ", query " << i;
+      ASSERT_EQ(status[i], std::uint8_t(expected_status[i])) << i;
+      hits += out[i].hit != CS_MISS;
+    }
+    EXPECT_EQ(status[9], CS_STATUS_BAD_RADIUS);
+  }
+  EXPECT_GT(hits, queries.size() / 4);
+  cs_sweep_hit one;
+  EXPECT_EQ(cs_sweep_ellipsoid(nullptr, queries.data(), 1, &one, CS_PATH_SIMD, 0, nullptr), CS_ERROR_ARGUMENT);
+  EXPECT_EQ(cs_sweep_ellipsoid(h.w, queries.data(), 1, &one, 7, 0, nullptr), CS_ERROR_ARGUMENT);
+  EXPECT_NE(std::string(cs_last_error()).find("unknown path 7"), std::string::npos) << cs_last_error();
 }
 
 TEST(CApi, ThreadCountChangesNoByte) {

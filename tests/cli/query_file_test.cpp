@@ -17,6 +17,16 @@ std::vector<SweepQuery> some_queries() {
   return {{{{1, 2, 3}, {1, 3.1f, 3}, 0.35f}, {0.1f, 0, -0.2f}}, {{{-5000, 0.5f, 7}, {-5000, 0.5f, 7}, 1e-3f}, {30, -1, 0}}};
 }
 
+void expect_ellipsoid_error(const std::string& file, const std::string& fragment) {
+  try {
+    read_ellipsoid_queries(file);
+    FAIL() << "accepted " << file;
+  } catch (const FormatError& e) {
+    EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find(file), std::string::npos) << "message must name the file: " << e.what();
+  }
+}
+
 void expect_error(const std::string& file, const std::string& fragment, bool results = false) {
   try {
     if (results) read_results(file); else read_queries(file);
@@ -59,8 +69,10 @@ TEST_F(QueryFile, RefusesBadMagicVersionAndLength) {
   bad[0] = 'X';
   expect_error(write("magic.cwsq", bad), "bad magic");
   bad = good;
-  bad[4] = 3;  // version 2 exists now (claimed moves); 3 does not
+  bad[4] = 3;  // version 3 holds ellipsoids: read_queries does not take it, and says what it holds
   expect_error(write("version.cwsq", bad), "version 3 is not supported (expected 1 or 2)");
+  bad[4] = 4;
+  expect_error(write("version4.cwsq", bad), "version 4 is not supported (expected 1 or 2)");
   expect_error(write("short.cwsq", good.substr(0, good.size() - 3)), "truncated");
   expect_error(write("long.cwsq", good + "xyz"), "bytes after the header");
   expect_error(write("tiny.cwsq", "CWS"), "too short");
@@ -235,4 +247,34 @@ TEST_F(QueryFile, AWriterTakesOnlyItsOwnKindOfRecord) {
   EXPECT_THROW(sweeps.add(some_moves()[0]), std::logic_error);
   QueryWriter moves(path("m.cwsq"), {}, QueryRecords::claimed_moves);
   EXPECT_THROW(moves.add(some_queries()[0]), std::logic_error);
+}
+
+TEST_F(QueryFile, EllipsoidQueriesRoundTripAsVersionThree) {
+  const std::vector<SweepEllipsoidQuery> q = {{{{1, 2, 3}, {0.35f, 0.9f, 0.35f}}, {0.5f, 0, -0.25f}},
+                                              {{{-4, 0.5f, 1e5f}, {1e-3f, 2, 7}}, {0, -30, 0}}};
+  write_ellipsoid_queries(path("e.cwsq"), q);
+  const std::string bytes = read(path("e.cwsq"));
+  EXPECT_EQ(bytes.size(), kHeaderBytes + 2 * kEllipsoidQueryBytes);
+  EXPECT_EQ(bytes[4], 3);
+  EXPECT_EQ(query_file_version(path("e.cwsq")), kEllipsoidVersion);
+  const std::vector<SweepEllipsoidQuery> back = read_ellipsoid_queries(path("e.cwsq"));
+  ASSERT_EQ(back.size(), 2u);
+  EXPECT_EQ(std::memcmp(back.data(), q.data(), sizeof(SweepEllipsoidQuery) * 2), 0);
+  // Each reader names what a file of the other kind holds.
+  expect_error(path("e.cwsq"), "it holds ellipsoid sweeps");
+  write_queries(path("q.cwsq"), some_queries());
+  expect_ellipsoid_error(path("q.cwsq"), "version 1 is not supported (expected 3): it holds capsule sweeps");
+}
+
+TEST_F(QueryFile, RefusesBadEllipsoidsNamingTheirIndex) {
+  std::vector<SweepEllipsoidQuery> q(3, SweepEllipsoidQuery{{{0, 1, 0}, {0.3f, 0.9f, 0.3f}}, {1, 0, 0}});
+  q[2].ellipsoid.radii.y = 0;
+  write_ellipsoid_queries(path("e.cwsq"), q);
+  expect_ellipsoid_error(path("e.cwsq"), "ellipsoid 2: every radius must be positive");
+  q[2].ellipsoid.radii.y = 1;
+  q[1].motion.z = std::numeric_limits<float>::quiet_NaN();
+  write_ellipsoid_queries(path("e.cwsq"), q);
+  expect_ellipsoid_error(path("e.cwsq"), "ellipsoid 1: motion has a NaN");
+  const std::string bytes = read(path("e.cwsq"));
+  expect_ellipsoid_error(write("cut.cwsq", bytes.substr(0, bytes.size() - 5)), "truncated");
 }

@@ -49,7 +49,7 @@ def test_dtypes_are_the_c_structs():
               "cs_capsule": capsweep.CAPSULE_DTYPE, "cs_agent": capsweep.AGENT_DTYPE,
               "cs_move_contact": capsweep.MOVE_CONTACT_DTYPE, "cs_move_result": capsweep.MOVE_RESULT_DTYPE,
               "cs_claimed_move": capsweep.CLAIMED_MOVE_DTYPE, "cs_verdict": capsweep.VERDICT_DTYPE,
-              "cs_overlap_result": capsweep.OVERLAP_DTYPE}
+              "cs_overlap_result": capsweep.OVERLAP_DTYPE, "cs_ellipsoid_query": capsweep.ELLIPSOID_QUERY_DTYPE}
     assert set(layouts) == set(dtypes)
     for struct, (size, fields) in layouts.items():
         dtype = dtypes[struct]
@@ -114,6 +114,29 @@ def test_a_ray_and_a_segment_are_sweeps_of_radius_zero():
     agents[0]["displacement"] = (0.1, 0, 0)
     moved = world.move(agents)
     assert capsweep.STATUS[moved[0]["status"]] == "bad_radius"
+
+
+def test_ellipsoids_sweep_the_same_bytes_on_every_path():
+    world = floor()
+    # A flat ellipsoid (radii 1, 0.25, 2) from y = 1.25 down by 2 lands on its short radius: t = 0.5.
+    q = np.array([[0.2, 1.25, 0.1, 1, 0.25, 2, 0, -2, 0], [0, 1, 0, 1, 0, 1, 0, -2, 0]], dtype=np.float32)
+    hits, status = world.sweep_ellipsoid(q, status=True)
+    assert [capsweep.STATUS[s] for s in status] == ["ok", "bad_radius"]
+    assert hits["hit"][0] == 1 and hits["t"][0] <= 0.5 and hits["t"][0] == pytest.approx(0.5, abs=1e-6)
+    assert hits["normal"][0][1] == pytest.approx(1.0) and hits["hit"][1] == 0
+    for path in ("scalar", "brute"):
+        assert world.sweep_ellipsoid(q, path=path).tobytes() == hits.tobytes()
+
+
+def test_ellipsoid_files_give_the_bytes_capsweep_sweep_writes(dungeon, tmp_path):
+    queries, answers = tmp_path / "e.cwsq", tmp_path / "e.cwsr"
+    run("queries", "--scene", DUNGEON, "--workload", "long", "--shape", "ellipsoid", "--count", 3000, "--out", queries)
+    run("sweep", "--scene", DUNGEON, "--queries", queries, "--out", answers)
+    q = capsweep.read_ellipsoid_queries(queries)
+    assert q.dtype == capsweep.ELLIPSOID_QUERY_DTYPE and len(q) == 3000
+    assert dungeon.sweep_ellipsoid(q, threads=1).tobytes() == answers.read_bytes()[16:]
+    with pytest.raises(capsweep.Error, match="it holds ellipsoid sweeps"):
+        capsweep.read_queries(queries)
 
 
 def test_refused_queries_get_a_miss_and_a_status():
