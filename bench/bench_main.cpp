@@ -85,6 +85,20 @@ void print_summary(const Collector& c) {
                   get(c, simd1, "tris/sweep"));
     }
   }
+  std::printf("\nEllipsoids (the same people, radii 0.35, 0.9, 0.35 m) beside the capsules, simd path.\n\n");
+  std::printf("| scene | workload | ellipsoid, 1 core | all cores | capsule, 1 core | ellipsoid / capsule |\n"
+              "|---|---|---|---|---|---|\n");
+  for (const char* scene : scenes) {
+    for (const char* wl : {"tick", "validate", "long"}) {
+      const std::string base = std::string(scene) + "/" + wl;
+      const double e1 = get(c, "SweepEllipsoid/" + base + "/simd/1thread", "items_per_second");
+      if (e1 <= 0) continue;
+      const double all = get(c, "SweepEllipsoid/" + base + "/simd/allthreads", "items_per_second");
+      const double capsule = get(c, "Sweep/" + base + "/simd/1thread", "items_per_second");
+      std::printf("| %s | %s | %s | %s | %s | %s |\n", scene, wl, rate(e1).c_str(), rate(all).c_str(),
+                  rate(capsule).c_str(), ratio(e1, capsule).c_str());
+    }
+  }
   std::printf("\n| scene | triangles | BVH build (ms) | BVH bytes/triangle | depth | lanes used |\n|---|---|---|---|---|---|\n");
   for (const char* scene : scenes) {
     const std::string name = std::string("BuildBvh/") + scene;

@@ -81,6 +81,30 @@ void BM_Sweep(benchmark::State& state, const std::string& scene, Workload wl, Sw
   state.counters["hit_share"] = double(n_hits) / n;
 }
 
+// The same people as ellipsoids (radii 0.35, 0.9, 0.35 at the capsule's centre, the same
+// motions as the Sweep rows): every path must give the same bytes; timed on `simd`.
+void BM_SweepEllipsoid(benchmark::State& state, const std::string& scene, Workload wl, int threads) {
+  const World& w = world_for(scene);
+  const std::vector<SweepEllipsoidQuery> q = make_ellipsoid_workload(w, wl, 8192, 2026);
+  std::vector<SweepHit> hits(q.size()), scalar(q.size());
+  w.sweep_ellipsoid(q, hits, on_path(SweepPath::simd, threads));
+  w.sweep_ellipsoid(q, scalar, on_path(SweepPath::scalar, 1));
+  std::size_t n_hits = 0;
+  for (std::size_t i = 0; i < q.size(); ++i) {
+    n_hits += hits[i].hit;
+    if (!identical(hits[i], scalar[i])) {
+      state.SkipWithError("simd and scalar ellipsoid answers differ");
+      return;
+    }
+  }
+  for (auto _ : state) {
+    w.sweep_ellipsoid(q, hits, on_path(SweepPath::simd, threads));
+    benchmark::ClobberMemory();
+  }
+  state.SetItemsProcessed(state.iterations() * std::int64_t(q.size()));
+  state.counters["hit_share"] = double(n_hits) / double(q.size());
+}
+
 // The engine before the pooled narrow phase (each sweep's leftover lanes swept at once), on the
 // same queries in the same run: the ratio pooled / unpooled is what pooling buys.
 void BM_SweepUnpooled(benchmark::State& state, const std::string& scene, Workload wl) {
@@ -256,7 +280,14 @@ void register_all() {
           ->Unit(benchmark::kMillisecond)
           ->UseRealTime()
           ->MinTime(0.3);
-      if (wl == Workload::ray) continue;  // Bullet's capsule needs a radius
+      if (wl == Workload::ray) continue;  // Bullet's capsule needs a radius; a ray has no ellipsoid
+      for (int threads : {1, 0}) {
+        benchmark::RegisterBenchmark(("SweepEllipsoid/" + base + "/simd/" + thread_label(threads)).c_str(),
+                                     BM_SweepEllipsoid, scene, wl, threads)
+            ->Unit(benchmark::kMillisecond)
+            ->UseRealTime()
+            ->MinTime(0.3);
+      }
       benchmark::RegisterBenchmark(("BulletSweep/" + base + "/1thread").c_str(), BM_BulletSweep, scene, wl)
           ->Unit(benchmark::kMillisecond)
           ->UseRealTime()

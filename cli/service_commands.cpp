@@ -164,7 +164,8 @@ Command add_client(CLI::App& app) {
                                              "writes the CWSR file");
   c->add_option("--server", a->servers, "ADDR[,ADDR...]: replicas, or one gRPC target such as dns:///name:port")->required();
   c->add_option("--world", a->world, "The world's name on the server")->required();
-  c->add_option("--queries", a->queries, "The queries (CWSQ)")->required();
+  c->add_option("--queries", a->queries, "The queries (CWSQ: capsules, rays and segments; or ellipsoids, version 3)")
+      ->required();
   c->add_option("--out", a->out, "The answers (CWSR), written atomically")->required();
   c->add_option("--batch", a->batch, "Queries per request")->check(CLI::Range(1, 1 << 24))->capture_default_str();
   c->add_option("--deadline-ms", a->deadline_ms, "Per request")->check(CLI::Range(1, 86'400'000))->capture_default_str();
@@ -178,18 +179,32 @@ Command add_client(CLI::App& app) {
     co.in_flight = a->in_flight;
     const SweepPath path = a->path;
     const std::string out = a->out;
-    const std::vector<SweepQuery> queries = read_queries(a->queries);
-    std::vector<SweepHit> hits(queries.size());
-    std::vector<Status> status(queries.size());
+    // A version 3 file holds ellipsoids (SweepEllipsoid); the others capsules, rays and segments.
+    const bool ellipsoids = query_file_version(a->queries) == kEllipsoidVersion;
+    std::vector<SweepQuery> capsules;
+    std::vector<SweepEllipsoidQuery> others;
+    if (ellipsoids) {
+      others = read_ellipsoid_queries(a->queries);
+    } else {
+      capsules = read_queries(a->queries);
+    }
+    const std::size_t count = ellipsoids ? others.size() : capsules.size();
+    std::vector<SweepHit> hits(count);
+    std::vector<Status> status(count);
     service::Client client(co);
     const auto start = Clock::now();
-    client.sweep(a->world, queries, hits, status, path);
+    if (ellipsoids) {
+      client.sweep_ellipsoid(a->world, others, hits, status, path);
+    } else {
+      client.sweep(a->world, capsules, hits, status, path);
+    }
     const double elapsed = seconds_since(start);
     write_results(out, hits, std::vector<std::string>{a->queries});
     const auto refused = std::count_if(status.begin(), status.end(), [](Status s) { return s != Status::ok; });
     const auto hit_count = std::count_if(hits.begin(), hits.end(), [](const SweepHit& h) { return h.hit; });
-    std::printf("%zu queries, %ld hits, %ld refused, %.3f s (%.0f sweeps/s) through %s, %zu retries -> %s\n",
-                queries.size(), long(hit_count), long(refused), elapsed, elapsed > 0 ? double(queries.size()) / elapsed : 0,
+    std::printf("%zu %s, %ld hits, %ld refused, %.3f s (%.0f sweeps/s) through %s, %zu retries -> %s\n", count,
+                ellipsoids ? "ellipsoids" : "queries", long(hit_count), long(refused), elapsed,
+                elapsed > 0 ? double(count) / elapsed : 0,
                 service::channel_target(co.servers).c_str(), client.retries(), out.c_str());
     return 0;
   };

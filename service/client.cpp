@@ -165,6 +165,22 @@ void Client::sweep(const std::string& world, std::span<const SweepQuery> queries
   });
 }
 
+void Client::sweep_ellipsoid(const std::string& world, std::span<const SweepEllipsoidQuery> queries,
+                             std::span<SweepHit> hits, std::span<Status> status, SweepPath path) {
+  if (hits.size() != queries.size() || (!status.empty() && status.size() != queries.size())) {
+    throw std::invalid_argument("Client::sweep_ellipsoid: queries, hits and status must have the same size");
+  }
+  impl_->in_batches(queries.size(), [&](std::size_t at, std::size_t k) {
+    pb::SweepEllipsoidRequest req;
+    req.set_world(world);
+    req.set_path(to_pb(path));
+    write_request(queries.subspan(at, k), req);
+    pb::SweepResponse resp;
+    impl_->call(resp, [&](grpc::ClientContext& ctx) { return impl_->stub_->SweepEllipsoid(&ctx, req, &resp); });
+    if (!read_response(resp, hits.subspan(at, k), status.empty() ? status : status.subspan(at, k))) Impl::malformed();
+  });
+}
+
 void Client::move(const std::string& world, std::span<const Agent> agents, const MoveSettings& settings,
                   std::span<MoveResult> results, std::span<Status> status, SweepPath path) {
   if (results.size() != agents.size() || (!status.empty() && status.size() != agents.size())) {

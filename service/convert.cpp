@@ -231,6 +231,30 @@ std::vector<SweepQuery> read_request(const pb::SweepRequest& r, std::size_t n) {
   return q;
 }
 
+void write_request(std::span<const SweepEllipsoidQuery> queries, pb::SweepEllipsoidRequest& r) {
+  const std::size_t n = queries.size();
+  Vec3Out centre(*r.mutable_centre(), n), radii(*r.mutable_radii(), n), motion(*r.mutable_motion(), n);
+  for (std::size_t i = 0; i < n; ++i) {
+    centre.put(i, queries[i].ellipsoid.centre);
+    radii.put(i, queries[i].ellipsoid.radii);
+    motion.put(i, queries[i].motion);
+  }
+}
+
+BatchShape shape_of(const pb::SweepEllipsoidRequest& r) {
+  BatchShape s;
+  shape_of(r.centre(), "centre", s);
+  shape_of(r.radii(), "radii", s);
+  shape_of(r.motion(), "motion", s);
+  return s;
+}
+
+std::vector<SweepEllipsoidQuery> read_request(const pb::SweepEllipsoidRequest& r, std::size_t n) {
+  std::vector<SweepEllipsoidQuery> q(n);
+  for (std::size_t i = 0; i < n; ++i) q[i] = {{vec3_at(r.centre(), i), vec3_at(r.radii(), i)}, vec3_at(r.motion(), i)};
+  return q;
+}
+
 void write_request(std::span<const Agent> agents, pb::MoveRequest& r) {
   const std::size_t n = agents.size();
   CapsuleOut capsules(*r.mutable_capsules(), n);

@@ -54,6 +54,8 @@ pb::ValidateSettings to_pb(const ValidateSettings& v);
 // --- requests (client writes, server reads) ---
 void write_request(std::span<const SweepQuery> queries, pb::SweepRequest& r);
 std::vector<SweepQuery> read_request(const pb::SweepRequest& r, std::size_t n);
+void write_request(std::span<const SweepEllipsoidQuery> queries, pb::SweepEllipsoidRequest& r);
+std::vector<SweepEllipsoidQuery> read_request(const pb::SweepEllipsoidRequest& r, std::size_t n);
 void write_request(std::span<const Agent> agents, pb::MoveRequest& r);
 std::vector<Agent> read_request(const pb::MoveRequest& r, std::size_t n);
 void write_request(std::span<const ClaimedMove> moves, pb::ValidateRequest& r);
@@ -63,6 +65,7 @@ std::vector<Capsule> read_request(const pb::OverlapRequest& r, std::size_t n);
 
 // Shape checks of requests: the batch size, or an error naming the column.
 BatchShape shape_of(const pb::SweepRequest& r);
+BatchShape shape_of(const pb::SweepEllipsoidRequest& r);
 BatchShape shape_of(const pb::MoveRequest& r);
 BatchShape shape_of(const pb::ValidateRequest& r);
 BatchShape shape_of(const pb::OverlapRequest& r);

@@ -11,6 +11,7 @@ const char* name(Rpc rpc) {
     case Rpc::validate: return "Validate";
     case Rpc::overlap: return "Overlap";
     case Rpc::info: return "Info";
+    case Rpc::sweep_ellipsoid: return "SweepEllipsoid";
   }
   return "?";
 }

@@ -127,6 +127,30 @@ class Server::Impl final : public pb::Capsweep::CallbackService {
     });
   }
 
+  grpc::ServerUnaryReactor* SweepEllipsoid(grpc::CallbackServerContext* ctx, const pb::SweepEllipsoidRequest* req,
+                                           pb::SweepResponse* resp) override {
+    return finish(ctx, Rpc::sweep_ellipsoid, [&](Count& count) -> grpc::Status {
+      std::optional<World> held;
+      const World* world;
+      std::size_t n;
+      SweepPath path;
+      if (grpc::Status s = admit(ctx, req->world(), shape_of(*req), req->path(), held, world, n, path); !s.ok()) return s;
+      const std::vector<SweepEllipsoidQuery> queries = read_request(*req, n);
+      std::vector<SweepHit> hits(n);
+      std::vector<Status> status(n);
+      if (grpc::Status s = in_chunks(ctx, n, [&](std::size_t at, std::size_t k) {
+            count.refused += world->sweep_ellipsoid(std::span(queries).subspan(at, k), std::span(hits).subspan(at, k),
+                                                    with(path, ctx), std::span(status).subspan(at, k));
+          });
+          !s.ok()) {
+        return s;
+      }
+      write_response(hits, status, *resp);
+      count.queries = n;
+      return grpc::Status::OK;
+    });
+  }
+
   grpc::ServerUnaryReactor* Move(grpc::CallbackServerContext* ctx, const pb::MoveRequest* req, pb::MoveResponse* resp) override {
     return finish(ctx, Rpc::move, [&](Count& count) -> grpc::Status {
       std::optional<World> held;

@@ -71,6 +71,8 @@ class Client {
   // ServiceError. `status`, when given, receives each query's status.
   void sweep(const std::string& world, std::span<const SweepQuery> queries, std::span<SweepHit> hits,
              std::span<Status> status = {}, SweepPath path = SweepPath::simd);
+  void sweep_ellipsoid(const std::string& world, std::span<const SweepEllipsoidQuery> queries,
+                       std::span<SweepHit> hits, std::span<Status> status = {}, SweepPath path = SweepPath::simd);
   void move(const std::string& world, std::span<const Agent> agents, const MoveSettings& settings,
             std::span<MoveResult> results, std::span<Status> status = {}, SweepPath path = SweepPath::simd);
   void validate(const std::string& world, std::span<const ClaimedMove> moves, const ValidateSettings& settings,

@@ -38,7 +38,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (size == 0 || size > (1u << 20)) return 0;
   const World& world = small_world();
   std::size_t n = 0;
-  const std::uint8_t kind = data[0] % 4;
+  const std::uint8_t kind = data[0] % 5;
   ++data, --size;
   if (kind == 0) {
     pb::SweepRequest r;
@@ -62,6 +62,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::vector<ClaimedMove> moves = service::read_request(r, n);
     std::vector<Verdict> verdicts(moves.size());
     world.validate(moves, settings, verdicts, on_path(SweepPath::simd, 1));
+  } else if (kind == 4) {
+    pb::SweepEllipsoidRequest r;
+    if (!parse(data, size, r, n)) return 0;
+    const std::vector<SweepEllipsoidQuery> q = service::read_request(r, n);
+    std::vector<SweepHit> hits(q.size());
+    world.sweep_ellipsoid(q, hits, on_path(SweepPath::simd, 1));
   } else {
     pb::OverlapRequest r;
     if (!parse(data, size, r, n)) return 0;

@@ -206,6 +206,15 @@ TEST(Replicas, CommandLineClientWritesWhatSweepWrites) {
   EXPECT_GT(a.size(), 20000u * kResultBytes);
   EXPECT_TRUE(a == b) << "CWSR through the service differs from in-process";
   EXPECT_NE(run("client --server " + server.address() + " --world nowhere --queries " + q + " --out " + remote), 0);
+  // Ellipsoids (a version 3 file) go through SweepEllipsoid, with the same bytes.
+  ASSERT_EQ(run("queries --scene " + kDungeon + " --workload long --shape ellipsoid --count 5000 --out " + q), 0);
+  ASSERT_EQ(run("sweep --scene " + kDungeon + " --queries " + q + " --out " + local), 0);
+  ASSERT_EQ(run("client --server " + server.address() + " --world dungeon --queries " + q + " --out " + remote +
+                " --batch 1000"),
+            0);
+  const std::string e = read_file(local), f = read_file(remote);
+  EXPECT_EQ(e.size(), kHeaderBytes + 5000u * kResultBytes);
+  EXPECT_TRUE(e == f) << "ellipsoid CWSR through the service differs from in-process";
 }
 
 TEST(Replicas, ServeRefusesACorruptSnapshotAndBadFlags) {

@@ -97,6 +97,15 @@ TEST_P(ServiceScenes, EveryRpcAnswersLikeTheLibrary) {
     client.sweep(GetParam(), q.sweeps, there, there_status, path);
     expect_same(here, there, "sweep");
     EXPECT_EQ(here_status, there_status);
+
+    std::vector<SweepEllipsoidQuery> ellipsoids = make_ellipsoid_workload(world, Workload::long_range, 1500, 22);
+    ellipsoids[4].ellipsoid.radii.z = 0;  // refused
+    std::vector<SweepHit> e_here(ellipsoids.size()), e_there(ellipsoids.size());
+    std::vector<Status> e_status(ellipsoids.size()), e_status_there(ellipsoids.size());
+    EXPECT_EQ(world.sweep_ellipsoid(ellipsoids, e_here, o, e_status), 1u);
+    client.sweep_ellipsoid(GetParam(), ellipsoids, e_there, e_status_there, path);
+    expect_same(e_here, e_there, "sweep_ellipsoid");
+    EXPECT_EQ(e_status, e_status_there);
     if (path == SweepPath::brute) continue;
 
     std::vector<MoveResult> moved(q.agents.size()), moved_there(q.agents.size());
@@ -207,6 +216,19 @@ TEST_F(ServiceErrors, MalformedBatchesAreInvalidArguments) {
   r = request(10);
   r.set_path(pb::Path(9));
   EXPECT_EQ(sweep(r), grpc::StatusCode::INVALID_ARGUMENT);
+
+  pb::SweepEllipsoidRequest e;
+  e.set_world("@arena");
+  const std::vector<SweepEllipsoidQuery> ellipsoids(4, SweepEllipsoidQuery{{{0, 1, 0}, {0.3f, 0.9f, 0.3f}}, {1, 0, 0}});
+  service::write_request(ellipsoids, e);
+  e.mutable_radii()->mutable_z()->RemoveLast();
+  {
+    grpc::ClientContext ctx;
+    pb::SweepResponse resp;
+    const grpc::Status st = stub_->SweepEllipsoid(&ctx, e, &resp);
+    EXPECT_EQ(st.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+    EXPECT_NE(st.error_message().find("radii.z"), std::string::npos) << st.error_message();
+  }
 
   pb::MoveRequest m;
   m.set_world("@arena");
