@@ -1,4 +1,4 @@
-// libFuzzer: the CWSQ (versions 1 and 2) and CWSR readers on any bytes. Each input is written to a file of this
+// libFuzzer: the CWSQ (versions 1 to 3) and CWSR readers on any bytes. Each input is written to a file of this
 // process and read back; the readers must refuse with FormatError or return records that obey
 // the format (checked), and never crash, leak or read out of bounds (ASan, UBSan).
 #include <unistd.h>
@@ -40,6 +40,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
           !(std::fabs(m.vertical_speed) <= 1e6f)) {
         __builtin_trap();
       }
+    }
+  } catch (const FormatError&) {
+  }
+  try {
+    for (const SweepEllipsoidQuery& e : read_ellipsoid_queries(q)) {
+      if (check_ellipsoid_sweep(e.ellipsoid, e.motion) != Status::ok) __builtin_trap();  // accepted a bad ellipsoid
     }
   } catch (const FormatError&) {
   }
