@@ -1,5 +1,5 @@
 // World::sweep_ellipsoid: moving ellipsoids against the world. The broad phase walks the BVH
-// with the ellipsoid's bounding sphere (which holds it, so no triangle it touches is skipped);
+// with the ellipsoid's bounding capsule (which holds it, so no triangle it touches is skipped);
 // each candidate triangle that the ellipsoid's own swept box meets goes to the exact eSpace
 // kernel (core/sweep_ellipsoid.cpp). Every path therefore runs the same per-triangle function,
 // and the best hit is the least by is_better_hit in any order: the paths give the same bytes.
@@ -50,16 +50,16 @@ void sweep_one_ellipsoid(const WorldArrays& w, const SweepEllipsoidQuery& q, Swe
     for (std::uint32_t i = 0; i < w.triangles.size(); ++i) try_triangle(w, q, reach, i, hit);
     return;
   }
-  const Capsule sphere = bounding_sphere(q.ellipsoid);
+  const Capsule bound = bounding_capsule(q.ellipsoid);
   static const BlockSweepVariant kernel = best_block_sweep();
-  BlockQuery bq = make_block_query(sphere, q.motion);
+  BlockQuery bq = make_block_query(bound, q.motion);
   float limit = 1.f;
   TraversalStats stats;
-  traverse(w.bvh, make_swept_box(sphere, q.motion), limit, stats, [&](std::uint32_t b) {
+  traverse(w.bvh, make_swept_box(bound, q.motion), limit, stats, [&](std::uint32_t b) {
     const TriangleBlock& block = w.bvh.blocks[b];
     if (path == SweepPath::simd) {
-      // The wide rejection stage against the bounding sphere: a rejected lane is farther than
-      // the sphere's reach, so the ellipsoid inside it cannot touch it before the limit.
+      // The wide rejection stage against the bounding capsule: a rejected lane is farther than
+      // the capsule's reach, so the ellipsoid inside it cannot touch it before the limit.
       for (std::uint32_t live = kernel.live(block, bq); live != 0; live &= live - 1) {
         try_triangle(w, q, reach, block.triangle[std::countr_zero(live)], hit);
       }

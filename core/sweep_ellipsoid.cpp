@@ -1,6 +1,7 @@
 #include <capsweep/sweep_ellipsoid.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include <capsweep/sweep.h>
 #include "core/sweep_frame.h"
@@ -12,9 +13,26 @@ Vec3d divide(const Vec3d& v, const Vec3d& by) { return {v.x / by.x, v.y / by.y, 
 Vec3d multiply(const Vec3d& v, const Vec3d& by) { return {v.x * by.x, v.y * by.y, v.z * by.z}; }
 }  // namespace
 
-Capsule bounding_sphere(const Ellipsoid& e) {
-  const float r = std::max(std::max(e.radii.x, e.radii.y), e.radii.z);
-  return {e.centre, e.centre, r};
+Capsule bounding_capsule(const Ellipsoid& e) {
+  // An ellipsoid with radii (a, b, a), b >= a, lies in the capsule of radius a around the
+  // segment of half-length b - a on its long axis: at height u above the centre its section,
+  // a sqrt(1 - u^2 / b^2), is within the capsule's, sqrt(a^2 - (u - b + a)^2) past the
+  // cylinder, exactly when u <= b. Growing the shortest radius to the middle one keeps it inside.
+  const float r[3] = {e.radii.x, e.radii.y, e.radii.z};
+  const int longest = r[0] >= r[1] && r[0] >= r[2] ? 0 : (r[1] >= r[2] ? 1 : 2);
+  const double radius = std::max(r[(longest + 1) % 3], r[(longest + 2) % 3]);
+  Vec3d axis{};
+  (longest == 0 ? axis.x : longest == 1 ? axis.y : axis.z) = double(r[longest]) - radius;  // exact
+  // The float endpoints are the exact ones rounded, each by at most `slack` per coordinate:
+  // growing the radius by sqrt(3) slack keeps every point of the exact capsule inside.
+  const Vec3d c = to_double(e.centre);
+  const Vec3 a = to_float(c - axis), b = to_float(c + axis);
+  double slack = 0;
+  for (const Vec3d& rounded : {to_double(a) - (c - axis), to_double(b) - (c + axis)}) {
+    slack = std::max(slack, max_abs_component(rounded));
+  }
+  const float grown = float(radius + std::sqrt(3.0) * slack);
+  return {a, b, double(grown) >= radius + std::sqrt(3.0) * slack ? grown : std::nextafter(grown, INFINITY)};
 }
 
 void sweep_ellipsoid_triangle_unchecked(const Ellipsoid& e, const Vec3& motion, const Triangle& triangle,

@@ -28,8 +28,9 @@ Status sweep_ellipsoid_triangle(const Ellipsoid& ellipsoid, const Vec3& motion, 
 void sweep_ellipsoid_triangle_unchecked(const Ellipsoid& ellipsoid, const Vec3& motion, const Triangle& triangle,
                                         SweepHit& hit);
 
-// The sphere of radius max(radii) around the centre, which holds the ellipsoid, as a capsule
-// (a = b). The world's broad phase walks with it.
-Capsule bounding_sphere(const Ellipsoid& ellipsoid);
+// The smallest capsule along the ellipsoid's longest axis that holds it: the radius is the
+// larger of the other two radii, and the axis runs between the centres of the end caps (a
+// sphere, a = b, when the longest radius is that one too). The world's broad phase walks with it.
+Capsule bounding_capsule(const Ellipsoid& ellipsoid);
 
 }  // namespace capsweep

@@ -111,7 +111,7 @@ class World {
   // The same batch contract for moving ellipsoids: each answer is exact in the capsule sense (its t
   // lies between the contact times of the ellipsoid shrunk and grown by the tolerance), in world
   // space, and bit-identical on every path, thread count and order. The broad phase walks the
-  // bounding sphere (on `simd`, with the wide rejection stage); each candidate triangle goes to
+  // bounding capsule (on `simd`, with the wide rejection stage); each candidate triangle goes to
   // the exact eSpace kernel. A refused query (NaN/Inf, a radius <= 0, out of range) gets a miss.
   std::size_t sweep_ellipsoid(std::span<const SweepEllipsoidQuery> queries, std::span<SweepHit> hits,
                               const SweepOptions& options = {}, std::span<Status> status = {}) const;

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <tbb/parallel_for.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <mutex>
@@ -73,6 +74,30 @@ TEST(EllipsoidSweep, ARoundEllipsoidIsTheSphere) {
     EXPECT_NEAR(s.t * length(d), e.t * length(d), 1e-5f) << i;
     EXPECT_NEAR(dot(s.normal, e.normal), 1.f, 1e-4f) << i;
     EXPECT_NEAR(s.depth, e.depth, 1e-5f) << i;
+  }
+}
+
+Vec3d radii_of(Random& rng);
+
+TEST(EllipsoidSweep, TheBoundingCapsuleHoldsTheEllipsoid) {
+  Random rng(17);
+  for (int i = 0; i < 20000; ++i) {
+    const Vec3d c = rng.chance(0.5) ? rng.in_cube(5000) : rng.in_cube(5);
+    const Vec3d R = radii_of(rng);
+    const Ellipsoid e{to_float(c), to_float(R)};
+    const Capsule bound = bounding_capsule(e);
+    // Points on the ellipsoid's surface (the float ellipsoid, in double) lie inside.
+    for (int k = 0; k < 8; ++k) {
+      const Vec3d u = rng.unit_vector();
+      const Vec3d p = to_double(e.centre) + Vec3d{u.x * e.radii.x, u.y * e.radii.y, u.z * e.radii.z};
+      const Vec3d a = to_double(bound.a), ab = to_double(bound.b) - a;
+      const double l = length_sq(ab);
+      const double s = l > 0 ? std::clamp(dot(p - a, ab) / l, 0.0, 1.0) : 0.0;
+      ASSERT_LE(length(p - (a + ab * s)), double(bound.radius) + 1e-9) << i;  // (this test rounds too)
+    }
+    // And it is tight: no wider than the middle radius plus rounding.
+    const double middle = std::max({std::min(R.x, R.y), std::min(R.y, R.z), std::min(R.x, R.z)});
+    EXPECT_LE(bound.radius, middle * (1 + 1e-6) + 1e-3) << i;
   }
 }
 
