@@ -185,7 +185,29 @@ struct Flattener {
 
 }  // namespace
 
-Bvh build_bvh(std::span<const Triangle> soup) {
+std::vector<std::uint32_t> child_layer_unions(std::span<const WideNode> nodes, std::span<const TriangleBlock> blocks,
+                                              std::span<const std::uint32_t> layers) {
+  std::vector<std::uint32_t> unions(nodes.size() * WideNode::kWidth, 0);
+  // Children come after their parents (the builder lays the tree out depth first), so one
+  // backward pass sees every child's unions before its parent's.
+  for (std::size_t i = nodes.size(); i-- > 0;) {
+    const WideNode& n = nodes[i];
+    for (int k = 0; k < WideNode::kWidth; ++k) {
+      if (!((n.used >> k) & 1u)) continue;
+      std::uint32_t u = 0;
+      if (n.child[k] & WideNode::kLeaf) {
+        const TriangleBlock& block = blocks[n.child[k] & ~WideNode::kLeaf];
+        for (int lane = 0; lane < kBlockLanes && block.valid(lane); ++lane) u |= layers[block.triangle[lane]];
+      } else {
+        for (int j = 0; j < WideNode::kWidth; ++j) u |= unions[std::size_t(n.child[k]) * WideNode::kWidth + std::size_t(j)];
+      }
+      unions[i * WideNode::kWidth + std::size_t(k)] = u;
+    }
+  }
+  return unions;
+}
+
+Bvh build_bvh(std::span<const Triangle> soup, std::span<const std::uint32_t> layers) {
   std::vector<Prim> prims(soup.size());
   for (std::size_t i = 0; i < soup.size(); ++i) {
     const Aabb b = bounds(soup[i]);
@@ -203,6 +225,8 @@ Bvh build_bvh(std::span<const Triangle> soup) {
   bvh.nodes.reserve(prims.size() / 16 + 1);
   bvh.blocks.reserve(prims.size() / 4 + 1);
   Flattener{soup, prims, bvh}.add(root ? *root : root_only, 1);
+  const std::vector<std::uint32_t> defaults(layers.empty() ? soup.size() : 0, kDefaultLayers);
+  bvh.child_layers = child_layer_unions(bvh.nodes, bvh.blocks, layers.empty() ? std::span(defaults) : layers);
   return bvh;
 }
 

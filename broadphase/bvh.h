@@ -32,19 +32,23 @@ inline constexpr int kMaxBvhDepth = 64;
 struct BvhView {
   std::span<const WideNode> nodes;
   std::span<const TriangleBlock> blocks;
+  // Per node, the union of the layers below each of its four children (0 for an unused slot):
+  // a walk that sees none of them skips the child's whole subtree.
+  std::span<const std::uint32_t> child_layers;
   int depth = 0;
 
   std::size_t memory_bytes() const {
-    return nodes.size() * sizeof(WideNode) + blocks.size() * sizeof(TriangleBlock);
+    return nodes.size() * sizeof(WideNode) + blocks.size() * sizeof(TriangleBlock) + child_layers.size_bytes();
   }
 };
 
 struct Bvh {
   std::vector<WideNode> nodes;        // nodes[0] is the root (always an inner node)
   std::vector<TriangleBlock> blocks;  // the leaves: up to 8 triangles each
+  std::vector<std::uint32_t> child_layers;  // 4 per node (BvhView::child_layers)
   int depth = 0;                      // wide levels, root = 1
 
-  BvhView view() const { return {nodes, blocks, depth}; }
+  BvhView view() const { return {nodes, blocks, child_layers, depth}; }
   std::size_t memory_bytes() const { return view().memory_bytes(); }
 };
 
@@ -56,7 +60,13 @@ struct TraversalStats {
 };
 
 // Builds over the whole soup (which must not be empty). Subtrees of large meshes are built in
-// parallel (oneTBB); the result does not depend on the thread count.
-Bvh build_bvh(std::span<const Triangle> soup);
+// parallel (oneTBB); the result does not depend on the thread count. Every triangle is on
+// kDefaultLayers unless `layers` (one mask per triangle) says otherwise.
+Bvh build_bvh(std::span<const Triangle> soup, std::span<const std::uint32_t> layers = {});
+
+// The union of the layers below each child of each node (BvhView::child_layers), from the
+// triangles' layers: what the builder stores and what a snapshot's is checked against.
+std::vector<std::uint32_t> child_layer_unions(std::span<const WideNode> nodes, std::span<const TriangleBlock> blocks,
+                                              std::span<const std::uint32_t> layers);
 
 }  // namespace capsweep

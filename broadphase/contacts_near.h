@@ -8,10 +8,12 @@
 
 namespace capsweep {
 
-// Calls visit(triangle, contact) for every triangle whose box meets the capsule's box grown by
-// `clearance`, with their discrete contact; visit returns true to stop.
+// Calls visit(triangle, contact) for every triangle on `layers` whose box meets the capsule's box
+// grown by `clearance`, with their discrete contact; visit returns true to stop.
 template <class Visit>
-void for_each_contact(const WorldArrays& w, const Capsule& capsule, float clearance, Visit&& visit) {
+void for_each_contact(const WorldArrays& w, const Capsule& capsule, float clearance, Visit&& visit,
+                      std::uint32_t layers = kAllLayers) {
+  layers = walk_layers(w, layers);
   const Aabb box = swept_bounds({capsule.a, capsule.b, capsule.radius + clearance}, {});
   float limit = 1.f;
   TraversalStats stats;
@@ -19,13 +21,13 @@ void for_each_contact(const WorldArrays& w, const Capsule& capsule, float cleara
     const TriangleBlock& block = w.bvh.blocks[b];
     for (int lane = 0; lane < kBlockLanes && block.valid(lane); ++lane) {
       const std::uint32_t i = block.triangle[lane];
-      if (!box.overlaps(w.boxes[i])) continue;
+      if (!box.overlaps(w.boxes[i]) || !seen(w, i, layers)) continue;
       Contact k;
       capsule_triangle_contact(capsule, w.triangles[i], k);
       if (visit(i, k)) return true;
     }
     return false;
-  });
+  }, layers);
 }
 
 // Keeps the deepest overlap among the contacts offered: the smallest distance below the radius

@@ -59,7 +59,8 @@ std::size_t sweep_batch(const World& world, std::size_t count, const QueryAt& qu
           index[j] = order.empty() ? first + j : order[first + j].second;
           queries[j] = query(index[j]);
         }
-        sweep_chunk(world, std::span(queries, n), std::span(hits, n), std::span(status, n), options.path, pooled);
+        sweep_chunk(world, std::span(queries, n), std::span(hits, n), std::span(status, n), options.path, pooled,
+                    options.layers);
         for (std::size_t j = 0; j < n; ++j) {
           if (status[j] != Status::ok) ++refused;
           answer(index[j], hits[j], status[j]);

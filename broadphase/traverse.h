@@ -46,9 +46,11 @@ inline SweptBox make_swept_box(const Capsule& capsule, const Vec3& motion, float
 
 // Visits the leaves whose box the swept box enters at a time <= limit, nearest first. `leaf`
 // is called as leaf(block_index) and may lower `limit` (the best time found so far); it returns
-// true to stop the walk.
+// true to stop the walk. Subtrees with none of `layers` below them are skipped (kAllLayers:
+// nothing is).
 template <class Leaf>
-void traverse(const BvhView& bvh, const SweptBox& s, float& limit, TraversalStats& stats, Leaf&& leaf) {
+void traverse(const BvhView& bvh, const SweptBox& s, float& limit, TraversalStats& stats, Leaf&& leaf,
+              std::uint32_t layers = kAllLayers) {
   using F = xsimd::batch<float, xsimd::sse2>;  // baseline x86-64: four children per compare
   static_assert(F::size == WideNode::kWidth);
   struct Item {
@@ -84,6 +86,12 @@ void traverse(const BvhView& bvh, const SweptBox& s, float& limit, TraversalStat
     alignas(16) float near[4];
     t_near.store_aligned(near);
     unsigned bits = unsigned(_mm_movemask_ps(entered)) & n.used;
+    if (layers != kAllLayers) {
+      const std::uint32_t* below = &bvh.child_layers[std::size_t(item.link) * WideNode::kWidth];
+      for (int k = 0; k < WideNode::kWidth; ++k) {
+        if ((below[k] & layers) == 0) bits &= ~(1u << k);
+      }
+    }
     if (bits == 0) continue;
     if ((bits & (bits - 1)) == 0) {  // one child: the common case deep in the tree
       const int k = std::countr_zero(bits);

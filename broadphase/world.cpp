@@ -63,6 +63,7 @@ struct BuiltArrays {
   std::vector<Aabb> boxes;
   Bvh bvh;
   std::vector<TriangleLinks> links;
+  std::vector<std::uint32_t> layers;
 };
 
 // The arrays with what keeps them alive, shared by the copies of a World.
@@ -78,8 +79,20 @@ std::shared_ptr<const WorldArrays> hold(const WorldArrays& arrays, std::shared_p
 
 }  // namespace
 
-World::World(std::vector<Triangle> triangles) {
+World::World(std::vector<Triangle> triangles) : World(std::move(triangles), {}) {}
+
+World::World(std::vector<Triangle> triangles, std::vector<std::uint32_t> layers) {
   if (triangles.empty()) throw WorldError("the mesh has no triangles");
+  if (!layers.empty() && layers.size() != triangles.size()) {
+    throw WorldError("one layer mask per triangle: " + std::to_string(layers.size()) + " masks for " +
+                     std::to_string(triangles.size()) + " triangles");
+  }
+  if (layers.empty()) layers.assign(triangles.size(), kDefaultLayers);
+  std::uint32_t present = 0;
+  for (std::size_t i = 0; i < layers.size(); ++i) {
+    if (layers[i] == 0) throw WorldError("triangle " + std::to_string(i) + ": its layer mask is 0 (on no layer)");
+    present |= layers[i];
+  }
   if (triangles.size() >= kNoTriangle) throw WorldError("the mesh has more than 2^32 - 2 triangles");
   auto built = std::make_shared<BuiltArrays>();
   Aabb bounds;
@@ -92,15 +105,18 @@ World::World(std::vector<Triangle> triangles) {
     bounds.grow(built->boxes.back());
   }
   built->triangles = std::move(triangles);
-  built->bvh = build_bvh(built->triangles);
+  built->layers = std::move(layers);
+  built->bvh = build_bvh(built->triangles, built->layers);
   built->links = link_triangles(built->triangles);
-  const WorldArrays arrays{built->triangles, built->boxes, bounds, built->bvh.view(), built->links};
+  const WorldArrays arrays{built->triangles, built->boxes, bounds, built->bvh.view(), built->links, built->layers, present};
   arrays_ = hold(arrays, std::move(built));
 }
 
 World::World(const WorldArrays& arrays, std::shared_ptr<const void> owner) {
   if (arrays.triangles.empty() || arrays.boxes.size() != arrays.triangles.size() ||
-      arrays.links.size() != arrays.triangles.size() || arrays.bvh.nodes.empty() || arrays.bvh.blocks.empty()) {
+      arrays.links.size() != arrays.triangles.size() || arrays.bvh.nodes.empty() || arrays.bvh.blocks.empty() ||
+      arrays.layers.size() != arrays.triangles.size() ||
+      arrays.bvh.child_layers.size() != arrays.bvh.nodes.size() * WideNode::kWidth) {
     throw WorldError("inconsistent world arrays");
   }
   arrays_ = hold(arrays, std::move(owner));
@@ -108,10 +124,12 @@ World::World(const WorldArrays& arrays, std::shared_ptr<const void> owner) {
 
 std::size_t World::triangle_count() const { return arrays_->triangles.size(); }
 std::span<const Triangle> World::triangles() const { return arrays_->triangles; }
+std::span<const std::uint32_t> World::layers() const { return arrays_->layers; }
 const Aabb& World::bounds() const { return arrays_->bounds; }
 std::size_t World::memory_bytes() const {
   const WorldArrays& w = *arrays_;
-  return w.triangles.size_bytes() + w.boxes.size_bytes() + w.links.size_bytes() + w.bvh.memory_bytes();
+  return w.triangles.size_bytes() + w.boxes.size_bytes() + w.links.size_bytes() + w.layers.size_bytes() +
+         w.bvh.memory_bytes();
 }
 
 bool is_better_hit(const SweepHit& a, const SweepHit& b) {
@@ -126,10 +144,11 @@ namespace {
 
 // Queries reaching here passed check_sweep, and triangles were checked at build: the kernels
 // run unchecked.
-void sweep_brute(const WorldArrays& w, const SweepQuery& q, SweepHit& hit) {
+// `layers` is a walk's mask (walk_layers): kAllLayers, or the layers a filtered batch sees.
+void sweep_brute(const WorldArrays& w, const SweepQuery& q, SweepHit& hit, std::uint32_t layers) {
   const Aabb reach = swept_bounds(q.capsule, q.motion);
   for (std::size_t i = 0; i < w.triangles.size(); ++i) {
-    if (!reach.overlaps(w.boxes[i])) continue;
+    if (!reach.overlaps(w.boxes[i]) || !seen(w, std::uint32_t(i), layers)) continue;
     SweepHit h;
     sweep_capsule_triangle_unchecked(q.capsule, q.motion, w.triangles[i], h);
     h.triangle = std::uint32_t(i);
@@ -138,7 +157,8 @@ void sweep_brute(const WorldArrays& w, const SweepQuery& q, SweepHit& hit) {
 }
 
 template <class Keep>
-void sweep_scalar(const WorldArrays& w, const SweepQuery& q, SweepHit& hit, TraversalStats& stats, const Keep& keep) {
+void sweep_scalar(const WorldArrays& w, const SweepQuery& q, SweepHit& hit, TraversalStats& stats, const Keep& keep,
+                  std::uint32_t layers) {
   const Aabb reach = swept_bounds(q.capsule, q.motion);
   float limit = 1.f;
   traverse(w.bvh, make_swept_box(q.capsule, q.motion), limit, stats, [&](std::uint32_t b) {
@@ -146,7 +166,7 @@ void sweep_scalar(const WorldArrays& w, const SweepQuery& q, SweepHit& hit, Trav
     for (int lane = 0; lane < kBlockLanes && block.valid(lane); ++lane) {
       const std::uint32_t i = block.triangle[lane];
       ++stats.triangles;
-      if (!reach.overlaps(w.boxes[i])) continue;
+      if (!reach.overlaps(w.boxes[i]) || !seen(w, i, layers)) continue;
       SweepHit h;
       sweep_capsule_triangle_unchecked(q.capsule, q.motion, w.triangles[i], h);
       h.triangle = i;
@@ -154,7 +174,7 @@ void sweep_scalar(const WorldArrays& w, const SweepQuery& q, SweepHit& hit, Trav
     }
     if (hit.hit) limit = hit.t;  // a node entered later holds only worse answers
     return false;
-  });
+  }, layers);
 }
 
 // The pooled narrow phase: the live lanes a sweep has left when its walk ends (almost always
@@ -234,7 +254,7 @@ class LanePool {
 // chunk); without one they are swept at once.
 template <class Keep>
 void sweep_simd(const WorldArrays& w, const SweepQuery& q, SweepHit& hit, TraversalStats& stats, const Keep& keep,
-                LanePool* pool = nullptr, std::uint32_t slot = 0) {
+                std::uint32_t layers, LanePool* pool = nullptr, std::uint32_t slot = 0) {
   static const BlockSweepVariant kernel = best_block_sweep();
   BlockQuery bq = make_block_query(q.capsule, q.motion);
   float limit = 1.f;
@@ -269,12 +289,19 @@ void sweep_simd(const WorldArrays& w, const SweepQuery& q, SweepHit& hit, Traver
   traverse(w.bvh, make_swept_box(q.capsule, q.motion), limit, stats, [&](std::uint32_t b) {
     const TriangleBlock& block = w.bvh.blocks[b];
     for (int lane = 0; lane < kBlockLanes && block.valid(lane); ++lane) ++stats.triangles;
-    for (std::uint32_t live = kernel.live(block, bq); live != 0; live &= live - 1) {
+    std::uint32_t shown = 0xFFu;  // the lanes on the batch's layers
+    if (layers != kAllLayers) {
+      shown = 0;
+      for (int lane = 0; lane < kBlockLanes && block.valid(lane); ++lane) {
+        if (seen(w, block.triangle[lane], layers)) shown |= 1u << lane;
+      }
+    }
+    for (std::uint32_t live = kernel.live(block, bq) & shown; live != 0; live &= live - 1) {
       gather_lane(block, std::countr_zero(live), stage, staged++);
       if (staged == kBlockLanes) flush();
     }
     return false;
-  });
+  }, layers);
   if (staged == 0) return;
   if (pool && has_axis(bq)) {
     pool->take(stage, staged, bq, slot);
@@ -289,14 +316,15 @@ SweepQuery as_swept(const SweepQuery& q) { return {swept_capsule(q.capsule, q.mo
 // One query through the chosen path, after its check.
 template <class Keep>
 Status sweep_path(const WorldArrays& w, const SweepQuery& query, SweepHit& hit, SweepPath path, TraversalStats& stats,
-                  const Keep& keep) {
+                  const Keep& keep, std::uint32_t layers) {
   hit = SweepHit{};
   if (Status s = check_sweep(query.capsule, query.motion); s != Status::ok) return s;
   const SweepQuery q = as_swept(query);
+  layers = walk_layers(w, layers);
   switch (path) {
-    case SweepPath::simd: sweep_simd(w, q, hit, stats, keep); break;
-    case SweepPath::scalar: sweep_scalar(w, q, hit, stats, keep); break;
-    case SweepPath::brute: sweep_brute(w, q, hit); break;  // only ever asked to keep everything
+    case SweepPath::simd: sweep_simd(w, q, hit, stats, keep, layers); break;
+    case SweepPath::scalar: sweep_scalar(w, q, hit, stats, keep, layers); break;
+    case SweepPath::brute: sweep_brute(w, q, hit, layers); break;  // only ever asked to keep everything
   }
   return Status::ok;
 }
@@ -304,32 +332,38 @@ Status sweep_path(const WorldArrays& w, const SweepQuery& query, SweepHit& hit, 
 }  // namespace
 
 PoolCounts sweep_chunk(const World& world, std::span<const SweepQuery> queries, std::span<SweepHit> hits,
-                       std::span<Status> status, SweepPath path, bool pooled) {
+                       std::span<Status> status, SweepPath path, bool pooled, std::uint32_t layers) {
   CAPSWEEP_ASSERT(queries.size() <= kSweepChunk && hits.size() == queries.size() && status.size() == queries.size(),
                   "a chunk of at most kSweepChunk queries, an answer each");
   const WorldArrays& w = world.arrays();
   TraversalStats stats;
   if (path != SweepPath::simd || !pooled) {
-    for (std::size_t i = 0; i < queries.size(); ++i) status[i] = sweep_path(w, queries[i], hits[i], path, stats, KeepAll{});
+    for (std::size_t i = 0; i < queries.size(); ++i) {
+      status[i] = sweep_path(w, queries[i], hits[i], path, stats, KeepAll{}, layers);
+    }
     return {};
   }
   LanePool pool(w, queries, hits);
+  layers = walk_layers(w, layers);
   for (std::size_t i = 0; i < queries.size(); ++i) {
     hits[i] = SweepHit{};
     status[i] = check_sweep(queries[i].capsule, queries[i].motion);
-    if (status[i] == Status::ok) sweep_simd(w, as_swept(queries[i]), hits[i], stats, KeepAll{}, &pool, std::uint32_t(i));
+    if (status[i] == Status::ok) {
+      sweep_simd(w, as_swept(queries[i]), hits[i], stats, KeepAll{}, layers, &pool, std::uint32_t(i));
+    }
   }
   pool.flush();
   return pool.counts();
 }
 
-Status World::sweep_one(const SweepQuery& q, SweepHit& hit, SweepPath path) const {
+Status World::sweep_one(const SweepQuery& q, SweepHit& hit, SweepPath path, std::uint32_t layers) const {
   TraversalStats stats;
-  return sweep_path(*arrays_, q, hit, path, stats, KeepAll{});
+  return sweep_path(*arrays_, q, hit, path, stats, KeepAll{}, layers);
 }
 
-Status sweep_counted(const World& world, const SweepQuery& q, SweepHit& hit, SweepPath path, TraversalStats& stats) {
-  return sweep_path(world.arrays(), q, hit, path, stats, KeepAll{});
+Status sweep_counted(const World& world, const SweepQuery& q, SweepHit& hit, SweepPath path, TraversalStats& stats,
+                     std::uint32_t layers) {
+  return sweep_path(world.arrays(), q, hit, path, stats, KeepAll{}, layers);
 }
 
 bool KeepApproaching::operator()(SweepHit& h) const {
@@ -337,10 +371,11 @@ bool KeepApproaching::operator()(SweepHit& h) const {
   return dot(h.normal, motion) < 0;
 }
 
-Status sweep_approaching(const World& world, const SweepQuery& q, SweepHit& hit, SweepPath path) {
+Status sweep_approaching(const World& world, const SweepQuery& q, SweepHit& hit, SweepPath path, std::uint32_t layers) {
   TraversalStats stats;
   const KeepApproaching keep{world, q.motion, q.capsule.radius};
-  return sweep_path(world.arrays(), q, hit, path == SweepPath::simd ? SweepPath::simd : SweepPath::scalar, stats, keep);
+  return sweep_path(world.arrays(), q, hit, path == SweepPath::simd ? SweepPath::simd : SweepPath::scalar, stats, keep,
+                    layers);
 }
 
 std::size_t World::sweep(std::span<const SweepQuery> queries, std::span<SweepHit> hits, const SweepOptions& options,
@@ -382,7 +417,7 @@ std::size_t World::overlap(std::span<const Capsule> capsules, float clearance, s
             r.clear = r.clear && !(k.distance <= reach);
             deepest.offer(t, k, capsules[i].radius);
             return false;
-          });
+          }, options.layers);
           r.overlapping = deepest.found;
           if (deepest.found) {
             r.deepest = deepest.contact;
@@ -401,13 +436,13 @@ std::size_t World::overlap(std::span<const Capsule> capsules, float clearance, s
   return refused.load();
 }
 
-bool World::is_clear(const Capsule& capsule, float clearance) const {
+bool World::is_clear(const Capsule& capsule, float clearance, std::uint32_t layers) const {
   const float reach = capsule.radius + clearance;
   bool clear = true;
   for_each_contact(*arrays_, capsule, clearance, [&](std::uint32_t, const Contact& k) {
     clear = !(k.distance <= reach);
     return !clear;
-  });
+  }, layers);
   return clear;
 }
 

@@ -20,7 +20,20 @@ struct WorldArrays {
   Aabb bounds;                          // of every triangle
   BvhView bvh;
   std::span<const TriangleLinks> links;  // one per triangle
+  std::span<const std::uint32_t> layers;  // one mask per triangle, never 0
+  std::uint32_t layers_present = kDefaultLayers;  // the union of them all
 };
+
+// The mask a walk filters with: kAllLayers when `layers` hides nothing of this world (the walk
+// then never looks at layers, and costs what it did before filters existed).
+inline std::uint32_t walk_layers(const WorldArrays& w, std::uint32_t layers) {
+  return (layers & w.layers_present) == w.layers_present ? kAllLayers : layers;
+}
+
+// Whether triangle i is there for a walk with mask `layers` (from walk_layers).
+inline bool seen(const WorldArrays& w, std::uint32_t i, std::uint32_t layers) {
+  return layers == kAllLayers || (w.layers[i] & layers) != 0;
+}
 
 // How many queries of a batch are answered together, at most (sweep_chunk).
 inline constexpr std::size_t kSweepChunk = 64;
@@ -36,17 +49,18 @@ struct PoolCounts {
 // the chunk so that the full kernel runs on full lanes; pooled = false sweeps one query at a
 // time (the engine before pooling, kept for the benchmark's comparison and the tests).
 PoolCounts sweep_chunk(const World& world, std::span<const SweepQuery> queries, std::span<SweepHit> hits,
-                       std::span<Status> status, SweepPath path, bool pooled = true);
+                       std::span<Status> status, SweepPath path, bool pooled = true, std::uint32_t layers = kAllLayers);
 
 // World::sweep_one, accumulating what the BVH walk touched into `stats` (bench, tests).
 Status sweep_counted(const World& world, const SweepQuery& query, SweepHit& hit, SweepPath path,
-                     TraversalStats& stats);
+                     TraversalStats& stats, std::uint32_t layers = kAllLayers);
 
 // The movement solver's sweep: the first contact the capsule moves *into*. A contact whose
 // normal does not oppose the motion is passed through: the distance to that triangle is
 // convex along the path, so it cannot shrink from there on. On a seam between coplanar
 // triangles the face normal is used (and reported), where that keeps the exactness tolerance.
-Status sweep_approaching(const World& world, const SweepQuery& query, SweepHit& hit, SweepPath path = SweepPath::simd);
+Status sweep_approaching(const World& world, const SweepQuery& query, SweepHit& hit, SweepPath path = SweepPath::simd,
+                         std::uint32_t layers = kAllLayers);
 
 // Replaces the normal of a contact on a seam (an edge or vertex inside a flat surface) by the
 // face normal, when that keeps the tolerance for a capsule of this radius.
@@ -54,7 +68,8 @@ void seam_normal(const World& world, SweepHit& hit, float radius);
 
 // Whether a contact is ground to stand on: its normal is at least `min_up` upward, or, on an
 // edge or vertex, one of the faces meeting there is (the top of a step touched on its rim).
-bool walkable(const World& world, const SweepHit& hit, float min_up, Vec3& ground_normal);
+bool walkable(const World& world, const SweepHit& hit, float min_up, Vec3& ground_normal,
+              std::uint32_t layers = kAllLayers);
 
 // Capsule-capsule sweeps World::move has run against other agents since the process started
 // (all threads): for tests that count work instead of timing it.

@@ -33,21 +33,23 @@ Aabb ellipsoid_reach(const SweepEllipsoidQuery& q) {
   return b;
 }
 
-// Takes triangle i as a candidate for query q.
+// Takes triangle i as a candidate for query q, if it is on the walk's layers.
 void try_triangle(const WorldArrays& w, const SweepEllipsoidQuery& q, const Aabb& reach, std::uint32_t i,
-                  SweepHit& best) {
-  if (!reach.overlaps(w.boxes[i])) return;
+                  std::uint32_t layers, SweepHit& best) {
+  if (!reach.overlaps(w.boxes[i]) || !seen(w, i, layers)) return;
   SweepHit h;
   sweep_ellipsoid_triangle_unchecked(q.ellipsoid, q.motion, w.triangles[i], h);
   h.triangle = i;
   if (is_better_hit(h, best)) best = h;
 }
 
-void sweep_one_ellipsoid(const WorldArrays& w, const SweepEllipsoidQuery& q, SweepHit& hit, SweepPath path) {
+void sweep_one_ellipsoid(const WorldArrays& w, const SweepEllipsoidQuery& q, SweepHit& hit, SweepPath path,
+                         std::uint32_t layers) {
   hit = SweepHit{};
   const Aabb reach = ellipsoid_reach(q);
+  layers = walk_layers(w, layers);
   if (path == SweepPath::brute) {
-    for (std::uint32_t i = 0; i < w.triangles.size(); ++i) try_triangle(w, q, reach, i, hit);
+    for (std::uint32_t i = 0; i < w.triangles.size(); ++i) try_triangle(w, q, reach, i, layers, hit);
     return;
   }
   const Capsule bound = bounding_capsule(q.ellipsoid);
@@ -61,17 +63,19 @@ void sweep_one_ellipsoid(const WorldArrays& w, const SweepEllipsoidQuery& q, Swe
       // The wide rejection stage against the bounding capsule: a rejected lane is farther than
       // the capsule's reach, so the ellipsoid inside it cannot touch it before the limit.
       for (std::uint32_t live = kernel.live(block, bq); live != 0; live &= live - 1) {
-        try_triangle(w, q, reach, block.triangle[std::countr_zero(live)], hit);
+        try_triangle(w, q, reach, block.triangle[std::countr_zero(live)], layers, hit);
       }
     } else {
-      for (int lane = 0; lane < kBlockLanes && block.valid(lane); ++lane) try_triangle(w, q, reach, block.triangle[lane], hit);
+      for (int lane = 0; lane < kBlockLanes && block.valid(lane); ++lane) {
+        try_triangle(w, q, reach, block.triangle[lane], layers, hit);
+      }
     }
     if (hit.hit) {
       limit = hit.t;  // a node or lane entered later holds only worse answers
       limit_block_query(bq, hit.t);
     }
     return false;
-  });
+  }, layers);
 }
 
 }  // namespace
@@ -90,7 +94,7 @@ std::size_t World::sweep_ellipsoid(std::span<const SweepEllipsoidQuery> queries,
         if (stop.before(i)) return;
         const Status s = check_ellipsoid_sweep(queries[i].ellipsoid, queries[i].motion);
         if (s == Status::ok) {
-          sweep_one_ellipsoid(w, queries[i], hits[i], options.path);
+          sweep_one_ellipsoid(w, queries[i], hits[i], options.path, options.layers);
         } else {
           hits[i] = SweepHit{};
           ++refused;

@@ -29,10 +29,11 @@ class WorldCollider final : public MoveCollider {
  public:
   // `members[k]` is the agent the grid files as k (empty: the grid holds every agent, in order).
   // `near` is scratch for the agents within reach (reused across the agents of a thread).
-  WorldCollider(const World& world, SweepPath path, const AgentGrid* grid, std::span<const Agent> agents,
-                std::size_t self, std::vector<std::uint32_t>* near = nullptr,
+  // `layers`: the batch's layer mask (SweepOptions::layers).
+  WorldCollider(const World& world, SweepPath path, std::uint32_t layers, const AgentGrid* grid,
+                std::span<const Agent> agents, std::size_t self, std::vector<std::uint32_t>* near = nullptr,
                 std::span<const std::uint32_t> members = {})
-      : world_(world), path_(path == SweepPath::simd ? SweepPath::simd : SweepPath::scalar), grid_(grid),
+      : world_(world), path_(path == SweepPath::simd ? SweepPath::simd : SweepPath::scalar), layers_(layers), grid_(grid),
         agents_(agents), members_(members), self_(self), near_(near) {
     if (near_) near_->clear();
   }
@@ -41,7 +42,7 @@ class WorldCollider final : public MoveCollider {
 
   void sweep(const Capsule& capsule, const Vec3& motion, MoveHit& out) const override {
     out = MoveHit{};
-    sweep_approaching(world_, {capsule, motion}, out.hit, path_);
+    sweep_approaching(world_, {capsule, motion}, out.hit, path_, layers_);
     if (!grid_) return;
     const Aabb box = swept_bounds(capsule, motion);
     // The grid is asked once per agent-tick for everyone within reach of the first sweep (all
@@ -73,16 +74,17 @@ class WorldCollider final : public MoveCollider {
   }
 
   bool deepest_overlap(const Capsule& capsule, Contact& out, std::uint32_t& triangle) const override {
-    return world_.deepest_overlap(capsule, out, triangle);
+    return world_.deepest_overlap(capsule, out, triangle, layers_);
   }
 
   bool walkable(const MoveHit& hit, float min_up, Vec3& ground_normal) const override {
-    return hit.agent == kNoAgent && capsweep::walkable(world_, hit.hit, min_up, ground_normal);
+    return hit.agent == kNoAgent && capsweep::walkable(world_, hit.hit, min_up, ground_normal, layers_);
   }
 
  private:
   const World& world_;
   SweepPath path_;
+  std::uint32_t layers_;
   const AgentGrid* grid_;
   std::span<const Agent> agents_;
   std::span<const std::uint32_t> members_;
@@ -134,9 +136,9 @@ bool within(const Vec3& motion, const MoveAllowance& a) {
 // The solver's ground probe (move_agent, stage 2) from outside it: walkable ground within
 // `reach` below the capsule grown by the skin. `ground` and `normal` get what it stands on.
 bool ground_below(const World& world, const Capsule& c, const MoveSettings& m, float reach, SweepPath path,
-                  SweepHit& ground, Vec3& normal) {
-  sweep_approaching(world, {{c.a, c.b, c.radius + m.skin}, Vec3{0, -reach, 0}}, ground, path);
-  return walkable(world, ground, std::cos(m.max_slope_degrees * std::numbers::pi_v<float> / 180.f), normal);
+                  std::uint32_t layers, SweepHit& ground, Vec3& normal) {
+  sweep_approaching(world, {{c.a, c.b, c.radius + m.skin}, Vec3{0, -reach, 0}}, ground, path, layers);
+  return walkable(world, ground, std::cos(m.max_slope_degrees * std::numbers::pi_v<float> / 180.f), normal, layers);
 }
 
 }  // namespace
@@ -192,8 +194,9 @@ void seam_normal(const World& world, SweepHit& h, float radius) {
 
 std::uint64_t agent_pair_sweeps() { return agent_pair_sweeps_total.load(); }
 
-bool walkable(const World& world, const SweepHit& hit, float min_up, Vec3& ground_normal) {
+bool walkable(const World& world, const SweepHit& hit, float min_up, Vec3& ground_normal, std::uint32_t layers) {
   const WorldArrays& w = world.arrays();
+  layers = walk_layers(w, layers);
   if (!hit.hit) return false;
   if (hit.normal.y >= min_up) {
     ground_normal = hit.normal;
@@ -214,7 +217,11 @@ bool walkable(const World& world, const SweepHit& hit, float min_up, Vec3& groun
     const double s = len_sq > 0 ? std::clamp(dot(p - a, e) / len_sq, 0.0, 1.0) : 0.0;
     const double d = length(p - (a + e * s));
     // Within rounding of the edge (the contact point is computed on it).
-    if (d <= 1e-5 * (1.0 + std::sqrt(len_sq)) && k < 3) candidates[k++] = links.across[i];
+    // A neighbour on none of the batch's layers is not there: the rim is an open edge.
+    if (d <= 1e-5 * (1.0 + std::sqrt(len_sq)) && k < 3) {
+      const std::uint32_t across = links.across[i];
+      candidates[k++] = across != kNoTriangle && seen(w, across, layers) ? across : kNoTriangle;
+    }
   }
   for (std::uint32_t c : candidates) {
     if (c == kNoTriangle) continue;
@@ -228,12 +235,13 @@ bool walkable(const World& world, const SweepHit& hit, float min_up, Vec3& groun
   return false;
 }
 
-bool World::deepest_overlap(const Capsule& capsule, Contact& contact, std::uint32_t& triangle) const {
+bool World::deepest_overlap(const Capsule& capsule, Contact& contact, std::uint32_t& triangle,
+                            std::uint32_t layers) const {
   DeepestOverlap deepest;
   for_each_contact(*arrays_, capsule, 0.f, [&](std::uint32_t i, const Contact& k) {
     deepest.offer(i, k, capsule.radius);
     return false;
-  });
+  }, layers);
   if (deepest.found) {
     contact = deepest.contact;
     triangle = deepest.triangle;
@@ -305,7 +313,7 @@ std::size_t World::move(std::span<const Agent> agents, const MoveSettings& setti
           if (trace) trace->count = 0;
           continue;
         }
-        const WorldCollider collider(*this, options.path, others, agents, i, &near, members);
+        const WorldCollider collider(*this, options.path, options.layers, others, agents, i, &near, members);
         move_agent(collider, a, settings, results[i], trace);
         pair_sweeps += collider.pair_sweeps();
       }
@@ -351,8 +359,8 @@ std::size_t World::move(std::span<const Agent> agents, const MoveSettings& setti
           SweepHit g;
           Vec3 ground_normal;
           r.grounded = ground_below(*this, r.capsule, settings, settings.ground_distance,
-                                    options.path == SweepPath::simd ? SweepPath::simd : SweepPath::scalar, g,
-                                    ground_normal);
+                                    options.path == SweepPath::simd ? SweepPath::simd : SweepPath::scalar,
+                                    options.layers, g, ground_normal);
           r.ground_normal = r.grounded ? ground_normal : Vec3{};
           r.ground_triangle = r.grounded ? g.triangle : kNoTriangle;
           r.flags = std::uint8_t((r.flags & ~(kMoveSteppedUp | kMoveSnapped | kMoveDepenetrated | kMoveFalling)) |
@@ -397,7 +405,7 @@ void World::validate(std::span<const ClaimedMove> moves, const ValidateSettings&
         const Capsule shrunk{m.from.a, m.from.b, m.from.radius - settings.tolerance};
         Contact contact;
         std::uint32_t triangle;
-        if (deepest_overlap(shrunk, contact, triangle)) {
+        if (deepest_overlap(shrunk, contact, triangle, options.layers)) {
           v.kind = VerdictKind::start_overlaps;
           v.legal_fraction = 0;
           v.hit.hit = true;
@@ -408,7 +416,7 @@ void World::validate(std::span<const ClaimedMove> moves, const ValidateSettings&
           v.hit.feature = contact.feature;
           v.hit.triangle = triangle;
         } else {
-          sweep_one({shrunk, m.motion}, v.hit, path);
+          sweep_one({shrunk, m.motion}, v.hit, path, options.layers);
           v.legal_fraction = v.hit.hit ? v.hit.t : 1.f;
           // The allowance's looser cases are looked for only when the claim is outside the
           // tighter one: most claims cost no sweep beyond their path.
@@ -420,7 +428,7 @@ void World::validate(std::span<const ClaimedMove> moves, const ValidateSettings&
           Vec3 normal;
           if (!v.grounded && !within(m.motion, v.allowed) &&
               ground_below(*this, m.from, settings.movement, settings.movement.ground_distance + settings.tolerance,
-                           path, ground, normal)) {
+                           path, options.layers, ground, normal)) {
             v.grounded = true;
             v.allowed = allowance(m, settings, true, false);
           }
@@ -428,7 +436,7 @@ void World::validate(std::span<const ClaimedMove> moves, const ValidateSettings&
           // Agents rest skin + backoff away; halfway to that still counts as inside (rounding),
           // an agent at rest does not (else every resting claim would get the push as slack).
           if (!within(m.motion, v.allowed) &&
-              !is_clear(m.from, settings.movement.skin + 0.5f * settings.movement.backoff)) {
+              !is_clear(m.from, settings.movement.skin + 0.5f * settings.movement.backoff, options.layers)) {
             v.in_skin = true;
             v.allowed = allowance(m, settings, v.grounded, true);
           }
@@ -445,7 +453,7 @@ void World::validate(std::span<const ClaimedMove> moves, const ValidateSettings&
         MoveSettings ms = settings.movement;
         ms.agents_collide = false;
         if (m.dt > 0 && m.dt <= 10) ms.dt = m.dt;  // gravity over the claim's own duration
-        const WorldCollider collider(*this, path, nullptr, {}, 0);
+        const WorldCollider collider(*this, path, options.layers, nullptr, {}, 0);
         MoveResult r;
         move_agent(collider, {m.from, m.motion, m.vertical_speed, 0}, ms, r);
         v.corrected = r.capsule;

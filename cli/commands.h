@@ -27,6 +27,7 @@ struct SceneArgs {
   std::string path;
   float scale = 1.f;
   bool z_up = false;
+  std::string layers;  // a layer table (SceneOptions::layers)
 };
 void add_scene_options(CLI::App& command, SceneArgs& scene, bool required = true);
 // The world named by --scene. The scene options only apply to meshes: given with a snapshot
@@ -41,6 +42,8 @@ CLI::Option* add_threads(CLI::App& command, int& threads);
 int effective_threads(int requested);
 // --path simd|scalar|brute.
 CLI::Option* add_path(CLI::App& command, SweepPath& path);
+// --mask LIST: the layers a batch sees ("1,3"; default every layer).
+CLI::Option* add_mask(CLI::App& command, std::uint32_t& layers);
 
 Command add_demo(CLI::App& app);           // the crowd on the built-in arena
 Command add_crowd(CLI::App& app);          // the crowd on any scene

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <memory>
+#include <sstream>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -36,6 +37,9 @@ void add_scene_options(CLI::App& command, SceneArgs& scene, bool required) {
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   command.add_flag("--z-up", scene.z_up, "The mesh is Z up: turn it Y up");
+  command.add_option("--layers", scene.layers,
+                     "A layer table: lines `NAME LAYER[,LAYER...]` put a material, mesh or node's triangles on "
+                     "layers 1-32 (others stay on layer 1)");
   // Checked as soon as the command line is parsed, before any file is read.
   command.parse_complete_callback([&scene] { check_scene_args(scene); });
 }
@@ -45,9 +49,12 @@ void check_scene_args(const SceneArgs& scene) {
     throw UsageError("--scale and --z-up do not apply to a snapshot (" + scene.path +
                      "): they were applied when it was built");
   }
+  if (!scene.layers.empty() && looks_like_snapshot(scene.path)) {
+    throw UsageError("--layers does not apply to a snapshot (" + scene.path + "): its layers were set when it was built");
+  }
 }
 
-SceneOptions scene_options(const SceneArgs& scene) { return {scene.scale, scene.z_up}; }
+SceneOptions scene_options(const SceneArgs& scene) { return {scene.scale, scene.z_up, scene.layers}; }
 
 World load_world(const SceneArgs& scene) {
   check_scene_args(scene);
@@ -61,6 +68,28 @@ CLI::Option* add_threads(CLI::App& command, int& threads) {
 }
 
 int effective_threads(int requested) { return requested > 0 ? requested : tbb::info::default_concurrency(); }
+
+CLI::Option* add_mask(CLI::App& command, std::uint32_t& layers) {
+  return command
+      .add_option_function<std::string>(
+          "--mask",
+          [&layers](const std::string& text) {
+            std::uint32_t mask = 0;
+            std::istringstream items(text);
+            for (std::string item; std::getline(items, item, ',');) {
+              char* end = nullptr;
+              const long layer = std::strtol(item.c_str(), &end, 10);
+              if (item.empty() || *end != '\0' || layer < 1 || layer > 32) {
+                throw CLI::ValidationError("--mask: '" + item + "' is not a layer from 1 to 32");
+              }
+              mask |= 1u << (layer - 1);
+            }
+            if (mask == 0) throw CLI::ValidationError("--mask: name at least one layer");
+            layers = mask;
+          },
+          "The layers the batch sees, e.g. 1,3 (triangles on none of them are not there); default every layer")
+      ->default_str("all");
+}
 
 CLI::Option* add_path(CLI::App& command, SweepPath& path) {
   return command
@@ -87,6 +116,7 @@ Command add_sweep(CLI::App& app) {
     std::string queries, out;
     int threads = 0;
     SweepPath path = SweepPath::simd;
+    std::uint32_t layers = kAllLayers;
   };
   auto a = std::make_shared<Args>();
   CLI::App* c = app.add_subcommand(
@@ -97,10 +127,12 @@ Command add_sweep(CLI::App& app) {
   c->add_option("--out", a->out, "The answers (CWSR), written atomically")->required();
   add_threads(*c, a->threads);
   add_path(*c, a->path);
+  add_mask(*c, a->layers);
   return [a] {
     SweepOptions so;
     so.threads = a->threads;
     so.path = a->path;
+    so.layers = a->layers;
     // A version 3 file holds ellipsoids; the others capsules, rays and segments.
     const bool ellipsoids = query_file_version(a->queries) == kEllipsoidVersion;
     std::vector<SweepQuery> capsules;

@@ -285,6 +285,7 @@ Command add_validate(CLI::App& app) {
     float jump_speed = 0;
     float tolerance = ValidateSettings{}.tolerance;
     int threads = 0;
+    std::uint32_t layers = kAllLayers;
   };
   auto a = std::make_shared<Args>();
   CLI::App* c = app.add_subcommand("validate",
@@ -293,6 +294,7 @@ Command add_validate(CLI::App& app) {
   add_scene_options(*c, a->scene);
   c->add_option("--moves", a->moves, "The claimed moves (CWSQ version 1 or 2)")->required();
   c->add_option("--out", a->out, "The verdicts (CSV), written atomically")->required();
+  add_mask(*c, a->layers);
   CLI::Option* dt = c->add_option("--dt", a->dt, "Seconds each move took, for a version 1 file (version 2 moves carry their own)")
                         ->check(CLI::Range(0.0, 1e6));
   c->add_option("--max-speed", a->max_speed,
@@ -335,6 +337,7 @@ Command add_validate(CLI::App& app) {
     std::vector<Verdict> verdicts(moves.size());
     BatchOptions bo;
     bo.threads = a->threads;
+    bo.layers = a->layers;
     const auto start = std::chrono::steady_clock::now();
     world.validate(moves, vs, verdicts, bo);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -11,6 +11,8 @@
 #include <cctype>
 #include <fstream>
 #include <iterator>
+#include <optional>
+#include <sstream>
 
 
 #include "io/mesh_checks.h"
@@ -37,11 +39,83 @@ std::string lower_extension(const std::string& path) {
   return e;
 }
 
+// A layer table (SceneOptions::layers): name -> mask, and which names the scene used.
+struct LayerTable {
+  std::string path;
+  std::vector<std::pair<std::string, std::uint32_t>> entries;
+  std::vector<int> line;  // of each entry
+  std::vector<bool> used;
+
+  const std::uint32_t* find(const std::string& name) {
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+      if (!name.empty() && entries[i].first == name) {
+        used[i] = true;
+        return &entries[i].second;
+      }
+    }
+    return nullptr;
+  }
+};
+
+LayerTable read_layer_table(const std::string& path) {
+  LayerTable table;
+  table.path = path;
+  std::ifstream in(path);
+  if (!in) throw SceneError(path + ": cannot open the layer table");
+  std::string text;
+  for (int number = 1; std::getline(in, text); ++number) {
+    const std::string where = path + ":" + std::to_string(number) + ": ";
+    text = text.substr(0, text.find('#'));
+    std::istringstream words(text);
+    std::string name, list, extra;
+    if (!(words >> name)) continue;  // blank or comment
+    if (!(words >> list) || (words >> extra)) throw SceneError(where + "expected `NAME LAYER[,LAYER...]`");
+    std::uint32_t mask = 0;
+    std::istringstream layers(list);
+    for (std::string item; std::getline(layers, item, ',');) {
+      char* end = nullptr;
+      const long layer = std::strtol(item.c_str(), &end, 10);
+      if (item.empty() || *end != '\0' || layer < 1 || layer > 32) {
+        throw SceneError(where + "layer '" + item + "' is not a number from 1 to 32");
+      }
+      mask |= 1u << (layer - 1);
+    }
+    for (const auto& [seen_name, seen_mask] : table.entries) {
+      if (seen_name == name) throw SceneError(where + "'" + name + "' is listed twice");
+    }
+    table.entries.push_back({name, mask});
+    table.line.push_back(number);
+  }
+  table.used.assign(table.entries.size(), false);
+  return table;
+}
+
+// The layers of a mesh's triangles: its material's entry, else its own, else the nearest
+// named node's on the way down (`inherited`), else layer 1.
+std::uint32_t mesh_layers(const aiScene& scene, const aiMesh& mesh, LayerTable* table, const std::uint32_t* inherited) {
+  if (!table) return kDefaultLayers;
+  const std::uint32_t* found = nullptr;
+  if (mesh.mMaterialIndex < scene.mNumMaterials && scene.mMaterials[mesh.mMaterialIndex]) {
+    aiString material;
+    if (scene.mMaterials[mesh.mMaterialIndex]->Get(AI_MATKEY_NAME, material) == AI_SUCCESS) {
+      found = table->find(material.C_Str());
+    }
+  }
+  if (const std::uint32_t* own = table->find(mesh.mName.C_Str()); !found) found = own;
+  if (!found) found = inherited;
+  return found ? *found : kDefaultLayers;
+}
+
 void collect(const std::string& path, const aiScene& scene, const aiNode& node, const aiMatrix4x4& parent,
-             std::vector<Triangle>& out) {
+             std::vector<Triangle>& out, std::vector<std::uint32_t>& out_layers, LayerTable* table,
+             const std::uint32_t* inherited) {
   const aiMatrix4x4 transform = parent * node.mTransformation;
+  if (table) {
+    if (const std::uint32_t* own = table->find(node.mName.C_Str())) inherited = own;
+  }
   for (unsigned m = 0; m < node.mNumMeshes; ++m) {
     const aiMesh& mesh = *scene.mMeshes[node.mMeshes[m]];
+    const std::uint32_t layers = mesh_layers(scene, mesh, table, inherited);
     for (unsigned f = 0; f < mesh.mNumFaces; ++f) {
       const aiFace& face = mesh.mFaces[f];
       if (face.mNumIndices < 3) continue;  // points and lines: no triangle
@@ -61,16 +135,25 @@ void collect(const std::string& path, const aiScene& scene, const aiNode& node, 
         t.v[k] = {v.x, v.y, v.z};
       }
       out.push_back(t);
+      out_layers.push_back(layers);
     }
   }
-  for (unsigned c = 0; c < node.mNumChildren; ++c) collect(path, scene, *node.mChildren[c], transform, out);
+  for (unsigned c = 0; c < node.mNumChildren; ++c) {
+    collect(path, scene, *node.mChildren[c], transform, out, out_layers, table, inherited);
+  }
 }
 
 }  // namespace
 
 std::vector<Triangle> load_scene(const std::string& path, const SceneOptions& options) {
+  return load_layered_scene(path, options).triangles;
+}
+
+LayeredScene load_layered_scene(const std::string& path, const SceneOptions& options) {
   if (!(options.scale > 0.f) || !std::isfinite(options.scale)) throw SceneError(path + ": --scale must be positive");
-  std::vector<Triangle> triangles;
+  std::optional<LayerTable> table;
+  if (!options.layers.empty()) table = read_layer_table(options.layers);
+  LayeredScene out;
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) throw SceneError(path + ": no such file");
   Assimp::Importer importer;
@@ -92,8 +175,18 @@ std::vector<Triangle> load_scene(const std::string& path, const SceneOptions& op
   if (!scene || !scene->mRootNode) {
     throw SceneError(path + ": cannot read the mesh (" + std::string(importer.GetErrorString()) + ")");
   }
-  collect(path, *scene, *scene->mRootNode, aiMatrix4x4(), triangles);
-  return transform_scene(std::move(triangles), path, options);
+  collect(path, *scene, *scene->mRootNode, aiMatrix4x4(), out.triangles, out.layers, table ? &*table : nullptr,
+          nullptr);
+  if (table) {
+    for (std::size_t i = 0; i < table->entries.size(); ++i) {
+      if (!table->used[i]) {
+        throw SceneError(table->path + ":" + std::to_string(table->line[i]) + ": '" + table->entries[i].first +
+                         "' names no material, mesh or node of " + path);
+      }
+    }
+  }
+  out.triangles = transform_scene(std::move(out.triangles), path, options);
+  return out;
 }
 
 std::vector<Triangle> transform_scene(std::vector<Triangle> triangles, const std::string& path,

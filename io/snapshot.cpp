@@ -12,6 +12,7 @@
 #include "broadphase/world_arrays.h"
 #include "io/atomic_file.h"
 
+#include <algorithm>
 #include <atomic>
 #include <bit>
 #include <cerrno>
@@ -52,7 +53,7 @@ std::uint64_t align_up(std::uint64_t n) { return (n + kAlign - 1) / kAlign * kAl
 
 // Where each array lies in the file, from the counts alone.
 struct Layout {
-  std::uint64_t triangles, boxes, nodes, blocks, links, source, end;
+  std::uint64_t triangles, boxes, nodes, blocks, links, layers, child_layers, source, end;
 };
 
 Layout layout_of(std::uint64_t tris, std::uint64_t nodes, std::uint64_t blocks, std::uint64_t source_bytes) {
@@ -62,7 +63,9 @@ Layout layout_of(std::uint64_t tris, std::uint64_t nodes, std::uint64_t blocks, 
   l.nodes = align_up(l.boxes + tris * sizeof(Aabb));
   l.blocks = align_up(l.nodes + nodes * sizeof(WideNode));
   l.links = align_up(l.blocks + blocks * sizeof(TriangleBlock));
-  l.source = l.links + tris * sizeof(TriangleLinks);
+  l.layers = align_up(l.links + tris * sizeof(TriangleLinks));  // version 3: a mask per triangle,
+  l.child_layers = align_up(l.layers + tris * sizeof(std::uint32_t));  // and per node child
+  l.source = l.child_layers + nodes * WideNode::kWidth * sizeof(std::uint32_t);
   l.end = l.source + source_bytes;
   return l;
 }
@@ -160,6 +163,15 @@ void check_meaning(const std::string& path, const WorldArrays& w) {
     refuse(path, "BVH node " + std::to_string(at / WideNode::kWidth) + ": the box of child " +
                      std::to_string(at % WideNode::kWidth) + " does not contain what lies below it");
   }
+  // The layers the walk skips subtrees by are the union of those below (else a filtered walk
+  // would skip what it must see, or see what it must not).
+  const std::vector<std::uint32_t> unions = child_layer_unions(w.bvh.nodes, w.bvh.blocks, w.layers);
+  const auto differs = std::mismatch(unions.begin(), unions.end(), w.bvh.child_layers.begin());
+  if (differs.first != unions.end()) {
+    const std::size_t at = std::size_t(differs.first - unions.begin());
+    refuse(path, "BVH node " + std::to_string(at / WideNode::kWidth) + ": the layers of child " +
+                     std::to_string(at % WideNode::kWidth) + " are not those below it");
+  }
 }
 
 // Every index the traversal and the kernels follow, so that a file with a valid checksum but
@@ -170,6 +182,7 @@ void check_arrays(const std::string& path, const WorldArrays& w) {
     if (Status s = check_triangle(w.triangles[i]); s != Status::ok) {
       refuse(path, "triangle " + std::to_string(i) + ": " + describe(s));
     }
+    if (w.layers[i] == 0) refuse(path, "triangle " + std::to_string(i) + " is on no layer (mask 0)");
   }
   const auto& nodes = w.bvh.nodes;
   std::vector<std::uint8_t> level(nodes.size(), 0);  // 0 = not reached yet
@@ -259,6 +272,8 @@ void save_snapshot(const World& world, const std::string& source, const std::str
   put(l.nodes, w.bvh.nodes);
   put(l.blocks, w.bvh.blocks);
   put(l.links, w.links);
+  put(l.layers, w.layers);
+  put(l.child_layers, w.bvh.child_layers);
   put(l.source, std::span<const char>(source));
 
   Header h{};
@@ -350,6 +365,10 @@ Snapshot load_snapshot(const std::string& path) {
   if (h.version == 1) {
     refuse(path, "CWSW version 1 is no longer read (its checksum is not XXH3); rebuild it with `capsweep build`");
   }
+  if (h.version == 2) {
+    refuse(path, "CWSW version 2 has no layers; rebuild it with `capsweep build` (this build reads version " +
+                     std::to_string(kSnapshotVersion) + ")");
+  }
   if (h.version != kSnapshotVersion) {
     refuse(path, "snapshot version " + std::to_string(h.version) + ", this build reads version " +
                      std::to_string(kSnapshotVersion) + " (rebuild it with capsweep build)");
@@ -385,7 +404,11 @@ Snapshot load_snapshot(const std::string& path) {
   w.bvh.blocks = array_at<TriangleBlock>(base, l.blocks, h.blocks);
   w.bvh.depth = int(h.depth);
   w.links = array_at<TriangleLinks>(base, l.links, h.triangles);
+  w.layers = array_at<std::uint32_t>(base, l.layers, h.triangles);
+  w.bvh.child_layers = array_at<std::uint32_t>(base, l.child_layers, h.nodes * WideNode::kWidth);
   check_arrays(path, w);
+  w.layers_present = 0;
+  for (std::uint32_t m : w.layers) w.layers_present |= m;
   std::string source(reinterpret_cast<const char*>(base + l.source), h.source_bytes);
   const std::uint64_t bytes = map->bytes;
   return Snapshot{World(w, std::move(map)), std::move(source), bytes};

@@ -8,6 +8,9 @@ namespace capsweep {
 
 std::vector<Triangle> load_scene_or_builtin(const std::string& path, const SceneOptions& options) {
   if (path != kArenaName) return load_scene(path, options);
+  if (!options.layers.empty()) {
+    throw SceneError(options.layers + ": the built-in scene " + path + " has no named parts to put on layers");
+  }
   return transform_scene(make_arena(), path, options);
 }
 

@@ -2,6 +2,7 @@
 // and the same gzip-compressed (FILE.obj.gz).
 #pragma once
 
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -13,6 +14,13 @@ namespace capsweep {
 struct SceneOptions {
   float scale = 1.0f;  // multiply every coordinate (e.g. 0.0254 for inch-based levels)
   bool z_up = false;   // the file is Z up: turn it to Y up, (x, y, z) -> (x, z, -y)
+  // A layer table (empty: every triangle on layer 1). Each line `NAME LAYER[,LAYER...]` puts the
+  // triangles of the material, mesh or node (an OBJ group or object, a glTF mesh or node)
+  // called NAME on those layers, numbered 1 to 32; a material's entry wins over its mesh's, a
+  // mesh's over its nodes' (the nearest node first). `#` starts a comment. Unnamed triangles
+  // stay on layer 1. A malformed line, a layer out of range, or a name the scene does not hold
+  // is refused, naming the table and the line.
+  std::string layers;
 };
 
 // A file that cannot be read, parsed or holds no triangles: the message names the file.
@@ -25,6 +33,13 @@ class SceneError : public std::runtime_error {
 // order, each mesh's faces in order (for a plain OBJ, the order of its `f` lines), with node
 // transforms applied. Polygons are fan-triangulated by Assimp; points and lines are ignored.
 std::vector<Triangle> load_scene(const std::string& path, const SceneOptions& options = {});
+
+// The same with each triangle's layer mask, from options.layers.
+struct LayeredScene {
+  std::vector<Triangle> triangles;
+  std::vector<std::uint32_t> layers;  // one mask per triangle (kDefaultLayers where unnamed)
+};
+LayeredScene load_layered_scene(const std::string& path, const SceneOptions& options = {});
 
 // What load_scene does to the triangles it read: refuses an empty soup and applies the options.
 // For soups made in code that should be treated like a file (`path` names it in errors).

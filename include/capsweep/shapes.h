@@ -7,6 +7,12 @@
 
 namespace capsweep {
 
+// Layer filters: each triangle is on one or more of 32 layers (a bit mask, never 0; a world
+// built without layers puts every triangle on layer 1, kDefaultLayers), and each batch sees the
+// layers of its mask (SweepOptions::layers): a triangle on none of them is not there for it.
+inline constexpr std::uint32_t kDefaultLayers = 1u;
+inline constexpr std::uint32_t kAllLayers = 0xFFFFFFFFu;
+
 // A capsule: every point within `radius` of the segment [a, b]. a == b makes a sphere.
 struct Capsule {
   Vec3 a, b;

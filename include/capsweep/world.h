@@ -43,6 +43,9 @@ bool parse_sweep_path(const std::string& text, SweepPath& out);
 struct SweepOptions {
   SweepPath path = SweepPath::simd;
   int threads = 0;  // worker threads; 0 = every core
+  // The layers this batch sees: triangles on none of them are not there for any of its queries,
+  // agents or claims, on every path (kAllLayers: every triangle; see kDefaultLayers).
+  std::uint32_t layers = kAllLayers;
   // Asked now and then during a batch (every few dozen queries or agents, from any worker
   // thread); once it returns true the batch stops and the call throws Cancelled: a caller whose
   // deadline passed stops costing anything, and never gets a partial answer. Empty: never asked.
@@ -89,9 +92,13 @@ class World {
   // Degenerate triangles are kept (the kernels treat them as segments or points). Builds the
   // BVH (in parallel for large meshes).
   explicit World(std::vector<Triangle> triangles);
+  // With a layer mask per triangle (each != 0; see kDefaultLayers in shapes.h): the filters of
+  // SweepOptions::layers hide the triangles on none of a batch's layers.
+  World(std::vector<Triangle> triangles, std::vector<std::uint32_t> layers);
 
   std::size_t triangle_count() const;
   std::span<const Triangle> triangles() const;  // in the caller's order: hits name these indices
+  std::span<const std::uint32_t> layers() const;  // each triangle's layer mask
   const Aabb& bounds() const;
   // Bytes the world answers from: triangles, their boxes, the BVH and its triangle blocks, and
   // the adjacency (what a snapshot of it holds, less the header).
@@ -106,7 +113,8 @@ class World {
                     std::span<Status> status = {}) const;
 
   // One query on the calling thread.
-  Status sweep_one(const SweepQuery& query, SweepHit& hit, SweepPath path = SweepPath::simd) const;
+  Status sweep_one(const SweepQuery& query, SweepHit& hit, SweepPath path = SweepPath::simd,
+                   std::uint32_t layers = kAllLayers) const;
 
   // The same batch contract for moving ellipsoids: each answer is exact in the capsule sense (its t
   // lies between the contact times of the ellipsoid shrunk and grown by the tolerance), in world
@@ -117,11 +125,12 @@ class World {
                               const SweepOptions& options = {}, std::span<Status> status = {}) const;
 
   // Whether the capsule is farther than `clearance` from every triangle (surface to surface).
-  bool is_clear(const Capsule& capsule, float clearance) const;
+  bool is_clear(const Capsule& capsule, float clearance, std::uint32_t layers = kAllLayers) const;
 
   // The triangle the capsule overlaps deepest (smallest distance < radius; for crossing axes
   // the largest push-out), with the push-out contact. False when it overlaps nothing.
-  bool deepest_overlap(const Capsule& capsule, Contact& contact, std::uint32_t& triangle) const;
+  bool deepest_overlap(const Capsule& capsule, Contact& contact, std::uint32_t& triangle,
+                       std::uint32_t layers = kAllLayers) const;
 
   // Static capsules against the world, in parallel (results[i] for capsules[i]): is_clear with
   // `clearance` (finite and >= 0, else std::invalid_argument) and deepest_overlap. A refused

@@ -20,7 +20,7 @@ struct WorldFile {
 // (they were applied when it was built).
 WorldFile open_world(const std::string& path, const SceneOptions& options = {});
 
-// "PATH" or "PATH (scale S, z-up)": how a world was made, for snapshots and the service's Info.
+// "PATH" or "PATH (scale S, z-up, layers TABLE)": how a world was made, for snapshots and the service's Info.
 std::string describe_source(const std::string& path, const SceneOptions& options);
 
 }  // namespace capsweep

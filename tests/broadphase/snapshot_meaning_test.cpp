@@ -48,6 +48,9 @@ class SnapshotMeaning : public ::testing::Test {
     boxes_ = align_up(triangles_ + tris * sizeof(Triangle));
     nodes_ = align_up(boxes_ + tris * sizeof(Aabb));
     blocks_ = align_up(nodes_ + world_.arrays().bvh.nodes.size() * sizeof(WideNode));
+    links_ = align_up(blocks_ + world_.arrays().bvh.blocks.size() * sizeof(TriangleBlock));
+    layers_ = align_up(links_ + tris * sizeof(TriangleLinks));
+    child_layers_ = align_up(layers_ + tris * sizeof(std::uint32_t));
   }
   void TearDown() override { std::remove(path_.c_str()); }
 
@@ -73,7 +76,7 @@ class SnapshotMeaning : public ::testing::Test {
   World world_{make_arena()};
   std::string path_;
   std::vector<unsigned char> bytes_;
-  std::uint64_t triangles_ = 0, boxes_ = 0, nodes_ = 0, blocks_ = 0;
+  std::uint64_t triangles_ = 0, boxes_ = 0, nodes_ = 0, blocks_ = 0, links_ = 0, layers_ = 0, child_layers_ = 0;
 };
 
 TEST_F(SnapshotMeaning, AnUneditedFileLoads) { EXPECT_EQ(refusal_after_resealing(), ""); }
@@ -107,6 +110,25 @@ TEST_F(SnapshotMeaning, AChildBoxThatDoesNotHoldItsSubtreeIsRefused) {
   const WideNode& root = world_.arrays().bvh.nodes[0];
   poke(nodes_ + offsetof(WideNode, max_x) + 1 * sizeof(float), root.min_x[1]);  // child 1's box: flat in x
   EXPECT_EQ(refusal_after_resealing(), path_ + ": BVH node 0: the box of child 1 does not contain what lies below it");
+}
+
+TEST_F(SnapshotMeaning, ATriangleOnNoLayerIsRefused) {
+  poke(layers_ + 7 * sizeof(std::uint32_t), std::uint32_t(0));
+  EXPECT_EQ(refusal_after_resealing(), path_ + ": triangle 7 is on no layer (mask 0)");
+}
+
+TEST_F(SnapshotMeaning, LayersThatAreNotTheUnionBelowAreRefused) {
+  // Triangle 7 moved to layer 2 without its nodes knowing: a walk on layer 2 would skip it.
+  poke(layers_ + 7 * sizeof(std::uint32_t), std::uint32_t(2));
+  const std::string why = refusal_after_resealing();
+  EXPECT_NE(why.find(": BVH node "), std::string::npos) << why;
+  EXPECT_NE(why.find(" are not those below it"), std::string::npos) << why;
+  // A child claiming a layer nothing below it is on: a walk on that layer would enter it.
+  bytes_ = read_bytes(path_);
+  save_snapshot(world_, "@arena", path_);
+  bytes_ = read_bytes(path_);
+  poke(child_layers_ + 1 * sizeof(std::uint32_t), std::uint32_t(1 | 4));
+  EXPECT_EQ(refusal_after_resealing(), path_ + ": BVH node 0: the layers of child 1 are not those below it");
 }
 
 TEST_F(SnapshotMeaning, ALoadedWorldIgnoresItsFileBeingOverwrittenOrCutShort) {

@@ -304,3 +304,50 @@ TEST_F(Command, AnOutputThatIsAnInputIsRefused) {
 }
 
 }  // namespace
+
+namespace {
+
+// Layers from the command line: a table when the scene is read (or built into a snapshot), a
+// mask when it is queried. Walls on layer 2: rays through them pass with --mask 1.
+TEST_F(Command, LayerTablesAndMasksFromTheCommandLine) {
+  const std::string obj = write("room.obj",
+                                "v -5 0 -5\nv 5 0 -5\nv 5 0 5\nv -5 0 5\nv 2 0 -5\nv 2 3 -5\nv 2 3 5\nv 2 0 5\n"
+                                "g floor\nf 1 3 2\nf 1 4 3\ng wall\nf 5 6 7\nf 5 7 8\n");
+  const std::string table = write("layers.txt", "wall 2\n");
+  // Rays from x = 0 toward +x at 1 m height: the wall at x = 2 stops them unless it is hidden.
+  std::vector<SweepQuery> q;
+  for (int i = 0; i < 20; ++i) q.push_back({{{0, 1, float(i) * 0.4f - 4}, {0, 1, float(i) * 0.4f - 4}, 0.f}, {4, 0, 0}});
+  write_queries(path("rays.cwsq"), q);
+  auto sweep = [&](const std::string& scene, const std::string& extra, const std::string& out) {
+    const CommandRun run = capsweep_cmd("sweep --scene " + scene + " --queries " + path("rays.cwsq") + " --out " +
+                                        path(out) + " " + extra);
+    EXPECT_EQ(run.code, 0) << run.output;
+    return read_results(path(out));
+  };
+  const auto seen = sweep(obj, "--layers " + table, "seen.cwsr");
+  const auto hidden = sweep(obj, "--layers " + table + " --mask 1", "hidden.cwsr");
+  const auto both = sweep(obj, "--layers " + table + " --mask 1,2", "both.cwsr");
+  for (std::size_t i = 0; i < q.size(); ++i) {
+    EXPECT_TRUE(seen[i].hit) << i;
+    EXPECT_NEAR(seen[i].t, 0.5f, 1e-4f) << i;
+    EXPECT_FALSE(hidden[i].hit) << i;
+    EXPECT_TRUE(identical(seen[i], both[i])) << i;
+  }
+  // Built into a snapshot, the layers stay; --layers on a snapshot is a usage error.
+  const CommandRun build = capsweep_cmd("build --scene " + obj + " --layers " + table + " --out " + path("room.cwsw"));
+  ASSERT_EQ(build.code, 0) << build.output;
+  const auto from_snapshot = sweep(path("room.cwsw"), "--mask 1", "snap.cwsr");
+  for (std::size_t i = 0; i < q.size(); ++i) EXPECT_TRUE(identical(from_snapshot[i], hidden[i])) << i;
+  EXPECT_EQ(capsweep_cmd("sweep --scene " + path("room.cwsw") + " --layers " + table + " --queries " +
+                         path("rays.cwsq") + " --out " + path("x.cwsr"))
+                .code,
+            2);
+  EXPECT_EQ(capsweep_cmd("sweep --scene " + obj + " --mask 0 --queries " + path("rays.cwsq") + " --out " + path("x.cwsr")).code,
+            2);
+  const CommandRun typo = capsweep_cmd("sweep --scene " + obj + " --layers " + write("typo.txt", "wal 2\n") +
+                                       " --queries " + path("rays.cwsq") + " --out " + path("x.cwsr"));
+  EXPECT_EQ(typo.code, 1);
+  EXPECT_NE(typo.output.find("typo.txt:1: 'wal' names no material, mesh or node"), std::string::npos) << typo.output;
+}
+
+}  // namespace

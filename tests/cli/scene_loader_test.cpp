@@ -5,6 +5,7 @@
 #include <zlib.h>
 
 #include <cstdint>
+#include <cstring>
 #include <fstream>
 #include <iterator>
 #include <sstream>
@@ -235,6 +236,65 @@ TEST_F(MeshRefusals, GzipOfTwoMembersLoadsBoth) {
 TEST_F(MeshRefusals, AFileNamedGzThatIsNotGzip) {
   const std::string file = write("plain.obj.gz", "v 0 0 0\nv 0 0 1\nv 1 0 0\nf 1 2 3\n");
   EXPECT_EQ(refusal(file), file + ": not gzip data (the file is named .gz)");
+}
+
+}  // namespace
+
+namespace {
+
+// A floor (group `floor`, material `stone`), a wall (group `wall`, material `stone`) and a pool
+// (group `pool`, material `water`); the material wins over the group.
+constexpr const char* kLayeredObj =
+    "mtllib layered.mtl\n"
+    "v 0 0 0\nv 4 0 0\nv 4 0 4\nv 0 0 4\nv 0 3 0\nv 4 3 0\nv 1 -1 1\nv 2 -1 1\nv 2 -1 2\n"
+    "g floor\nusemtl stone\nf 1 3 2\nf 1 4 3\n"
+    "g wall\nusemtl stone\nf 1 2 6\nf 1 6 5\n"
+    "g pool\nusemtl water\nf 7 8 9\n";
+constexpr const char* kLayeredMtl = "newmtl stone\nKd 0.5 0.5 0.5\nnewmtl water\nKd 0 0 1\n";
+
+TEST_F(SceneLoader, ALayerTablePutsMaterialsAndGroupsOnLayers) {
+  const std::string obj = write("layered.obj", kLayeredObj);
+  write("layered.mtl", kLayeredMtl);
+  // No table: every triangle on layer 1.
+  const LayeredScene plain = load_layered_scene(obj);
+  ASSERT_EQ(plain.triangles.size(), 5u);
+  for (std::uint32_t m : plain.layers) EXPECT_EQ(m, kDefaultLayers);
+  SceneOptions o;
+  o.layers = write("layers.txt", "# what agents see\nwall 2   # walls\nwater 3,5\n");
+  const LayeredScene s = load_layered_scene(obj, o);
+  ASSERT_EQ(s.triangles.size(), 5u);
+  EXPECT_EQ(std::memcmp(s.triangles.data(), plain.triangles.data(), 5 * sizeof(Triangle)), 0)
+      << "the table changes layers, never triangles";
+  EXPECT_EQ(s.layers, (std::vector<std::uint32_t>{1, 1, 2, 2, 4 | 16}));
+  // A material's entry wins over its group's.
+  o.layers = write("stone.txt", "stone 6\nfloor 7\n");
+  EXPECT_EQ(load_layered_scene(obj, o).layers, (std::vector<std::uint32_t>{32, 32, 32, 32, 1}));
+}
+
+TEST_F(SceneLoader, ABadLayerTableIsRefusedNamingTheLine) {
+  const std::string obj = write("layered.obj", kLayeredObj);
+  write("layered.mtl", kLayeredMtl);
+  auto refusal = [&](const std::string& table) {
+    SceneOptions o;
+    o.layers = write("t.txt", table);
+    try {
+      load_layered_scene(obj, o);
+      return std::string("accepted");
+    } catch (const SceneError& e) {
+      return std::string(e.what());
+    }
+  };
+  const std::string t = path("t.txt");
+  EXPECT_EQ(refusal("wall 2\nwall\n"), t + ":2: expected `NAME LAYER[,LAYER...]`");
+  EXPECT_EQ(refusal("wall 33\n"), t + ":1: layer '33' is not a number from 1 to 32");
+  EXPECT_EQ(refusal("wall 2,x\n"), t + ":1: layer 'x' is not a number from 1 to 32");
+  EXPECT_EQ(refusal("wall 2\nwall 3\n"), t + ":2: 'wall' is listed twice");
+  EXPECT_EQ(refusal("\nwal 2\n"), t + ":2: 'wal' names no material, mesh or node of " + obj);
+  SceneOptions o;
+  o.layers = path("missing.txt");
+  EXPECT_THROW(load_layered_scene(obj, o), SceneError);
+  o.layers = write("ok.txt", "wall 2\n");
+  EXPECT_THROW(load_scene_or_builtin("@arena", o), SceneError);
 }
 
 }  // namespace
