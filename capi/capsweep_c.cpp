@@ -60,6 +60,12 @@ void require(bool ok, const std::string& what) {
 
 // The batch shape every call shares: a world, `count` inputs and outputs (NULL only when count
 // is 0), and a thread count.
+// A batch's options on a handle: what cs_world_with_layers set it to see.
+SweepOptions layered(SweepOptions options, const cs_world* world) {
+  options.layers = world->layers;
+  return options;
+}
+
 void check_batch(const cs_world* world, const void* in, const void* out, std::size_t count, int threads) {
   require(world != nullptr, "world is NULL");
   require(count == 0 || (in != nullptr && out != nullptr), "inputs or outputs are NULL");
@@ -77,19 +83,37 @@ const char* cs_last_error(void) { return last_error.c_str(); }
 int cs_world_load(const char* path, cs_world** out) { return cs_world_load_scene(path, 1.f, 0, out); }
 
 int cs_world_load_scene(const char* path, float scale, int z_up, cs_world** out) {
+  return cs_world_load_layered(path, scale, z_up, nullptr, out);
+}
+
+int cs_world_load_layered(const char* path, float scale, int z_up, const char* layer_table, cs_world** out) {
   return guarded("cs_world_load", [&] {
     require(path != nullptr && out != nullptr, "path or out is NULL");
     *out = nullptr;
-    const SceneOptions options{scale, z_up != 0};
+    const SceneOptions options{scale, z_up != 0, layer_table ? layer_table : ""};
     if (looks_like_snapshot(path)) {
-      require(scale == 1.f && z_up == 0, std::string(path) + ": scene options do not apply to a snapshot");
+      require(scale == 1.f && z_up == 0 && options.layers.empty(),
+              std::string(path) + ": scene options do not apply to a snapshot");
     }
     *out = new cs_world{open_world(path, options).world};
   });
 }
 
+int cs_world_with_layers(const cs_world* world, uint32_t layers, cs_world** out) {
+  return guarded("cs_world_with_layers", [&] {
+    require(world != nullptr && out != nullptr, "world or out is NULL");
+    require(layers != 0, "a mask of no layer sees nothing: name at least one layer");
+    *out = new cs_world{world->world, layers};
+  });
+}
+
 int cs_world_from_triangles(const float* vertices, size_t vertex_count, const uint32_t* indices,
                             size_t triangle_count, cs_world** out) {
+  return cs_world_from_layered_triangles(vertices, vertex_count, indices, triangle_count, nullptr, out);
+}
+
+int cs_world_from_layered_triangles(const float* vertices, size_t vertex_count, const uint32_t* indices,
+                                    size_t triangle_count, const uint32_t* layers, cs_world** out) {
   return guarded("cs_world_from_triangles", [&] {
     require(out != nullptr, "out is NULL");
     *out = nullptr;
@@ -104,7 +128,9 @@ int cs_world_from_triangles(const float* vertices, size_t vertex_count, const ui
         triangles[t].v[k] = {vertices[3 * v], vertices[3 * v + 1], vertices[3 * v + 2]};
       }
     }
-    *out = new cs_world{World(std::move(triangles))};
+    std::vector<std::uint32_t> masks;
+    if (layers) masks.assign(layers, layers + triangle_count);
+    *out = new cs_world{World(std::move(triangles), std::move(masks))};
   });
 }
 
@@ -128,7 +154,7 @@ int cs_sweep_ex(const cs_world* world, const cs_sweep_query* queries, size_t cou
           hits[i] = records::record(hit);
           if (status) status[i] = std::uint8_t(s);
         },
-        on_path(SweepPath(path), threads));
+        layered(on_path(SweepPath(path), threads), world));
   });
 }
 
@@ -141,7 +167,7 @@ int cs_sweep_ellipsoid(const cs_world* world, const cs_ellipsoid_query* queries,
     for (std::size_t i = 0; i < count; ++i) in[i] = records::query(queries[i]);
     std::vector<SweepHit> out(count);
     std::vector<Status> why(count);
-    world->world.sweep_ellipsoid(in, out, on_path(SweepPath(path), threads), why);
+    world->world.sweep_ellipsoid(in, out, layered(on_path(SweepPath(path), threads), world), why);
     for (std::size_t i = 0; i < count; ++i) {
       hits[i] = records::record(out[i]);
       if (status) status[i] = std::uint8_t(why[i]);
@@ -165,7 +191,7 @@ int cs_move(const cs_world* world, const cs_agent* agents, size_t count, const c
     for (std::size_t i = 0; i < count; ++i) in[i] = records::agent(agents[i]);
     std::vector<MoveResult> out(count);
     std::vector<Status> status(count);
-    world->world.move(in, settings ? records::settings(*settings) : MoveSettings{}, out, on_path(SweepPath::simd, threads), {},
+    world->world.move(in, settings ? records::settings(*settings) : MoveSettings{}, out, layered(on_path(SweepPath::simd, threads), world), {},
                       status);
     for (std::size_t i = 0; i < count; ++i) results[i] = records::record(out[i], status[i]);
   });
@@ -186,7 +212,7 @@ int cs_validate(const cs_world* world, const cs_claimed_move* moves, size_t coun
     }
     std::vector<Verdict> out(count);
     world->world.validate(in, settings ? records::settings(*settings) : ValidateSettings{}, out,
-                          on_path(SweepPath::simd, threads));
+                          layered(on_path(SweepPath::simd, threads), world));
     for (std::size_t i = 0; i < count; ++i) verdicts[i] = records::record(out[i]);
   });
 }
@@ -199,7 +225,7 @@ int cs_overlap(const cs_world* world, const cs_capsule* capsules, size_t count, 
     for (std::size_t i = 0; i < count; ++i) in[i] = records::capsule(capsules[i]);
     std::vector<OverlapResult> out(count);
     std::vector<Status> status(count);
-    world->world.overlap(in, clearance, out, on_path(SweepPath::simd, threads), status);
+    world->world.overlap(in, clearance, out, layered(on_path(SweepPath::simd, threads), world), status);
     for (std::size_t i = 0; i < count; ++i) results[i] = records::record(out[i], status[i]);
   });
 }

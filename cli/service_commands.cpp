@@ -158,6 +158,7 @@ Command add_client(CLI::App& app) {
     std::size_t batch = 16384;
     int deadline_ms = 30000, in_flight = 4;
     SweepPath path = SweepPath::simd;
+    std::uint32_t layers = kAllLayers;
   };
   auto a = std::make_shared<Args>();
   CLI::App* c = app.add_subcommand("client", "Sends a CWSQ file to one or more servers (round robin, retried) and "
@@ -171,6 +172,7 @@ Command add_client(CLI::App& app) {
   c->add_option("--deadline-ms", a->deadline_ms, "Per request")->check(CLI::Range(1, 86'400'000))->capture_default_str();
   c->add_option("--in-flight", a->in_flight, "Requests in flight")->check(CLI::Range(1, 256))->capture_default_str();
   add_path(*c, a->path);
+  add_mask(*c, a->layers);
   return [a] {
     service::ClientOptions co;
     co.servers = split(a->servers, ',');
@@ -194,9 +196,9 @@ Command add_client(CLI::App& app) {
     service::Client client(co);
     const auto start = Clock::now();
     if (ellipsoids) {
-      client.sweep_ellipsoid(a->world, others, hits, status, path);
+      client.sweep_ellipsoid(a->world, others, hits, status, path, a->layers);
     } else {
-      client.sweep(a->world, capsules, hits, status, path);
+      client.sweep(a->world, capsules, hits, status, path, a->layers);
     }
     const double elapsed = seconds_since(start);
     write_results(out, hits, std::vector<std::string>{a->queries});

@@ -282,23 +282,38 @@ PYBIND11_MODULE(_capsweep, m) {
         return best;
       });
 
-  m.def("_load", [](const std::string& path, float scale, bool z_up) {
+  m.def("_load", [](const std::string& path, float scale, bool z_up, const std::string& layers) {
     cs_world* w = nullptr;
-    check(cs_world_load_scene(path.c_str(), scale, z_up ? 1 : 0, &w));
+    check(cs_world_load_layered(path.c_str(), scale, z_up ? 1 : 0, layers.c_str(), &w));
+    return new PyWorld(w);
+  }, py::return_value_policy::take_ownership);
+  m.def("_with_layers", [](const PyWorld& world, std::uint32_t layers) {
+    cs_world* w = nullptr;
+    check(cs_world_with_layers(world.world, layers, &w));
     return new PyWorld(w);
   }, py::return_value_policy::take_ownership);
   m.def("_from_triangles", [](const py::array_t<float, py::array::c_style>& vertices,
-                               const py::array_t<std::uint32_t, py::array::c_style>& indices) {
+                               const py::array_t<std::uint32_t, py::array::c_style>& indices, py::object layers) {
     const py::buffer_info v = vertices.request(), i = indices.request();
     if (v.ndim != 2 || i.ndim != 2 || v.shape[1] != 3 || i.shape[1] != 3) {
       throw std::invalid_argument("vertices must have shape (n, 3) and indices (m, 3)");
+    }
+    const std::uint32_t* masks = nullptr;
+    py::array_t<std::uint32_t, py::array::c_style> mask_array;
+    if (!layers.is_none()) {
+      mask_array = layers.cast<py::array_t<std::uint32_t, py::array::c_style>>();
+      if (mask_array.ndim() != 1 || mask_array.shape(0) != i.shape[0]) {
+        throw std::invalid_argument("layers must hold one mask per triangle");
+      }
+      masks = mask_array.data();
     }
     cs_world* w = nullptr;
     int code;
     {
       py::gil_scoped_release free;
-      code = cs_world_from_triangles(static_cast<const float*>(v.ptr), std::size_t(v.shape[0]),
-                                     static_cast<const std::uint32_t*>(i.ptr), std::size_t(i.shape[0]), &w);
+      code = cs_world_from_layered_triangles(static_cast<const float*>(v.ptr), std::size_t(v.shape[0]),
+                                             static_cast<const std::uint32_t*>(i.ptr), std::size_t(i.shape[0]), masks,
+                                             &w);
     }
     check(code);
     return new PyWorld(w);

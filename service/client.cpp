@@ -150,7 +150,7 @@ Client::~Client() = default;
 std::size_t Client::retries() const { return impl_->retries_.load(); }
 
 void Client::sweep(const std::string& world, std::span<const SweepQuery> queries, std::span<SweepHit> hits,
-                   std::span<Status> status, SweepPath path) {
+                   std::span<Status> status, SweepPath path, std::uint32_t layers) {
   if (hits.size() != queries.size() || (!status.empty() && status.size() != queries.size())) {
     throw std::invalid_argument("Client::sweep: queries, hits and status must have the same size");
   }
@@ -158,6 +158,7 @@ void Client::sweep(const std::string& world, std::span<const SweepQuery> queries
     pb::SweepRequest req;
     req.set_world(world);
     req.set_path(to_pb(path));
+    if (layers != kAllLayers) req.set_layers(layers);
     write_request(queries.subspan(at, k), req);
     pb::SweepResponse resp;
     impl_->call(resp, [&](grpc::ClientContext& ctx) { return impl_->stub_->Sweep(&ctx, req, &resp); });
@@ -166,7 +167,7 @@ void Client::sweep(const std::string& world, std::span<const SweepQuery> queries
 }
 
 void Client::sweep_ellipsoid(const std::string& world, std::span<const SweepEllipsoidQuery> queries,
-                             std::span<SweepHit> hits, std::span<Status> status, SweepPath path) {
+                             std::span<SweepHit> hits, std::span<Status> status, SweepPath path, std::uint32_t layers) {
   if (hits.size() != queries.size() || (!status.empty() && status.size() != queries.size())) {
     throw std::invalid_argument("Client::sweep_ellipsoid: queries, hits and status must have the same size");
   }
@@ -174,6 +175,7 @@ void Client::sweep_ellipsoid(const std::string& world, std::span<const SweepElli
     pb::SweepEllipsoidRequest req;
     req.set_world(world);
     req.set_path(to_pb(path));
+    if (layers != kAllLayers) req.set_layers(layers);
     write_request(queries.subspan(at, k), req);
     pb::SweepResponse resp;
     impl_->call(resp, [&](grpc::ClientContext& ctx) { return impl_->stub_->SweepEllipsoid(&ctx, req, &resp); });
@@ -182,13 +184,14 @@ void Client::sweep_ellipsoid(const std::string& world, std::span<const SweepElli
 }
 
 void Client::move(const std::string& world, std::span<const Agent> agents, const MoveSettings& settings,
-                  std::span<MoveResult> results, std::span<Status> status, SweepPath path) {
+                  std::span<MoveResult> results, std::span<Status> status, SweepPath path, std::uint32_t layers) {
   if (results.size() != agents.size() || (!status.empty() && status.size() != agents.size())) {
     throw std::invalid_argument("Client::move: agents, results and status must have the same size");
   }
   pb::MoveRequest req;
   req.set_world(world);
   req.set_path(to_pb(path));
+  if (layers != kAllLayers) req.set_layers(layers);
   *req.mutable_settings() = to_pb(settings);
   write_request(agents, req);
   pb::MoveResponse resp;
@@ -197,12 +200,13 @@ void Client::move(const std::string& world, std::span<const Agent> agents, const
 }
 
 void Client::validate(const std::string& world, std::span<const ClaimedMove> moves, const ValidateSettings& settings,
-                      std::span<Verdict> verdicts, SweepPath path) {
+                      std::span<Verdict> verdicts, SweepPath path, std::uint32_t layers) {
   if (verdicts.size() != moves.size()) throw std::invalid_argument("Client::validate: moves and verdicts differ in size");
   impl_->in_batches(moves.size(), [&](std::size_t at, std::size_t k) {
     pb::ValidateRequest req;
     req.set_world(world);
     req.set_path(to_pb(path));
+    if (layers != kAllLayers) req.set_layers(layers);
     *req.mutable_settings() = to_pb(settings);
     write_request(moves.subspan(at, k), req);
     pb::ValidateResponse resp;
@@ -212,13 +216,14 @@ void Client::validate(const std::string& world, std::span<const ClaimedMove> mov
 }
 
 void Client::overlap(const std::string& world, std::span<const Capsule> capsules, float clearance,
-                     std::span<OverlapResult> results, std::span<Status> status) {
+                     std::span<OverlapResult> results, std::span<Status> status, std::uint32_t layers) {
   if (results.size() != capsules.size() || (!status.empty() && status.size() != capsules.size())) {
     throw std::invalid_argument("Client::overlap: capsules, results and status must have the same size");
   }
   impl_->in_batches(capsules.size(), [&](std::size_t at, std::size_t k) {
     pb::OverlapRequest req;
     req.set_world(world);
+    if (layers != kAllLayers) req.set_layers(layers);
     req.set_clearance(clearance);
     write_request(capsules.subspan(at, k), req);
     pb::OverlapResponse resp;

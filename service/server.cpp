@@ -111,12 +111,13 @@ class Server::Impl final : public pb::Capsweep::CallbackService {
       std::size_t n;
       SweepPath path;
       if (grpc::Status s = admit(ctx, req->world(), shape_of(*req), req->path(), held, world, n, path); !s.ok()) return s;
+      if (grpc::Status s = check_layers(*req); !s.ok()) return s;
       const std::vector<SweepQuery> queries = read_request(*req, n);
       std::vector<SweepHit> hits(n);
       std::vector<Status> status(n);
       if (grpc::Status s = in_chunks(ctx, n, [&](std::size_t at, std::size_t k) {
             count.refused += world->sweep(std::span(queries).subspan(at, k), std::span(hits).subspan(at, k),
-                                          with(path, ctx), std::span(status).subspan(at, k));
+                                          with(path, ctx, layers_of(*req)), std::span(status).subspan(at, k));
           });
           !s.ok()) {
         return s;
@@ -135,12 +136,13 @@ class Server::Impl final : public pb::Capsweep::CallbackService {
       std::size_t n;
       SweepPath path;
       if (grpc::Status s = admit(ctx, req->world(), shape_of(*req), req->path(), held, world, n, path); !s.ok()) return s;
+      if (grpc::Status s = check_layers(*req); !s.ok()) return s;
       const std::vector<SweepEllipsoidQuery> queries = read_request(*req, n);
       std::vector<SweepHit> hits(n);
       std::vector<Status> status(n);
       if (grpc::Status s = in_chunks(ctx, n, [&](std::size_t at, std::size_t k) {
             count.refused += world->sweep_ellipsoid(std::span(queries).subspan(at, k), std::span(hits).subspan(at, k),
-                                                    with(path, ctx), std::span(status).subspan(at, k));
+                                                    with(path, ctx, layers_of(*req)), std::span(status).subspan(at, k));
           });
           !s.ok()) {
         return s;
@@ -158,6 +160,7 @@ class Server::Impl final : public pb::Capsweep::CallbackService {
       std::size_t n;
       SweepPath path;
       if (grpc::Status s = admit(ctx, req->world(), shape_of(*req), req->path(), held, world, n, path); !s.ok()) return s;
+      if (grpc::Status s = check_layers(*req); !s.ok()) return s;
       const MoveSettings settings = from_pb(req->settings());
       if (std::string why = check_settings(settings); !why.empty()) return {grpc::StatusCode::INVALID_ARGUMENT, why};
       const std::vector<Agent> agents = read_request(*req, n);
@@ -165,7 +168,7 @@ class Server::Impl final : public pb::Capsweep::CallbackService {
       std::vector<Status> status(n);
       // One tick is one piece of work: agents collide with each other across the whole batch.
       try {
-        run([&] { count.refused = world->move(agents, settings, results, with(path, ctx), {}, status); });
+        run([&] { count.refused = world->move(agents, settings, results, with(path, ctx, layers_of(*req)), {}, status); });
       } catch (const Cancelled&) {
         return deadline_passed();
       }
@@ -183,12 +186,13 @@ class Server::Impl final : public pb::Capsweep::CallbackService {
       std::size_t n;
       SweepPath path;
       if (grpc::Status s = admit(ctx, req->world(), shape_of(*req), req->path(), held, world, n, path); !s.ok()) return s;
+      if (grpc::Status s = check_layers(*req); !s.ok()) return s;
       const ValidateSettings settings = from_pb(req->settings());
       if (std::string why = check_settings(settings); !why.empty()) return {grpc::StatusCode::INVALID_ARGUMENT, why};
       const std::vector<ClaimedMove> moves = read_request(*req, n);
       std::vector<Verdict> verdicts(n);
       if (grpc::Status s = in_chunks(ctx, n, [&](std::size_t at, std::size_t k) {
-            world->validate(std::span(moves).subspan(at, k), settings, std::span(verdicts).subspan(at, k), with(path, ctx));
+            world->validate(std::span(moves).subspan(at, k), settings, std::span(verdicts).subspan(at, k), with(path, ctx, layers_of(*req)));
           });
           !s.ok()) {
         return s;
@@ -207,6 +211,7 @@ class Server::Impl final : public pb::Capsweep::CallbackService {
       std::size_t n;
       SweepPath path;
       if (grpc::Status s = admit(ctx, req->world(), shape_of(*req), pb::PATH_SIMD, held, world, n, path); !s.ok()) return s;
+      if (grpc::Status s = check_layers(*req); !s.ok()) return s;
       if (!(req->clearance() >= 0.f && req->clearance() <= kMaxCoordinate)) {
         return {grpc::StatusCode::INVALID_ARGUMENT, "clearance must be finite and >= 0"};
       }
@@ -215,7 +220,7 @@ class Server::Impl final : public pb::Capsweep::CallbackService {
       std::vector<Status> status(n);
       if (grpc::Status s = in_chunks(ctx, n, [&](std::size_t at, std::size_t k) {
             count.refused += world->overlap(std::span(capsules).subspan(at, k), req->clearance(),
-                                            std::span(results).subspan(at, k), with(SweepPath::simd, ctx),
+                                            std::span(results).subspan(at, k), with(SweepPath::simd, ctx, layers_of(*req)),
                                             std::span(status).subspan(at, k));
           });
           !s.ok()) {
@@ -287,6 +292,19 @@ class Server::Impl final : public pb::Capsweep::CallbackService {
     return status;
   }
 
+  // The layers a request sees: its own mask, or every layer when it sets none.
+  template <class Request>
+  static std::uint32_t layers_of(const Request& r) {
+    return r.has_layers() ? r.layers() : kAllLayers;
+  }
+  template <class Request>
+  static grpc::Status check_layers(const Request& r) {
+    if (r.has_layers() && r.layers() == 0) {
+      return {grpc::StatusCode::INVALID_ARGUMENT, "layers: a mask of no layer sees nothing"};
+    }
+    return grpc::Status::OK;
+  }
+
   // The checks every batch passes before any work: the world, the columns, the limit, the path.
   grpc::Status admit(grpc::ServerContextBase* ctx, const std::string& name, const BatchShape& shape, pb::Path wire_path,
                      std::optional<World>& held, const World*& world, std::size_t& n, SweepPath& path) const {
@@ -314,9 +332,10 @@ class Server::Impl final : public pb::Capsweep::CallbackService {
   // The batch options of a call: its path, and a stop that fires once its deadline passes or
   // it is cancelled (a drain past --drain-seconds cancels the calls still running), so even one
   // long Move stops costing anything soon after.
-  BatchOptions with(SweepPath path, grpc::ServerContextBase* ctx) const {
+  BatchOptions with(SweepPath path, grpc::ServerContextBase* ctx, std::uint32_t layers) const {
     BatchOptions o = options_;
     o.path = path;
+    o.layers = layers;
     o.stop = [ctx] { return gave_up(ctx); };
     return o;
   }

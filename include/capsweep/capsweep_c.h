@@ -229,6 +229,17 @@ CS_API int cs_world_load_scene(const char* path, float scale, int z_up, cs_world
 /* A world from `vertex_count` xyz vertices and `triangle_count` index triples. */
 CS_API int cs_world_from_triangles(const float* vertices, size_t vertex_count, const uint32_t* indices,
                                    size_t triangle_count, cs_world** out);
+/* The same with a layer table (a text file: lines `NAME LAYER[,LAYER...]` putting a material,
+ * mesh or node's triangles on layers 1-32; others stay on layer 1). NULL or "" = no table. */
+CS_API int cs_world_load_layered(const char* path, float scale, int z_up, const char* layer_table, cs_world** out);
+/* The same as cs_world_from_triangles with a layer mask per triangle (each != 0). */
+CS_API int cs_world_from_layered_triangles(const float* vertices, size_t vertex_count, const uint32_t* indices,
+                                           size_t triangle_count, const uint32_t* layers, cs_world** out);
+/* A handle on the same world (sharing its memory) whose every batch sees only the layers of
+ * `layers` (a bit mask: bit k = layer k + 1; CS_ALL_LAYERS = every layer): triangles on none of
+ * them are not there for its sweeps, moves, validation and overlaps. Free it like any world. */
+#define CS_ALL_LAYERS 0xFFFFFFFFu
+CS_API int cs_world_with_layers(const cs_world* world, uint32_t layers, cs_world** out);
 /* NULL is allowed. */
 CS_API void cs_world_free(cs_world* world);
 CS_API size_t cs_world_triangle_count(const cs_world* world);

@@ -68,17 +68,20 @@ class Client {
   Client& operator=(const Client&) = delete;
 
   // The same contracts as World's methods (<capsweep/world.h>), over the named world; throw
-  // ServiceError. `status`, when given, receives each query's status.
+  // ServiceError. `status`, when given, receives each query's status. `layers`: the layers the
+  // batch sees (SweepOptions::layers).
   void sweep(const std::string& world, std::span<const SweepQuery> queries, std::span<SweepHit> hits,
-             std::span<Status> status = {}, SweepPath path = SweepPath::simd);
+             std::span<Status> status = {}, SweepPath path = SweepPath::simd, std::uint32_t layers = kAllLayers);
   void sweep_ellipsoid(const std::string& world, std::span<const SweepEllipsoidQuery> queries,
-                       std::span<SweepHit> hits, std::span<Status> status = {}, SweepPath path = SweepPath::simd);
+                       std::span<SweepHit> hits, std::span<Status> status = {}, SweepPath path = SweepPath::simd,
+                       std::uint32_t layers = kAllLayers);
   void move(const std::string& world, std::span<const Agent> agents, const MoveSettings& settings,
-            std::span<MoveResult> results, std::span<Status> status = {}, SweepPath path = SweepPath::simd);
+            std::span<MoveResult> results, std::span<Status> status = {}, SweepPath path = SweepPath::simd,
+            std::uint32_t layers = kAllLayers);
   void validate(const std::string& world, std::span<const ClaimedMove> moves, const ValidateSettings& settings,
-                std::span<Verdict> verdicts, SweepPath path = SweepPath::simd);
+                std::span<Verdict> verdicts, SweepPath path = SweepPath::simd, std::uint32_t layers = kAllLayers);
   void overlap(const std::string& world, std::span<const Capsule> capsules, float clearance,
-               std::span<OverlapResult> results, std::span<Status> status = {});
+               std::span<OverlapResult> results, std::span<Status> status = {}, std::uint32_t layers = kAllLayers);
   ServerInfo info();
   // The whole Info answer as a serialized capsweep.v1.InfoResponse (service/capsweep.proto), for
   // tools that read what ServerInfo leaves out (errors by code, latency histograms).

@@ -111,11 +111,13 @@ def _threads(threads):
 class World:
     """A static triangle world: built once, then read-only (any number of threads may query it).
 
-    World(vertices, indices): vertices (n, 3) numbers, indices (m, 3) integers into them.
-    capsweep.load(path) makes one from a file.
+    World(vertices, indices, layers=None): vertices (n, 3) numbers, indices (m, 3) integers into
+    them, layers one mask per triangle (bit k = layer k + 1; default: all on layer 1).
+    capsweep.load(path) makes one from a file. world.with_layers(mask) is the same world whose
+    batches see only those layers.
     """
 
-    def __init__(self, vertices, indices):
+    def __init__(self, vertices, indices, layers=None):
         v = _np.ascontiguousarray(vertices, dtype="<f4")
         i = _np.asarray(indices)
         if i.ndim != 2 or i.shape[1] != 3 or v.ndim != 2 or v.shape[1] != 3:
@@ -126,7 +128,23 @@ class World:
             t = int(_np.argwhere((i < 0) | (i > 0xFFFFFFFE))[0][0])
             raise Error(f"triangle {t} names vertex {int(i[t][(i[t] < 0) | (i[t] > 0xFFFFFFFE)][0])}, "
                         f"which is not an index")
-        self._native = _capsweep._from_triangles(v, _np.ascontiguousarray(i, dtype="<u4"))
+        masks = None
+        if layers is not None:
+            masks = _np.asarray(layers)
+            if masks.ndim != 1 or len(masks) != len(i):
+                raise Error(f"layers must hold one mask per triangle: {masks.shape} for {len(i)} triangles")
+            if masks.size and (masks.min() < 0 or masks.max() > 0xFFFFFFFF):
+                raise Error("layers must be 32-bit masks")
+            masks = _np.ascontiguousarray(masks, dtype="<u4")
+        self._native = _capsweep._from_triangles(v, _np.ascontiguousarray(i, dtype="<u4"), masks)
+
+    def with_layers(self, layers):
+        """The same world (sharing its memory) whose sweeps, moves, validation and overlaps see
+        only the layers of the mask `layers` (bit k = layer k + 1): triangles on none of them are
+        not there."""
+        if not 0 < int(layers) <= 0xFFFFFFFF:
+            raise Error("layers must be a mask naming at least one layer")
+        return World._wrap(_capsweep._with_layers(self._native, int(layers)))
 
     @classmethod
     def _wrap(cls, native):
@@ -195,10 +213,11 @@ class World:
                                            _threads(threads), int(repeats))
 
 
-def load(path, scale=1.0, z_up=False):
+def load(path, scale=1.0, z_up=False, layers=None):
     """A World from a mesh file (anything Assimp reads, FILE.gz) or a CWSW snapshot. scale
-    multiplies every coordinate; z_up turns a Z-up file Y up (neither applies to snapshots)."""
-    return World._wrap(_capsweep._load(str(path), float(scale), bool(z_up)))
+    multiplies every coordinate; z_up turns a Z-up file Y up; layers names a layer table (lines
+    `NAME LAYER[,LAYER...]`); none of them applies to snapshots."""
+    return World._wrap(_capsweep._load(str(path), float(scale), bool(z_up), str(layers) if layers else ""))
 
 
 def read_queries(path):

@@ -200,6 +200,68 @@ TEST(CApi, EllipsoidsAreTheCppAnswersOnEveryPath) {
   EXPECT_NE(std::string(cs_last_error()).find("unknown path 7"), std::string::npos) << cs_last_error();
 }
 
+TEST(CApi, LayeredWorldsAndTheirViewsAnswerAsTheCppApi) {
+  // A floor (layer 1) and a wall at x = 2 (layer 2).
+  const float vertices[] = {-5, 0, -5, 5, 0, -5, 5, 0, 5, -5, 0, 5, 2, 0, -5, 2, 3, -5, 2, 3, 5, 2, 0, 5};
+  const uint32_t indices[] = {0, 2, 1, 0, 3, 2, 4, 5, 6, 4, 6, 7};
+  const uint32_t layers[] = {1, 1, 2, 2};
+  WorldHandle all, walls_hidden;
+  ASSERT_EQ(cs_world_from_layered_triangles(vertices, 8, indices, 4, layers, &all.w), CS_OK) << cs_last_error();
+  ASSERT_EQ(cs_world_with_layers(all.w, 1u, &walls_hidden.w), CS_OK) << cs_last_error();
+  const cs_sweep_query ray{{{0, 1, 0}, {0, 1, 0}, 0.f}, {4, 0, 0}};
+  const cs_sweep_query drop{{{0, 2, 0}, {0, 2, 0}, 0.5f}, {0, -3, 0}};
+  cs_sweep_hit hit;
+  ASSERT_EQ(cs_sweep(all.w, &ray, 1, &hit, 1), CS_OK);
+  EXPECT_EQ(hit.hit, CS_HIT);
+  EXPECT_EQ(hit.triangle >= 2, true);
+  ASSERT_EQ(cs_sweep(walls_hidden.w, &ray, 1, &hit, 1), CS_OK);
+  EXPECT_EQ(hit.hit, CS_MISS) << "the wall is on layer 2";
+  ASSERT_EQ(cs_sweep(walls_hidden.w, &drop, 1, &hit, 1), CS_OK);
+  EXPECT_EQ(hit.hit, CS_HIT) << "the floor is on layer 1";
+  // The same answers as World with SweepOptions::layers, on every path.
+  std::vector<Triangle> tris(4);
+  for (int t = 0; t < 4; ++t) {
+    for (int k = 0; k < 3; ++k) {
+      const uint32_t v = indices[3 * t + k];
+      tris[std::size_t(t)].v[k] = {vertices[3 * v], vertices[3 * v + 1], vertices[3 * v + 2]};
+    }
+  }
+  const World world(tris, std::vector<std::uint32_t>(layers, layers + 4));
+  const std::vector<cs_sweep_query> queries = {ray, drop};
+  for (int path : {CS_PATH_SIMD, CS_PATH_SCALAR, CS_PATH_BRUTE}) {
+    std::vector<cs_sweep_hit> out(2);
+    ASSERT_EQ(cs_sweep_ex(walls_hidden.w, queries.data(), 2, out.data(), path, 0, nullptr), CS_OK);
+    SweepOptions o = on_path(SweepPath(path));
+    o.layers = 1u;
+    std::vector<SweepHit> expected(2);
+    world.sweep(std::vector<SweepQuery>{records::query(ray), records::query(drop)}, expected, o);
+    for (int i = 0; i < 2; ++i) {
+      const cs_sweep_hit want = records::record(expected[std::size_t(i)]);
+      EXPECT_EQ(std::memcmp(&out[std::size_t(i)], &want, sizeof want), 0) << "path " << path << ", query " << i;
+    }
+  }
+  // A mask of no layer, and a layer mask of 0 on a triangle, are refused.
+  cs_world* none = nullptr;
+  EXPECT_EQ(cs_world_with_layers(all.w, 0u, &none), CS_ERROR_ARGUMENT);
+  const uint32_t zero[] = {1, 0, 1, 1};
+  EXPECT_EQ(cs_world_from_layered_triangles(vertices, 8, indices, 4, zero, &none), CS_ERROR_MESH);
+  EXPECT_NE(std::string(cs_last_error()).find("triangle 1: its layer mask is 0"), std::string::npos) << cs_last_error();
+  // From a file with a layer table.
+  const std::string obj = temp_path("room.obj"), table = temp_path("layers.txt");
+  std::ofstream(obj) << "v -5 0 -5\nv 5 0 -5\nv 5 0 5\nv -5 0 5\nv 2 0 -5\nv 2 3 -5\nv 2 3 5\nv 2 0 5\n"
+                        "g floor\nf 1 3 2\nf 1 4 3\ng wall\nf 5 6 7\nf 5 7 8\n";
+  std::ofstream(table) << "wall 2\n";
+  WorldHandle loaded, loaded_view;
+  ASSERT_EQ(cs_world_load_layered(obj.c_str(), 1.f, 0, table.c_str(), &loaded.w), CS_OK) << cs_last_error();
+  ASSERT_EQ(cs_world_with_layers(loaded.w, 1u, &loaded_view.w), CS_OK);
+  ASSERT_EQ(cs_sweep(loaded_view.w, &ray, 1, &hit, 1), CS_OK);
+  EXPECT_EQ(hit.hit, CS_MISS);
+  ASSERT_EQ(cs_sweep(loaded.w, &ray, 1, &hit, 1), CS_OK);
+  EXPECT_EQ(hit.hit, CS_HIT);
+  std::remove(obj.c_str());
+  std::remove(table.c_str());
+}
+
 TEST(CApi, ThreadCountChangesNoByte) {
   WorldHandle h;
   ASSERT_EQ(cs_world_load(kDungeon.c_str(), &h.w), CS_OK) << cs_last_error();

@@ -139,6 +139,30 @@ def test_ellipsoid_files_give_the_bytes_capsweep_sweep_writes(dungeon, tmp_path)
         capsweep.read_queries(queries)
 
 
+def test_layers_hide_what_a_view_does_not_see(tmp_path):
+    # A floor (layer 1) and a wall at x = 2 (layer 2), from arrays and from a file with a table.
+    vertices = np.array([[-5, 0, -5], [5, 0, -5], [5, 0, 5], [-5, 0, 5], [2, 0, -5], [2, 3, -5], [2, 3, 5],
+                         [2, 0, 5]], dtype=np.float32)
+    indices = np.array([[0, 2, 1], [0, 3, 2], [4, 5, 6], [4, 6, 7]])
+    ray = np.array([[0, 1, 0, 0, 1, 0, 0, 4, 0, 0]], dtype=np.float32)
+    obj, table = tmp_path / "room.obj", tmp_path / "layers.txt"
+    obj.write_text("v -5 0 -5\nv 5 0 -5\nv 5 0 5\nv -5 0 5\nv 2 0 -5\nv 2 3 -5\nv 2 3 5\nv 2 0 5\n"
+                   "g floor\nf 1 3 2\nf 1 4 3\ng wall\nf 5 6 7\nf 5 7 8\n")
+    table.write_text("wall 2\n")
+    for world in (capsweep.World(vertices, indices, layers=[1, 1, 2, 2]), capsweep.load(obj, layers=table)):
+        assert world.sweep(ray)["hit"][0] == 1
+        floor_only = world.with_layers(1)
+        assert floor_only.sweep(ray)["hit"][0] == 0
+        assert floor_only.with_layers(3).sweep(ray).tobytes() == world.sweep(ray).tobytes()
+    with pytest.raises(capsweep.Error, match="at least one layer"):
+        capsweep.World(vertices, indices).with_layers(0)
+    with pytest.raises(capsweep.Error, match="triangle 1: its layer mask is 0"):
+        capsweep.World(vertices, indices, layers=[1, 0, 1, 1])
+    with pytest.raises(capsweep.Error, match="'wal' names no material, mesh or node"):
+        (tmp_path / "typo.txt").write_text("wal 2\n")
+        capsweep.load(obj, layers=tmp_path / "typo.txt")
+
+
 def test_refused_queries_get_a_miss_and_a_status():
     world = floor()
     q = np.array([[np.nan, 2, 0, 0, 2, 0, 0.5, 0, -3, 0], [0, 2, 0, 0, 2, 0, -1, 0, -3, 0],

@@ -106,6 +106,7 @@ TEST_P(ServiceScenes, EveryRpcAnswersLikeTheLibrary) {
     client.sweep_ellipsoid(GetParam(), ellipsoids, e_there, e_status_there, path);
     expect_same(e_here, e_there, "sweep_ellipsoid");
     EXPECT_EQ(e_status, e_status_there);
+
     if (path == SweepPath::brute) continue;
 
     std::vector<MoveResult> moved(q.agents.size()), moved_there(q.agents.size());
@@ -115,6 +116,11 @@ TEST_P(ServiceScenes, EveryRpcAnswersLikeTheLibrary) {
     world.move(q.agents, ms, moved, o, {}, move_status);
     client.move(GetParam(), q.agents, ms, moved_there, move_status_there, path);
     expect_same(moved, moved_there, "move");
+    BatchOptions floorless = o;
+    floorless.layers = 4u;
+    world.move(q.agents, ms, moved, floorless, {}, move_status);
+    client.move(GetParam(), q.agents, ms, moved_there, move_status_there, path, 4u);
+    expect_same(moved, moved_there, "move on layer 4");
     EXPECT_EQ(move_status, move_status_there);
 
     ValidateSettings vs;
@@ -153,6 +159,21 @@ TEST_P(ServiceScenes, EveryRpcAnswersLikeTheLibrary) {
       EXPECT_EQ(c.queries(), 3 * q.sweeps.size());
       EXPECT_GT(c.refused_queries(), 0u);
     }
+  }
+
+  // A batch that sees only layer 2 (nothing of these worlds, all on layer 1): every sweep
+  // misses, through the service as in the library; layer 1: the answers of every layer.
+  for (SweepPath path : {SweepPath::simd, SweepPath::scalar, SweepPath::brute}) {
+    BatchOptions hidden = on_path(path);
+    hidden.layers = 2u;
+    std::vector<SweepHit> l_here(q.sweeps.size()), l_there(q.sweeps.size()), all_layers(q.sweeps.size());
+    world.sweep(q.sweeps, l_here, hidden);
+    client.sweep(GetParam(), q.sweeps, l_there, {}, path, 2u);
+    expect_same(l_here, l_there, "sweep on layer 2");
+    for (const SweepHit& h : l_there) ASSERT_FALSE(h.hit);
+    world.sweep(q.sweeps, all_layers, on_path(path));
+    client.sweep(GetParam(), q.sweeps, l_there, {}, path, 1u);
+    expect_same(all_layers, l_there, "sweep on layer 1");
   }
 }
 
@@ -203,6 +224,15 @@ TEST_F(ServiceErrors, UnknownWorldIsNotFound) {
   EXPECT_NE(message_.find("atlantis"), std::string::npos);
   EXPECT_EQ(sweep(request(10, "")), grpc::StatusCode::OK) << "the only world is the default";
   EXPECT_EQ(errors("Sweep", "NOT_FOUND"), 1u);
+}
+
+TEST_F(ServiceErrors, AMaskOfNoLayerIsAnInvalidArgument) {
+  pb::SweepRequest r = request(10);
+  r.set_layers(0);  // sees nothing: surely a mistake
+  EXPECT_EQ(sweep(r), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(message_.find("layers: a mask of no layer sees nothing"), std::string::npos) << message_;
+  r.set_layers(1);
+  EXPECT_EQ(sweep(r), grpc::StatusCode::OK) << message_;
 }
 
 TEST_F(ServiceErrors, MalformedBatchesAreInvalidArguments) {
