@@ -338,10 +338,18 @@ TEST_F(Command, LayerTablesAndMasksFromTheCommandLine) {
   ASSERT_EQ(build.code, 0) << build.output;
   const auto from_snapshot = sweep(path("room.cwsw"), "--mask 1", "snap.cwsr");
   for (std::size_t i = 0; i < q.size(); ++i) EXPECT_TRUE(identical(from_snapshot[i], hidden[i])) << i;
-  EXPECT_EQ(capsweep_cmd("sweep --scene " + path("room.cwsw") + " --layers " + table + " --queries " +
-                         path("rays.cwsq") + " --out " + path("x.cwsr"))
-                .code,
-            2);
+  const CommandRun on_snapshot = capsweep_cmd("sweep --scene " + path("room.cwsw") + " --layers " + table +
+                                              " --queries " + path("rays.cwsq") + " --out " + path("x.cwsr"));
+  EXPECT_EQ(on_snapshot.code, 2);
+  EXPECT_NE(on_snapshot.output.find("--layers does not apply to a snapshot (" + path("room.cwsw") +
+                                    "): its layers were set when it was built"),
+            std::string::npos)
+      << on_snapshot.output;
+  const CommandRun ellipsoid_rays =
+      capsweep_cmd("queries --scene @arena --workload ray --shape ellipsoid --count 5 --out " + path("e.cwsq"));
+  EXPECT_EQ(ellipsoid_rays.code, 2);
+  EXPECT_NE(ellipsoid_rays.output.find("--shape ellipsoid has no ray workload"), std::string::npos)
+      << ellipsoid_rays.output;
   EXPECT_EQ(capsweep_cmd("sweep --scene " + obj + " --mask 0 --queries " + path("rays.cwsq") + " --out " + path("x.cwsr")).code,
             2);
   const CommandRun typo = capsweep_cmd("sweep --scene " + obj + " --layers " + write("typo.txt", "wal 2\n") +
