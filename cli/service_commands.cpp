@@ -80,6 +80,7 @@ Command add_serve(CLI::App& app) {
       ->capture_default_str();
   c->add_option("--scale", a->scene.scale, "Multiply every coordinate of the meshes")->check(CLI::PositiveNumber);
   c->add_flag("--z-up", a->scene.z_up, "The meshes are Z up");
+  c->add_option("--layers", a->scene.layers, "A layer table for the meshes (snapshots carry their own layers)");
   return [a] {
     // Before any thread exists (loading a scene starts oneTBB's workers): every thread inherits
     // the mask, so SIGTERM and SIGINT reach only the sigwait below.

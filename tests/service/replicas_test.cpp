@@ -217,6 +217,30 @@ TEST(Replicas, CommandLineClientWritesWhatSweepWrites) {
   EXPECT_TRUE(e == f) << "ellipsoid CWSR through the service differs from in-process";
 }
 
+// A mesh served with a layer table: a client's --mask hides the wall as `capsweep sweep` does.
+TEST(Replicas, ServeTakesALayerTableAndClientsAMask) {
+  const std::string obj = temp("room.obj"), table = temp("layers.txt"), q = temp("rays.cwsq");
+  std::ofstream(obj) << "v -5 0 -5\nv 5 0 -5\nv 5 0 5\nv -5 0 5\nv 2 0 -5\nv 2 3 -5\nv 2 3 5\nv 2 0 5\n"
+                        "g floor\nf 1 3 2\nf 1 4 3\ng wall\nf 5 6 7\nf 5 7 8\n";
+  std::ofstream(table) << "wall 2\n";
+  std::vector<SweepQuery> rays;
+  for (int i = 0; i < 20; ++i) rays.push_back({{{0, 1, float(i) * 0.4f - 4}, {0, 1, float(i) * 0.4f - 4}, 0.f}, {4, 0, 0}});
+  write_queries(q, rays);
+  ServerProcess server(kBinary, {"--world", "room=" + obj, "--layers", table});
+  for (const std::string mask : {"", " --mask 1", " --mask 1,2"}) {
+    SCOPED_TRACE(mask);
+    const std::string local = temp("local.cwsr"), remote = temp("remote.cwsr");
+    ASSERT_EQ(run("sweep --scene " + obj + " --layers " + table + " --queries " + q + " --out " + local + mask), 0);
+    ASSERT_EQ(run("client --server " + server.address() + " --world room --queries " + q + " --out " + remote + mask), 0);
+    EXPECT_TRUE(read_file(local) == read_file(remote)) << "the service answers a mask differently";
+    const std::vector<SweepHit> hits = read_results(remote);
+    ASSERT_EQ(hits.size(), rays.size());
+    for (const SweepHit& h : hits) EXPECT_EQ(h.hit, mask != " --mask 1") << "the wall is on layer 2";
+  }
+  server.signal(SIGTERM);
+  EXPECT_EQ(server.wait(), 0);
+}
+
 TEST(Replicas, ServeRefusesACorruptSnapshotAndBadFlags) {
   const std::string snapshot = temp("arena.cwsw");
   save_snapshot(World(scenes::load("@arena")), "@arena", snapshot);
