@@ -6,6 +6,7 @@
 #include <functional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -33,6 +34,16 @@ void add_scene_options(CLI::App& command, SceneArgs& scene, bool required = true
 // The world named by --scene. The scene options only apply to meshes: given with a snapshot
 // (already built with its own) they are a usage error, never silently ignored.
 World load_world(const SceneArgs& scene);
+
+// A CWSQ file of either kind: capsules, rays and segments (versions 1 and 2) or ellipsoids
+// (version 3), for the commands that answer both (sweep, client).
+struct SweepFile {
+  bool of_ellipsoids = false;
+  std::vector<SweepQuery> capsules;
+  std::vector<SweepEllipsoidQuery> ellipsoids;
+  std::size_t size() const { return of_ellipsoids ? ellipsoids.size() : capsules.size(); }
+};
+SweepFile read_sweep_file(const std::string& path);
 SceneOptions scene_options(const SceneArgs& scene);
 // Throws UsageError for --scale or --z-up given with a snapshot.
 void check_scene_args(const SceneArgs& scene);

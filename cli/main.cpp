@@ -8,7 +8,6 @@
 #include <cstdlib>
 #include <iostream>
 #include <memory>
-#include <sstream>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -56,6 +55,17 @@ void check_scene_args(const SceneArgs& scene) {
 
 SceneOptions scene_options(const SceneArgs& scene) { return {scene.scale, scene.z_up, scene.layers}; }
 
+SweepFile read_sweep_file(const std::string& path) {
+  SweepFile f;
+  f.of_ellipsoids = query_file_version(path) == kEllipsoidVersion;
+  if (f.of_ellipsoids) {
+    f.ellipsoids = read_ellipsoid_queries(path);
+  } else {
+    f.capsules = read_queries(path);
+  }
+  return f;
+}
+
 World load_world(const SceneArgs& scene) {
   check_scene_args(scene);
   return open_world_or_builtin(scene.path, scene_options(scene)).world;
@@ -74,18 +84,11 @@ CLI::Option* add_mask(CLI::App& command, std::uint32_t& layers) {
       .add_option_function<std::string>(
           "--mask",
           [&layers](const std::string& text) {
-            std::uint32_t mask = 0;
-            std::istringstream items(text);
-            for (std::string item; std::getline(items, item, ',');) {
-              char* end = nullptr;
-              const long layer = std::strtol(item.c_str(), &end, 10);
-              if (item.empty() || *end != '\0' || layer < 1 || layer > 32) {
-                throw CLI::ValidationError("--mask: '" + item + "' is not a layer from 1 to 32");
-              }
-              mask |= 1u << (layer - 1);
+            try {
+              layers = parse_layer_list(text);
+            } catch (const std::invalid_argument& e) {
+              throw CLI::ValidationError(std::string("--mask: ") + e.what());
             }
-            if (mask == 0) throw CLI::ValidationError("--mask: name at least one layer");
-            layers = mask;
           },
           "The layers the batch sees, e.g. 1,3 (triangles on none of them are not there); default every layer")
       ->default_str("all");
@@ -133,23 +136,16 @@ Command add_sweep(CLI::App& app) {
     so.threads = a->threads;
     so.path = a->path;
     so.layers = a->layers;
-    // A version 3 file holds ellipsoids; the others capsules, rays and segments.
-    const bool ellipsoids = query_file_version(a->queries) == kEllipsoidVersion;
-    std::vector<SweepQuery> capsules;
-    std::vector<SweepEllipsoidQuery> others;
-    if (ellipsoids) {
-      others = read_ellipsoid_queries(a->queries);
-    } else {
-      capsules = read_queries(a->queries);
-    }
-    const std::size_t count = ellipsoids ? others.size() : capsules.size();
+    const SweepFile queries = read_sweep_file(a->queries);
+    const bool ellipsoids = queries.of_ellipsoids;
+    const std::size_t count = queries.size();
     const World world = load_world(a->scene);
     std::vector<SweepHit> hits(count);
     const auto start = Clock::now();
     if (ellipsoids) {
-      world.sweep_ellipsoid(others, hits, so);
+      world.sweep_ellipsoid(queries.ellipsoids, hits, so);
     } else {
-      world.sweep(capsules, hits, so);
+      world.sweep(queries.capsules, hits, so);
     }
     const double elapsed = seconds_since(start);
     write_results(a->out, hits, std::vector<std::string>{a->queries, a->scene.path});

@@ -182,24 +182,17 @@ Command add_client(CLI::App& app) {
     co.in_flight = a->in_flight;
     const SweepPath path = a->path;
     const std::string out = a->out;
-    // A version 3 file holds ellipsoids (SweepEllipsoid); the others capsules, rays and segments.
-    const bool ellipsoids = query_file_version(a->queries) == kEllipsoidVersion;
-    std::vector<SweepQuery> capsules;
-    std::vector<SweepEllipsoidQuery> others;
-    if (ellipsoids) {
-      others = read_ellipsoid_queries(a->queries);
-    } else {
-      capsules = read_queries(a->queries);
-    }
-    const std::size_t count = ellipsoids ? others.size() : capsules.size();
+    const SweepFile queries = read_sweep_file(a->queries);  // version 3: ellipsoids, SweepEllipsoid
+    const bool ellipsoids = queries.of_ellipsoids;
+    const std::size_t count = queries.size();
     std::vector<SweepHit> hits(count);
     std::vector<Status> status(count);
     service::Client client(co);
     const auto start = Clock::now();
     if (ellipsoids) {
-      client.sweep_ellipsoid(a->world, others, hits, status, path, a->layers);
+      client.sweep_ellipsoid(a->world, queries.ellipsoids, hits, status, path, a->layers);
     } else {
-      client.sweep(a->world, capsules, hits, status, path, a->layers);
+      client.sweep(a->world, queries.capsules, hits, status, path, a->layers);
     }
     const double elapsed = seconds_since(start);
     write_results(out, hits, std::vector<std::string>{a->queries});

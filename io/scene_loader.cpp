@@ -57,6 +57,25 @@ struct LayerTable {
   }
 };
 
+}  // namespace
+
+std::uint32_t parse_layer_list(const std::string& list) {
+  std::uint32_t mask = 0;
+  std::istringstream items(list);
+  for (std::string item; std::getline(items, item, ',');) {
+    char* end = nullptr;
+    const long layer = std::strtol(item.c_str(), &end, 10);
+    if (item.empty() || *end != '\0' || layer < 1 || layer > 32) {
+      throw std::invalid_argument("layer '" + item + "' is not a number from 1 to 32");
+    }
+    mask |= 1u << (layer - 1);
+  }
+  if (mask == 0) throw std::invalid_argument("name at least one layer");
+  return mask;
+}
+
+namespace {
+
 LayerTable read_layer_table(const std::string& path) {
   LayerTable table;
   table.path = path;
@@ -71,14 +90,10 @@ LayerTable read_layer_table(const std::string& path) {
     if (!(words >> name)) continue;  // blank or comment
     if (!(words >> list) || (words >> extra)) throw SceneError(where + "expected `NAME LAYER[,LAYER...]`");
     std::uint32_t mask = 0;
-    std::istringstream layers(list);
-    for (std::string item; std::getline(layers, item, ',');) {
-      char* end = nullptr;
-      const long layer = std::strtol(item.c_str(), &end, 10);
-      if (item.empty() || *end != '\0' || layer < 1 || layer > 32) {
-        throw SceneError(where + "layer '" + item + "' is not a number from 1 to 32");
-      }
-      mask |= 1u << (layer - 1);
+    try {
+      mask = parse_layer_list(list);
+    } catch (const std::invalid_argument& e) {
+      throw SceneError(where + e.what());
     }
     for (const auto& [seen_name, seen_mask] : table.entries) {
       if (seen_name == name) throw SceneError(where + "'" + name + "' is listed twice");

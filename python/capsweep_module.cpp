@@ -99,6 +99,24 @@ py::dict default_move_settings() {
   return d;
 }
 
+// World._sweep and _sweep_ellipsoid: query records in, CWSR records (and statuses) out, through
+// the C call `Sweep` with the GIL released.
+template <class Query, int (*Sweep)(const cs_world*, const Query*, size_t, cs_sweep_hit*, int, int, uint8_t*)>
+void sweep_records(const PyWorld& w, const py::array& in, py::array& out, int path, int threads, py::object status) {
+  std::size_t n = 0, m_out = 0, m_status = 0;
+  const auto* q = records_of<const Query>(in, n, false, "queries");
+  auto* h = records_of<cs_sweep_hit>(out, m_out, true, "hits");
+  std::uint8_t* s = nullptr;
+  if (!status.is_none()) s = records_of<std::uint8_t>(status.cast<py::array>(), m_status, true, "status");
+  if (m_out != n || (s && m_status != n)) throw std::invalid_argument("queries and answers differ in length");
+  int code;
+  {
+    py::gil_scoped_release free;
+    code = Sweep(w.world, q, n, h, path, threads, s);
+  }
+  check(code);
+}
+
 // sizeof and offsetof of every C struct, for the test that holds the numpy dtypes to them.
 py::dict layouts() {
   py::dict all;
@@ -185,36 +203,8 @@ PYBIND11_MODULE(_capsweep, m) {
 
   py::class_<PyWorld>(m, "_World")
       .def_property_readonly("triangle_count", [](const PyWorld& w) { return cs_world_triangle_count(w.world); })
-      .def("_sweep",
-           [](const PyWorld& w, const py::array& in, py::array& out, int path, int threads, py::object status) {
-             std::size_t n = 0, m_out = 0, m_status = 0;
-             const auto* q = records_of<const cs_sweep_query>(in, n, false, "queries");
-             auto* h = records_of<cs_sweep_hit>(out, m_out, true, "hits");
-             std::uint8_t* s = nullptr;
-             if (!status.is_none()) s = records_of<std::uint8_t>(status.cast<py::array>(), m_status, true, "status");
-             if (m_out != n || (s && m_status != n)) throw std::invalid_argument("queries and answers differ in length");
-             int code;
-             {
-               py::gil_scoped_release free;
-               code = cs_sweep_ex(w.world, q, n, h, path, threads, s);
-             }
-             check(code);
-           })
-      .def("_sweep_ellipsoid",
-           [](const PyWorld& w, const py::array& in, py::array& out, int path, int threads, py::object status) {
-             std::size_t n = 0, m_out = 0, m_status = 0;
-             const auto* q = records_of<const cs_ellipsoid_query>(in, n, false, "queries");
-             auto* h = records_of<cs_sweep_hit>(out, m_out, true, "hits");
-             std::uint8_t* s = nullptr;
-             if (!status.is_none()) s = records_of<std::uint8_t>(status.cast<py::array>(), m_status, true, "status");
-             if (m_out != n || (s && m_status != n)) throw std::invalid_argument("queries and answers differ in length");
-             int code;
-             {
-               py::gil_scoped_release free;
-               code = cs_sweep_ellipsoid(w.world, q, n, h, path, threads, s);
-             }
-             check(code);
-           })
+      .def("_sweep", &sweep_records<cs_sweep_query, cs_sweep_ex>)
+      .def("_sweep_ellipsoid", &sweep_records<cs_ellipsoid_query, cs_sweep_ellipsoid>)
       .def("_move",
            [](const PyWorld& w, const py::array& in, const py::dict& settings, py::array& out, int threads) {
              std::size_t n = 0, m_out = 0;

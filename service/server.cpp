@@ -105,52 +105,17 @@ class Server::Impl final : public pb::Capsweep::CallbackService {
   // --- the RPCs ---
 
   grpc::ServerUnaryReactor* Sweep(grpc::CallbackServerContext* ctx, const pb::SweepRequest* req, pb::SweepResponse* resp) override {
-    return finish(ctx, Rpc::sweep, [&](Count& count) -> grpc::Status {
-      std::optional<World> held;
-      const World* world;
-      std::size_t n;
-      SweepPath path;
-      if (grpc::Status s = admit(ctx, req->world(), shape_of(*req), req->path(), held, world, n, path); !s.ok()) return s;
-      if (grpc::Status s = check_layers(*req); !s.ok()) return s;
-      const std::vector<SweepQuery> queries = read_request(*req, n);
-      std::vector<SweepHit> hits(n);
-      std::vector<Status> status(n);
-      if (grpc::Status s = in_chunks(ctx, n, [&](std::size_t at, std::size_t k) {
-            count.refused += world->sweep(std::span(queries).subspan(at, k), std::span(hits).subspan(at, k),
-                                          with(path, ctx, layers_of(*req)), std::span(status).subspan(at, k));
-          });
-          !s.ok()) {
-        return s;
-      }
-      write_response(hits, status, *resp);
-      count.queries = n;
-      return grpc::Status::OK;
+    return sweep_rpc(ctx, Rpc::sweep, *req, *resp, [](const World& w, auto queries, auto hits, const BatchOptions& o, auto status) {
+      return w.sweep(queries, hits, o, status);
     });
   }
 
   grpc::ServerUnaryReactor* SweepEllipsoid(grpc::CallbackServerContext* ctx, const pb::SweepEllipsoidRequest* req,
                                            pb::SweepResponse* resp) override {
-    return finish(ctx, Rpc::sweep_ellipsoid, [&](Count& count) -> grpc::Status {
-      std::optional<World> held;
-      const World* world;
-      std::size_t n;
-      SweepPath path;
-      if (grpc::Status s = admit(ctx, req->world(), shape_of(*req), req->path(), held, world, n, path); !s.ok()) return s;
-      if (grpc::Status s = check_layers(*req); !s.ok()) return s;
-      const std::vector<SweepEllipsoidQuery> queries = read_request(*req, n);
-      std::vector<SweepHit> hits(n);
-      std::vector<Status> status(n);
-      if (grpc::Status s = in_chunks(ctx, n, [&](std::size_t at, std::size_t k) {
-            count.refused += world->sweep_ellipsoid(std::span(queries).subspan(at, k), std::span(hits).subspan(at, k),
-                                                    with(path, ctx, layers_of(*req)), std::span(status).subspan(at, k));
-          });
-          !s.ok()) {
-        return s;
-      }
-      write_response(hits, status, *resp);
-      count.queries = n;
-      return grpc::Status::OK;
-    });
+    return sweep_rpc(ctx, Rpc::sweep_ellipsoid, *req, *resp,
+                     [](const World& w, auto queries, auto hits, const BatchOptions& o, auto status) {
+                       return w.sweep_ellipsoid(queries, hits, o, status);
+                     });
   }
 
   grpc::ServerUnaryReactor* Move(grpc::CallbackServerContext* ctx, const pb::MoveRequest* req, pb::MoveResponse* resp) override {
@@ -290,6 +255,34 @@ class Server::Impl final : public pb::Capsweep::CallbackService {
     if (!status.ok()) count = {};
     metrics_.record(rpc, status.error_code(), count.queries, count.refused, seconds_since(start));
     return status;
+  }
+
+  // Sweep and SweepEllipsoid: the request's queries through `sweep` (World::sweep or
+  // sweep_ellipsoid) in chunks, answered in the same hit columns.
+  template <class Request, class SweepFn>
+  grpc::ServerUnaryReactor* sweep_rpc(grpc::CallbackServerContext* ctx, Rpc rpc, const Request& req,
+                                      pb::SweepResponse& resp, const SweepFn& sweep) {
+    return finish(ctx, rpc, [&](Count& count) -> grpc::Status {
+      std::optional<World> held;
+      const World* world;
+      std::size_t n;
+      SweepPath path;
+      if (grpc::Status s = admit(ctx, req.world(), shape_of(req), req.path(), held, world, n, path); !s.ok()) return s;
+      if (grpc::Status s = check_layers(req); !s.ok()) return s;
+      const auto queries = read_request(req, n);
+      std::vector<SweepHit> hits(n);
+      std::vector<Status> status(n);
+      if (grpc::Status s = in_chunks(ctx, n, [&](std::size_t at, std::size_t k) {
+            count.refused += sweep(*world, std::span(queries).subspan(at, k), std::span(hits).subspan(at, k),
+                                   with(path, ctx, layers_of(req)), std::span(status).subspan(at, k));
+          });
+          !s.ok()) {
+        return s;
+      }
+      write_response(hits, status, resp);
+      count.queries = n;
+      return grpc::Status::OK;
+    });
   }
 
   // The layers a request sees: its own mask, or every layer when it sets none.

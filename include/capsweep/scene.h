@@ -34,6 +34,10 @@ class SceneError : public std::runtime_error {
 // transforms applied. Polygons are fan-triangulated by Assimp; points and lines are ignored.
 std::vector<Triangle> load_scene(const std::string& path, const SceneOptions& options = {});
 
+// A list of layers, "1,3", as a mask (bit k = layer k + 1). Throws std::invalid_argument naming
+// an item that is not a number from 1 to 32: the layer tables' lists and the commands' --mask.
+std::uint32_t parse_layer_list(const std::string& list);
+
 // The same with each triangle's layer mask, from options.layers.
 struct LayeredScene {
   std::vector<Triangle> triangles;

@@ -85,6 +85,16 @@ def _records(array, dtype, width, what):
     return floats.view(dtype).reshape(len(floats))
 
 
+def _sweep(native, queries, path, threads, status):
+    """Records through a native sweep (capsules or ellipsoids): HIT_DTYPE answers, and statuses."""
+    if path not in _PATHS:
+        raise Error(f"unknown path {path!r} (simd, scalar or brute)")
+    hits = _np.empty(len(queries), HIT_DTYPE)
+    codes = _np.empty(len(queries), _np.uint8) if status else None
+    native(queries, hits, _PATHS[path], _threads(threads), codes)
+    return (hits, codes) if status else hits
+
+
 def _claimed_moves(moves):
     a = _np.asarray(moves)
     if a.dtype == CLAIMED_MOVE_DTYPE or a.dtype.names is not None:
@@ -160,26 +170,15 @@ class World:
         """Sweeps each query (QUERY_DTYPE records, or float32 (n, 10) in CWSQ order) and returns an
         array of HIT_DTYPE records (a CWSR body). Radius 0 is a ray (a == b) or a moving segment.
         A refused query (NaN, radius < 0, out of range) gets a miss; with status=True, also returns its reason per query (uint8, STATUS)."""
-        if path not in _PATHS:
-            raise Error(f"unknown path {path!r} (simd, scalar or brute)")
-        q = _records(queries, QUERY_DTYPE, 10, "queries")
-        hits = _np.empty(len(q), HIT_DTYPE)
-        codes = _np.empty(len(q), _np.uint8) if status else None
-        self._native._sweep(q, hits, _PATHS[path], _threads(threads), codes)
-        return (hits, codes) if status else hits
+        return _sweep(self._native._sweep, _records(queries, QUERY_DTYPE, 10, "queries"), path, threads, status)
 
     def sweep_ellipsoid(self, queries, path="simd", threads=0, status=False):
         """Sweeps each moving axis-aligned ellipsoid (ELLIPSOID_QUERY_DTYPE records, or float32
         (n, 9): centre, radii, motion) and returns HIT_DTYPE records, the same bytes on every path.
         A refused query (NaN, a radius <= 0, out of range) gets a miss; with status=True, also
         returns its reason per query (uint8, STATUS)."""
-        if path not in _PATHS:
-            raise Error(f"unknown path {path!r} (simd, scalar or brute)")
-        q = _records(queries, ELLIPSOID_QUERY_DTYPE, 9, "queries")
-        hits = _np.empty(len(q), HIT_DTYPE)
-        codes = _np.empty(len(q), _np.uint8) if status else None
-        self._native._sweep_ellipsoid(q, hits, _PATHS[path], _threads(threads), codes)
-        return (hits, codes) if status else hits
+        return _sweep(self._native._sweep_ellipsoid, _records(queries, ELLIPSOID_QUERY_DTYPE, 9, "queries"), path,
+                      threads, status)
 
     def move(self, agents, settings=None, threads=0):
         """One tick for AGENT_DTYPE records; returns MOVE_RESULT_DTYPE records (status inside).
