@@ -20,7 +20,7 @@
 #include "broadphase/world_arrays.h"
 #include "bench/scenes.h"
 #include "broadphase/morton.h"
-#include "broadphase/traverse.h"
+#include "broadphase/walk.h"
 #include "simd/block_sweep.h"
 #include <capsweep/sweep.h>
 
@@ -35,13 +35,12 @@ std::vector<std::uint32_t> live_triangles(const World& w, const SweepQuery& q) {
   std::vector<std::uint32_t> out;
   float limit = 1.f;
   TraversalStats stats;
-  traverse(w.arrays().bvh, make_swept_box(q.capsule, q.motion), limit, stats, [&](std::uint32_t b) {
-    const TriangleBlock& block = w.arrays().bvh.blocks[b];
+  walk_world(w.arrays(), make_swept_box(q.capsule, q.motion), limit, stats, [&](const TriangleBlock& block) {
     for (std::uint32_t bits = live(block, bq); bits != 0; bits &= bits - 1) {
       out.push_back(block.triangle[std::countr_zero(bits)]);
     }
     return false;
-  });
+  }, kAllLayers);
   std::sort(out.begin(), out.end());
   return out;
 }

@@ -39,22 +39,31 @@ std::vector<std::uint32_t> weld(const std::vector<Triangle>& triangles) {
   return id;
 }
 
-Vec3d face_normal_d(const Triangle& t) {
+}  // namespace
+
+Vec3d face_normal_exact(const Triangle& t) {
   const Vec3d a = to_double(t.v[0]), b = to_double(t.v[1]), c = to_double(t.v[2]);
   const Vec3d n = cross(b - a, c - a);
   const double len = length(n);
   return len > 0 ? n / len : Vec3d{};
 }
 
-}  // namespace
+Vec3 face_normal(const Triangle& t) { return to_float(face_normal_exact(t)); }
 
-Vec3 face_normal(const Triangle& t) { return to_float(face_normal_d(t)); }
+bool is_seam(const Triangle& a, const Vec3d& na, int side_a, const Triangle& b, const Vec3d& nb, int side_b) {
+  static const double cos_seam = std::cos(double(kSeamDegrees) * std::numbers::pi / 180.0);
+  if (!(length_sq(na) > 0 && length_sq(nb) > 0 && std::fabs(dot(na, nb)) >= cos_seam)) return false;
+  const Vec3d p = to_double(a.v[side_a]), dir = to_double(a.v[(side_a + 1) % 3]) - p;
+  const double on_a = dot(cross(dir, to_double(a.v[(side_a + 2) % 3]) - p), na);
+  const double on_b = dot(cross(dir, to_double(b.v[(side_b + 2) % 3]) - p), na);
+  return (on_a > 0 && on_b < 0) || (on_a < 0 && on_b > 0);
+}
 
 std::vector<TriangleLinks> link_triangles(const std::vector<Triangle>& triangles) {
   const std::vector<std::uint32_t> vertex = weld(triangles);
   const std::size_t count = triangles.size();
   std::vector<Vec3d> normal(count);
-  for (std::size_t i = 0; i < count; ++i) normal[i] = face_normal_d(triangles[i]);
+  for (std::size_t i = 0; i < count; ++i) normal[i] = face_normal_exact(triangles[i]);
 
   // Edges sorted by their welded end points: runs of equal keys are the triangles sharing one.
   struct Edge {
@@ -83,20 +92,10 @@ std::vector<TriangleLinks> link_triangles(const std::vector<Triangle>& triangles
       const Edge& f = edges[i + 1];
       links[e.triangle].across[e.side] = f.triangle;
       links[f.triangle].across[f.side] = e.triangle;
-      // Coplanar: normals (anti)parallel within the seam angle, and the two triangles on
-      // opposite sides of the edge (a triangle folded back onto its neighbour is not a seam).
-      const Vec3d& n = normal[e.triangle];
-      const Vec3d& m = normal[f.triangle];
-      if (length_sq(n) > 0 && length_sq(m) > 0 && std::fabs(dot(n, m)) >= cos_seam) {
-        const Triangle& a = triangles[e.triangle];
-        const Triangle& b = triangles[f.triangle];
-        const Vec3d p = to_double(a.v[e.side]), dir = to_double(a.v[(e.side + 1) % 3]) - p;
-        const double side_a = dot(cross(dir, to_double(a.v[(e.side + 2) % 3]) - p), n);
-        const double side_b = dot(cross(dir, to_double(b.v[(f.side + 2) % 3]) - p), n);
-        if ((side_a > 0 && side_b < 0) || (side_a < 0 && side_b > 0)) {
-          links[e.triangle].seam_edges |= std::uint8_t(1u << e.side);
-          links[f.triangle].seam_edges |= std::uint8_t(1u << f.side);
-        }
+      if (is_seam(triangles[e.triangle], normal[e.triangle], int(e.side), triangles[f.triangle], normal[f.triangle],
+                  int(f.side))) {
+        links[e.triangle].seam_edges |= std::uint8_t(1u << e.side);
+        links[f.triangle].seam_edges |= std::uint8_t(1u << f.side);
       }
     }
     i = j;

@@ -32,5 +32,12 @@ std::vector<TriangleLinks> link_triangles(const std::vector<Triangle>& triangles
 
 // The unit normal of a proper triangle (winding order), or zero for a degenerate one.
 Vec3 face_normal(const Triangle& t);
+Vec3d face_normal_exact(const Triangle& t);  // the same in double, as the adjacency uses it
+
+// Whether edge side_a of triangle a (from vertex side_a to the next), shared with edge side_b
+// of b, is a seam: normals na, nb (face_normal_exact) (anti)parallel within kSeamDegrees, and
+// the two triangles on opposite sides of the edge (one folded back onto the other is not a
+// seam), judged with a's normal. link_triangles asks it with a the lower index of the two.
+bool is_seam(const Triangle& a, const Vec3d& na, int side_a, const Triangle& b, const Vec3d& nb, int side_b);
 
 }  // namespace capsweep

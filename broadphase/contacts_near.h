@@ -2,7 +2,7 @@
 // Internal to broadphase/ (uses the BVH traversal); shared by is_clear, deepest_overlap and overlap.
 #pragma once
 
-#include "broadphase/traverse.h"
+#include "broadphase/walk.h"
 #include "broadphase/world_arrays.h"
 #include <capsweep/contact.h>
 
@@ -17,13 +17,12 @@ void for_each_contact(const WorldArrays& w, const Capsule& capsule, float cleara
   const Aabb box = swept_bounds({capsule.a, capsule.b, capsule.radius + clearance}, {});
   float limit = 1.f;
   TraversalStats stats;
-  traverse(w.bvh, make_swept_box(capsule, {}, clearance), limit, stats, [&](std::uint32_t b) {
-    const TriangleBlock& block = w.bvh.blocks[b];
+  walk_world(w, make_swept_box(capsule, {}, clearance), limit, stats, [&](const TriangleBlock& block) {
     for (int lane = 0; lane < kBlockLanes && block.valid(lane); ++lane) {
       const std::uint32_t i = block.triangle[lane];
-      if (!box.overlaps(w.boxes[i]) || !seen(w, i, layers)) continue;
+      if (!box.overlaps(lane_box(w, block, lane)) || !seen(w, i, layers)) continue;
       Contact k;
-      capsule_triangle_contact(capsule, w.triangles[i], k);
+      capsule_triangle_contact(capsule, block.get(lane), k);
       if (visit(i, k)) return true;
     }
     return false;

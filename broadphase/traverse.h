@@ -23,7 +23,7 @@ namespace capsweep {
 // extents h is entered when the segment enters it (a slab test). Float, with h padded so that
 // rounding can only make the test pass earlier, never later.
 struct SweptBox {
-  float c[3], h[3], inv_d[3];
+  float c[3], h[3], d[3], inv_d[3];
 };
 
 inline SweptBox make_swept_box(const Capsule& capsule, const Vec3& motion, float extra_radius = 0.f) {
@@ -39,53 +39,98 @@ inline SweptBox make_swept_box(const Capsule& capsule, const Vec3& motion, float
     s.h[k] = half[k] + r + pad;
     // A zero component must not make 0 * inf: a huge finite slope keeps the slab test exact.
     const float dk = motion[k];
+    s.d[k] = dk;
     s.inv_d[k] = std::fabs(dk) > 1e-30f ? 1.f / dk : 1e30f;
   }
   return s;
 }
 
+// The slab test of one swept box against four boxes at once (SoA, 16-byte aligned): bit k of
+// the answer is set when box k is entered at a time <= limit, and near[k] is that time.
+class SweptBoxTest {
+ public:
+  using F = xsimd::batch<float, xsimd::sse2>;  // baseline x86-64: four boxes per compare
+  explicit SweptBoxTest(const SweptBox& s)
+      // Slab entry and exit per axis: (box.min - (c + h)) / d and (box.max - (c - h)) / d.
+      : lo_x(s.c[0] + s.h[0]), lo_y(s.c[1] + s.h[1]), lo_z(s.c[2] + s.h[2]),
+        hi_x(s.c[0] - s.h[0]), hi_y(s.c[1] - s.h[1]), hi_z(s.c[2] - s.h[2]),
+        ix(s.inv_d[0]), iy(s.inv_d[1]), iz(s.inv_d[2]) {}
+
+  unsigned enter(const float* min_x, const float* min_y, const float* min_z, const float* max_x, const float* max_y,
+                 const float* max_z, float limit, float near[4]) const {
+    const F lx = (F::load_aligned(min_x) - lo_x) * ix, ux = (F::load_aligned(max_x) - hi_x) * ix;
+    const F ly = (F::load_aligned(min_y) - lo_y) * iy, uy = (F::load_aligned(max_y) - hi_y) * iy;
+    const F lz = (F::load_aligned(min_z) - lo_z) * iz, uz = (F::load_aligned(max_z) - hi_z) * iz;
+    const F zero(0.f), one(1.f);
+    const F t_near = xsimd::max(xsimd::max(xsimd::min(lx, ux), xsimd::min(ly, uy)), xsimd::max(xsimd::min(lz, uz), zero));
+    const F t_far = xsimd::min(xsimd::min(xsimd::max(lx, ux), xsimd::max(ly, uy)), xsimd::min(xsimd::max(lz, uz), one));
+    const auto entered = (t_near <= t_far) && (t_near <= F(limit));
+    t_near.store_unaligned(near);
+    return unsigned(_mm_movemask_ps(entered));
+  }
+
+ private:
+  F lo_x, lo_y, lo_z, hi_x, hi_y, hi_z, ix, iy, iz;
+};
+
+// A node or leaf waiting on a walk's stack, with the time the swept box enters it.
+struct WalkItem {
+  std::uint32_t link;
+  float t;
+};
+
+// Pushes the children in `bits` (links[k], entry near[k]) so that the nearest is on top; equal
+// times keep slot order.
+inline void push_nearest_first(WalkItem* stack, int& top, unsigned bits, const std::uint32_t* links, const float* near) {
+  static_assert(WideNode::kWidth == 4);
+  if ((bits & (bits - 1)) == 0) {  // one child: the common case deep in the tree
+    const int k = std::countr_zero(bits);
+    stack[top++] = {links[k], near[k]};
+    return;
+  }
+  WalkItem hits[4];
+  int count = 0;
+  for (; bits != 0; bits &= bits - 1) {
+    const int k = std::countr_zero(bits);
+    // Insertion by entry time (stable: equal times keep slot order).
+    int at = count++;
+    while (at > 0 && hits[at - 1].t > near[k]) {
+      hits[at] = hits[at - 1];
+      --at;
+    }
+    hits[at] = {links[k], near[k]};
+  }
+  for (int k = count - 1; k >= 0; --k) stack[top++] = hits[k];  // nearest on top
+}
+
 // Visits the leaves whose box the swept box enters at a time <= limit, nearest first. `leaf`
-// is called as leaf(block_index) and may lower `limit` (the best time found so far); it returns
-// true to stop the walk. Subtrees with none of `layers` below them are skipped (kAllLayers:
-// nothing is).
+// is called as leaf(block) and may lower `limit` (the best time found so far); it returns
+// true to stop the walk (then traverse returns true). Subtrees with none of `layers` below them
+// are skipped (kAllLayers: nothing is).
 template <class Leaf>
-void traverse(const BvhView& bvh, const SweptBox& s, float& limit, TraversalStats& stats, Leaf&& leaf,
+bool traverse(const BvhView& bvh, const SweptBox& s, float& limit, TraversalStats& stats, Leaf&& leaf,
               std::uint32_t layers = kAllLayers) {
-  using F = xsimd::batch<float, xsimd::sse2>;  // baseline x86-64: four children per compare
-  static_assert(F::size == WideNode::kWidth);
-  struct Item {
-    std::uint32_t link;
-    float t;
-  };
+  if (bvh.nodes.empty()) return false;  // a world of terrain alone
   // Depth is bounded by the builder (median splits past a fixed depth): 3 pushes per level.
-  Item stack[3 * kMaxBvhDepth + 4];
+  WalkItem stack[3 * kMaxBvhDepth + 4];
   int top = 0;
   stack[top++] = {0, 0.f};
-  // Slab entry and exit per axis: (box.min - (c + h)) / d and (box.max - (c - h)) / d.
-  const F lo_x(s.c[0] + s.h[0]), lo_y(s.c[1] + s.h[1]), lo_z(s.c[2] + s.h[2]);
-  const F hi_x(s.c[0] - s.h[0]), hi_y(s.c[1] - s.h[1]), hi_z(s.c[2] - s.h[2]);
-  const F ix(s.inv_d[0]), iy(s.inv_d[1]), iz(s.inv_d[2]);
-  const F zero(0.f), one(1.f);
+  const SweptBoxTest test(s);
   while (top > 0) {
-    const Item item = stack[--top];
+    const WalkItem item = stack[--top];
     if (item.t > limit) continue;
     if (item.link & WideNode::kLeaf) {
       ++stats.leaves;
-      if (leaf(item.link & ~WideNode::kLeaf)) return;
+      const std::uint32_t b = item.link & ~WideNode::kLeaf;
+      CAPSWEEP_ASSERT(b < bvh.blocks.size(), "a block link is in range");
+      if (leaf(bvh.blocks[b])) return true;
       continue;
     }
     CAPSWEEP_ASSERT(item.link < bvh.nodes.size(), "a node link is in range");
     const WideNode& n = bvh.nodes[item.link];
     ++stats.nodes;
-    const F lx = (F::load_aligned(n.min_x) - lo_x) * ix, ux = (F::load_aligned(n.max_x) - hi_x) * ix;
-    const F ly = (F::load_aligned(n.min_y) - lo_y) * iy, uy = (F::load_aligned(n.max_y) - hi_y) * iy;
-    const F lz = (F::load_aligned(n.min_z) - lo_z) * iz, uz = (F::load_aligned(n.max_z) - hi_z) * iz;
-    const F t_near = xsimd::max(xsimd::max(xsimd::min(lx, ux), xsimd::min(ly, uy)), xsimd::max(xsimd::min(lz, uz), zero));
-    const F t_far = xsimd::min(xsimd::min(xsimd::max(lx, ux), xsimd::max(ly, uy)), xsimd::min(xsimd::max(lz, uz), one));
-    const auto entered = (t_near <= t_far) && (t_near <= F(limit));
     alignas(16) float near[4];
-    t_near.store_aligned(near);
-    unsigned bits = unsigned(_mm_movemask_ps(entered)) & n.used;
+    unsigned bits = test.enter(n.min_x, n.min_y, n.min_z, n.max_x, n.max_y, n.max_z, limit, near) & n.used;
     if (layers != kAllLayers) {
       const std::uint32_t* below = &bvh.child_layers[std::size_t(item.link) * WideNode::kWidth];
       for (int k = 0; k < WideNode::kWidth; ++k) {
@@ -93,26 +138,10 @@ void traverse(const BvhView& bvh, const SweptBox& s, float& limit, TraversalStat
       }
     }
     if (bits == 0) continue;
-    if ((bits & (bits - 1)) == 0) {  // one child: the common case deep in the tree
-      const int k = std::countr_zero(bits);
-      stack[top++] = {n.child[k], near[k]};
-      continue;
-    }
-    Item hits[4];
-    int count = 0;
-    for (; bits != 0; bits &= bits - 1) {
-      const int k = std::countr_zero(bits);
-      // Insertion by entry time (stable: equal times keep slot order).
-      int at = count++;
-      while (at > 0 && hits[at - 1].t > near[k]) {
-        hits[at] = hits[at - 1];
-        --at;
-      }
-      hits[at] = {n.child[k], near[k]};
-    }
-    CAPSWEEP_ASSERT(top + count <= int(std::size(stack)), "the traversal stack holds 3 entries per level");
-    for (int k = count - 1; k >= 0; --k) stack[top++] = hits[k];  // nearest on top
+    CAPSWEEP_ASSERT(top + std::popcount(bits) <= int(std::size(stack)), "the traversal stack holds 3 entries per level");
+    push_nearest_first(stack, top, bits, n.child, near);
   }
+  return false;
 }
 
 }  // namespace capsweep

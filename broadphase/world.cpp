@@ -13,6 +13,7 @@
 #include "broadphase/run_in_arena.h"
 #include "broadphase/sweep_batch.h"
 #include "broadphase/traverse.h"
+#include "broadphase/walk.h"
 #include "broadphase/world_arrays.h"
 #include "core/assert.h"
 #include <capsweep/contact.h>
@@ -64,6 +65,7 @@ struct BuiltArrays {
   Bvh bvh;
   std::vector<TriangleLinks> links;
   std::vector<std::uint32_t> layers;
+  TerrainArrays terrain;
 };
 
 // The arrays with what keeps them alive, shared by the copies of a World.
@@ -81,8 +83,16 @@ std::shared_ptr<const WorldArrays> hold(const WorldArrays& arrays, std::shared_p
 
 World::World(std::vector<Triangle> triangles) : World(std::move(triangles), {}) {}
 
-World::World(std::vector<Triangle> triangles, std::vector<std::uint32_t> layers) {
-  if (triangles.empty()) throw WorldError("the mesh has no triangles");
+World::World(std::vector<Triangle> triangles, std::vector<std::uint32_t> layers)
+    : World(std::nullopt, std::move(triangles), std::move(layers)) {
+  // (the delegated constructor refuses an empty soup: a world of nothing answers nothing)
+}
+
+World::World(Heightfield terrain, std::vector<Triangle> triangles, std::vector<std::uint32_t> layers)
+    : World(std::optional<Heightfield>(std::move(terrain)), std::move(triangles), std::move(layers)) {}
+
+World::World(std::optional<Heightfield> terrain, std::vector<Triangle> triangles, std::vector<std::uint32_t> layers) {
+  if (triangles.empty() && !terrain) throw WorldError("the mesh has no triangles");
   if (!layers.empty() && layers.size() != triangles.size()) {
     throw WorldError("one layer mask per triangle: " + std::to_string(layers.size()) + " masks for " +
                      std::to_string(triangles.size()) + " triangles");
@@ -104,32 +114,55 @@ World::World(std::vector<Triangle> triangles, std::vector<std::uint32_t> layers)
     built->boxes.push_back(capsweep::bounds(triangles[i]));
     bounds.grow(built->boxes.back());
   }
+  TerrainView terrain_view;
+  if (terrain) {
+    build_terrain(std::move(*terrain), std::uint32_t(triangles.size()), built->terrain, terrain_view);
+    present |= terrain_view.layers;
+    bounds.grow(terrain_view.bounds);
+  }
   built->triangles = std::move(triangles);
   built->layers = std::move(layers);
-  built->bvh = build_bvh(built->triangles, built->layers);
-  built->links = link_triangles(built->triangles);
-  const WorldArrays arrays{built->triangles, built->boxes, bounds, built->bvh.view(), built->links, built->layers, present};
+  if (!built->triangles.empty()) {
+    built->bvh = build_bvh(built->triangles, built->layers);
+    built->links = link_triangles(built->triangles);
+  }
+  WorldArrays arrays{built->triangles, built->boxes,  bounds,  built->bvh.view(),
+                     built->links,     built->layers, present, terrain_view};
   arrays_ = hold(arrays, std::move(built));
 }
 
 World::World(const WorldArrays& arrays, std::shared_ptr<const void> owner) {
-  if (arrays.triangles.empty() || arrays.boxes.size() != arrays.triangles.size() ||
-      arrays.links.size() != arrays.triangles.size() || arrays.bvh.nodes.empty() || arrays.bvh.blocks.empty() ||
-      arrays.layers.size() != arrays.triangles.size() ||
-      arrays.bvh.child_layers.size() != arrays.bvh.nodes.size() * WideNode::kWidth) {
+  const bool mesh = !arrays.triangles.empty();
+  if ((!mesh && !arrays.terrain.present()) || arrays.boxes.size() != arrays.triangles.size() ||
+      arrays.links.size() != arrays.triangles.size() || mesh != !arrays.bvh.nodes.empty() ||
+      mesh != !arrays.bvh.blocks.empty() || arrays.layers.size() != arrays.triangles.size() ||
+      arrays.bvh.child_layers.size() != arrays.bvh.nodes.size() * WideNode::kWidth ||
+      (arrays.terrain.present() && arrays.terrain.first_triangle != arrays.triangles.size())) {
     throw WorldError("inconsistent world arrays");
   }
   arrays_ = hold(arrays, std::move(owner));
 }
 
-std::size_t World::triangle_count() const { return arrays_->triangles.size(); }
+std::size_t World::triangle_count() const { return std::size_t(world_triangle_count(*arrays_)); }
 std::span<const Triangle> World::triangles() const { return arrays_->triangles; }
 std::span<const std::uint32_t> World::layers() const { return arrays_->layers; }
+Triangle World::triangle(std::uint32_t i) const {
+  if (i >= world_triangle_count(*arrays_)) throw std::out_of_range("World::triangle: no triangle " + std::to_string(i));
+  return triangle_at(*arrays_, i);
+}
+std::uint32_t World::layers_of(std::uint32_t i) const {
+  if (i >= world_triangle_count(*arrays_)) throw std::out_of_range("World::layers_of: no triangle " + std::to_string(i));
+  if (i < arrays_->layers.size()) return arrays_->layers[i];
+  const TerrainView& t = arrays_->terrain;
+  return terrain_triangle_is_hole(t, i - t.first_triangle) ? 0u : t.layers;
+}
+bool World::has_terrain() const { return arrays_->terrain.present(); }
 const Aabb& World::bounds() const { return arrays_->bounds; }
 std::size_t World::memory_bytes() const {
   const WorldArrays& w = *arrays_;
   return w.triangles.size_bytes() + w.boxes.size_bytes() + w.links.size_bytes() + w.layers.size_bytes() +
-         w.bvh.memory_bytes();
+         w.bvh.memory_bytes() + w.terrain.heights.size_bytes() + w.terrain.samples.size_bytes() +
+         w.terrain.holes.size_bytes() + w.terrain.pyramid.size_bytes();
 }
 
 bool is_better_hit(const SweepHit& a, const SweepHit& b) {
@@ -147,13 +180,15 @@ namespace {
 // `layers` is a walk's mask (walk_layers): kAllLayers, or the layers a filtered batch sees.
 void sweep_brute(const WorldArrays& w, const SweepQuery& q, SweepHit& hit, std::uint32_t layers) {
   const Aabb reach = swept_bounds(q.capsule, q.motion);
-  for (std::size_t i = 0; i < w.triangles.size(); ++i) {
-    if (!reach.overlaps(w.boxes[i]) || !seen(w, std::uint32_t(i), layers)) continue;
+  auto offer = [&](std::uint32_t i, const Triangle& t, const Aabb& box) {
+    if (!reach.overlaps(box) || !seen(w, i, layers)) return;
     SweepHit h;
-    sweep_capsule_triangle_unchecked(q.capsule, q.motion, w.triangles[i], h);
-    h.triangle = std::uint32_t(i);
+    sweep_capsule_triangle_unchecked(q.capsule, q.motion, t, h);
+    h.triangle = i;
     if (is_better_hit(h, hit)) hit = h;
-  }
+  };
+  for (std::size_t i = 0; i < w.triangles.size(); ++i) offer(std::uint32_t(i), w.triangles[i], w.boxes[i]);
+  for_each_terrain_triangle_near(w.terrain, reach, [&](std::uint32_t i, const Triangle& t) { offer(i, t, bounds(t)); });
 }
 
 template <class Keep>
@@ -161,14 +196,13 @@ void sweep_scalar(const WorldArrays& w, const SweepQuery& q, SweepHit& hit, Trav
                   std::uint32_t layers) {
   const Aabb reach = swept_bounds(q.capsule, q.motion);
   float limit = 1.f;
-  traverse(w.bvh, make_swept_box(q.capsule, q.motion), limit, stats, [&](std::uint32_t b) {
-    const TriangleBlock& block = w.bvh.blocks[b];
+  walk_world(w, make_swept_box(q.capsule, q.motion), limit, stats, [&](const TriangleBlock& block) {
     for (int lane = 0; lane < kBlockLanes && block.valid(lane); ++lane) {
       const std::uint32_t i = block.triangle[lane];
       ++stats.triangles;
-      if (!reach.overlaps(w.boxes[i]) || !seen(w, i, layers)) continue;
+      if (!reach.overlaps(lane_box(w, block, lane)) || !seen(w, i, layers)) continue;
       SweepHit h;
-      sweep_capsule_triangle_unchecked(q.capsule, q.motion, w.triangles[i], h);
+      sweep_capsule_triangle_unchecked(q.capsule, q.motion, block.get(lane), h);
       h.triangle = i;
       if (h.hit && is_better_hit(h, hit) && keep(h)) hit = h;
     }
@@ -216,7 +250,7 @@ class LanePool {
       SweepHit h;
       if (out.near_start[lane]) {
         const SweepQuery& q = queries_[slot];
-        sweep_capsule_triangle_unchecked(q.capsule, q.motion, w_.triangles[block_.triangle[lane]], h);
+        sweep_capsule_triangle_unchecked(q.capsule, q.motion, triangle_at(w_, block_.triangle[lane]), h);
         h.triangle = block_.triangle[lane];
       } else if (out.t[lane] <= 1.0 && !(best.hit && round_time_down(out.t[lane]) > best.t)) {
         h = lane_hit(block_, lane, lane_query(lane), out);
@@ -269,10 +303,10 @@ void sweep_simd(const WorldArrays& w, const SweepQuery& q, SweepHit& hit, Traver
     if (!kernel.fn(stage, bq, lanes)) return;
     for (int lane = 0; lane < kBlockLanes; ++lane) {
       SweepHit h;
-      CAPSWEEP_ASSERT(!stage.valid(lane) || stage.triangle[lane] < w.triangles.size(), "a lane names a triangle");
+      CAPSWEEP_ASSERT(!stage.valid(lane) || stage.triangle[lane] < world_triangle_count(w), "a lane names a triangle");
       if (lanes.near_start[lane]) {
         // Starts within reach: the scalar core gives the depth and push-out.
-        sweep_capsule_triangle_unchecked(q.capsule, q.motion, w.triangles[stage.triangle[lane]], h);
+        sweep_capsule_triangle_unchecked(q.capsule, q.motion, triangle_at(w, stage.triangle[lane]), h);
         h.triangle = stage.triangle[lane];
       } else if (lanes.t[lane] <= 1.0 && !(hit.hit && round_time_down(lanes.t[lane]) > hit.t)) {
         h = lane_hit(stage, lane, bq, lanes);
@@ -286,8 +320,7 @@ void sweep_simd(const WorldArrays& w, const SweepQuery& q, SweepHit& hit, Traver
       limit_block_query(bq, hit.t);
     }
   };
-  traverse(w.bvh, make_swept_box(q.capsule, q.motion), limit, stats, [&](std::uint32_t b) {
-    const TriangleBlock& block = w.bvh.blocks[b];
+  walk_world(w, make_swept_box(q.capsule, q.motion), limit, stats, [&](const TriangleBlock& block) {
     for (int lane = 0; lane < kBlockLanes && block.valid(lane); ++lane) ++stats.triangles;
     std::uint32_t shown = 0xFFu;  // the lanes on the batch's layers
     if (layers != kAllLayers) {

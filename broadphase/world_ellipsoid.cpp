@@ -13,7 +13,7 @@
 #include <tbb/parallel_for.h>
 
 #include "broadphase/run_in_arena.h"
-#include "broadphase/traverse.h"
+#include "broadphase/walk.h"
 #include "broadphase/world_arrays.h"
 #include <capsweep/sweep_ellipsoid.h>
 #include "simd/block_sweep.h"
@@ -33,14 +33,19 @@ Aabb ellipsoid_reach(const SweepEllipsoidQuery& q) {
   return b;
 }
 
-// Takes triangle i as a candidate for query q, if it is on the walk's layers.
+// Takes triangle i (t, with its box) as a candidate for query q, if it is on the walk's layers.
 void try_triangle(const WorldArrays& w, const SweepEllipsoidQuery& q, const Aabb& reach, std::uint32_t i,
-                  std::uint32_t layers, SweepHit& best) {
-  if (!reach.overlaps(w.boxes[i]) || !seen(w, i, layers)) return;
+                  const Triangle& t, const Aabb& box, std::uint32_t layers, SweepHit& best) {
+  if (!reach.overlaps(box) || !seen(w, i, layers)) return;
   SweepHit h;
-  sweep_ellipsoid_triangle_unchecked(q.ellipsoid, q.motion, w.triangles[i], h);
+  sweep_ellipsoid_triangle_unchecked(q.ellipsoid, q.motion, t, h);
   h.triangle = i;
   if (is_better_hit(h, best)) best = h;
+}
+
+void try_lane(const WorldArrays& w, const SweepEllipsoidQuery& q, const Aabb& reach, const TriangleBlock& block,
+              int lane, std::uint32_t layers, SweepHit& best) {
+  try_triangle(w, q, reach, block.triangle[lane], block.get(lane), lane_box(w, block, lane), layers, best);
 }
 
 void sweep_one_ellipsoid(const WorldArrays& w, const SweepEllipsoidQuery& q, SweepHit& hit, SweepPath path,
@@ -49,7 +54,12 @@ void sweep_one_ellipsoid(const WorldArrays& w, const SweepEllipsoidQuery& q, Swe
   const Aabb reach = ellipsoid_reach(q);
   layers = walk_layers(w, layers);
   if (path == SweepPath::brute) {
-    for (std::uint32_t i = 0; i < w.triangles.size(); ++i) try_triangle(w, q, reach, i, layers, hit);
+    for (std::uint32_t i = 0; i < w.triangles.size(); ++i) {
+      try_triangle(w, q, reach, i, w.triangles[i], w.boxes[i], layers, hit);
+    }
+    for_each_terrain_triangle_near(w.terrain, reach, [&](std::uint32_t i, const Triangle& t) {
+      try_triangle(w, q, reach, i, t, bounds(t), layers, hit);
+    });
     return;
   }
   const Capsule bound = bounding_capsule(q.ellipsoid);
@@ -57,18 +67,15 @@ void sweep_one_ellipsoid(const WorldArrays& w, const SweepEllipsoidQuery& q, Swe
   BlockQuery bq = make_block_query(bound, q.motion);
   float limit = 1.f;
   TraversalStats stats;
-  traverse(w.bvh, make_swept_box(bound, q.motion), limit, stats, [&](std::uint32_t b) {
-    const TriangleBlock& block = w.bvh.blocks[b];
+  walk_world(w, make_swept_box(bound, q.motion), limit, stats, [&](const TriangleBlock& block) {
     if (path == SweepPath::simd) {
       // The wide rejection stage against the bounding capsule: a rejected lane is farther than
       // the capsule's reach, so the ellipsoid inside it cannot touch it before the limit.
       for (std::uint32_t live = kernel.live(block, bq); live != 0; live &= live - 1) {
-        try_triangle(w, q, reach, block.triangle[std::countr_zero(live)], layers, hit);
+        try_lane(w, q, reach, block, std::countr_zero(live), layers, hit);
       }
     } else {
-      for (int lane = 0; lane < kBlockLanes && block.valid(lane); ++lane) {
-        try_triangle(w, q, reach, block.triangle[lane], layers, hit);
-      }
+      for (int lane = 0; lane < kBlockLanes && block.valid(lane); ++lane) try_lane(w, q, reach, block, lane, layers, hit);
     }
     if (hit.hit) {
       limit = hit.t;  // a node or lane entered later holds only worse answers

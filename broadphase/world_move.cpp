@@ -156,9 +156,9 @@ const char* name(VerdictKind kind) {
 
 void seam_normal(const World& world, SweepHit& h, float radius) {
   const WorldArrays& w = world.arrays();
-  if (h.triangle >= w.links.size() || (h.feature != Feature::edge && h.feature != Feature::vertex)) return;
-  const TriangleLinks& links = w.links[h.triangle];
-  const Triangle& t = w.triangles[h.triangle];
+  if (h.triangle >= world_triangle_count(w) || (h.feature != Feature::edge && h.feature != Feature::vertex)) return;
+  const TriangleLinks links = links_at(w, h.triangle);
+  const Triangle t = triangle_at(w, h.triangle);
   const Vec3d p = to_double(h.point);
   bool seam = false;
   if (h.feature == Feature::edge) {
@@ -202,13 +202,13 @@ bool walkable(const World& world, const SweepHit& hit, float min_up, Vec3& groun
     ground_normal = hit.normal;
     return true;
   }
-  if (hit.triangle >= w.triangles.size() || (hit.feature != Feature::edge && hit.feature != Feature::vertex)) {
+  if (hit.triangle >= world_triangle_count(w) || (hit.feature != Feature::edge && hit.feature != Feature::vertex)) {
     return false;
   }
   // On a rim: the faces meeting there (this triangle, and its neighbours across the edges
   // through the contact point), each seen from the agent's side.
-  const Triangle& t = w.triangles[hit.triangle];
-  const TriangleLinks& links = w.links[hit.triangle];
+  const Triangle t = triangle_at(w, hit.triangle);
+  const TriangleLinks links = links_at(w, hit.triangle);
   std::uint32_t candidates[3] = {hit.triangle, kNoTriangle, kNoTriangle};
   const Vec3d p = to_double(hit.point);
   for (int i = 0, k = 1; i < 3; ++i) {
@@ -225,7 +225,7 @@ bool walkable(const World& world, const SweepHit& hit, float min_up, Vec3& groun
   }
   for (std::uint32_t c : candidates) {
     if (c == kNoTriangle) continue;
-    Vec3 n = face_normal(w.triangles[c]);
+    Vec3 n = face_normal(triangle_at(w, c));
     if (dot(n, hit.normal) < 0) n = -n;
     if (n.y >= min_up) {
       ground_normal = n;

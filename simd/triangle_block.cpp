@@ -12,24 +12,41 @@ Triangle TriangleBlock::get(int i) const {
   return Triangle{{Vec3(x0[i], y0[i], z0[i]), Vec3(x1[i], y1[i], z1[i]), Vec3(x2[i], y2[i], z2[i])}};
 }
 
+void set_block_lane(TriangleBlock& block, int lane, const Triangle& t, std::uint32_t triangle) {
+  CAPSWEEP_ASSERT(lane >= 0 && lane < kBlockLanes, "a lane of the block");
+  const Vec3d v[3] = {to_double(t.v[0]), to_double(t.v[1]), to_double(t.v[2])};
+  const TriangleShape shape = classify_triangle(v);
+  const Vec3d n = shape.kind == TriangleShape::proper ? shape.normal : Vec3d{};
+  block.x0[lane] = t.v[0].x, block.y0[lane] = t.v[0].y, block.z0[lane] = t.v[0].z;
+  block.x1[lane] = t.v[1].x, block.y1[lane] = t.v[1].y, block.z1[lane] = t.v[1].z;
+  block.x2[lane] = t.v[2].x, block.y2[lane] = t.v[2].y, block.z2[lane] = t.v[2].z;
+  block.nx[lane] = float(n.x), block.ny[lane] = float(n.y), block.nz[lane] = float(n.z);
+  block.exact_nx[lane] = n.x, block.exact_ny[lane] = n.y, block.exact_nz[lane] = n.z;
+  block.triangle[lane] = triangle;
+}
+
+void close_block(TriangleBlock& block, int used) {
+  CAPSWEEP_ASSERT(used >= 1 && used <= kBlockLanes, "a block holds 1 to 8 triangles");
+  for (int lane = used; lane < kBlockLanes; ++lane) {
+    block.x0[lane] = block.x0[0], block.y0[lane] = block.y0[0], block.z0[lane] = block.z0[0];
+    block.x1[lane] = block.x1[0], block.y1[lane] = block.y1[0], block.z1[lane] = block.z1[0];
+    block.x2[lane] = block.x2[0], block.y2[lane] = block.y2[0], block.z2[lane] = block.z2[0];
+    block.nx[lane] = block.nx[0], block.ny[lane] = block.ny[0], block.nz[lane] = block.nz[0];
+    block.exact_nx[lane] = block.exact_nx[0], block.exact_ny[lane] = block.exact_ny[0];
+    block.exact_nz[lane] = block.exact_nz[0];
+    block.triangle[lane] = kNoTriangle;
+  }
+}
+
 TriangleBlock make_block(std::span<const Triangle> soup, std::span<const std::uint32_t> indices) {
   if (indices.empty() || indices.size() > std::size_t(kBlockLanes)) {
     throw std::invalid_argument("make_block: a block holds 1 to 8 triangles");
   }
   TriangleBlock block;
-  for (int lane = 0; lane < kBlockLanes; ++lane) {
-    const bool used = std::size_t(lane) < indices.size();
-    const Triangle& t = soup[used ? indices[lane] : indices[0]];
-    const Vec3d v[3] = {to_double(t.v[0]), to_double(t.v[1]), to_double(t.v[2])};
-    const TriangleShape shape = classify_triangle(v);
-    const Vec3d n = shape.kind == TriangleShape::proper ? shape.normal : Vec3d{};
-    block.x0[lane] = t.v[0].x, block.y0[lane] = t.v[0].y, block.z0[lane] = t.v[0].z;
-    block.x1[lane] = t.v[1].x, block.y1[lane] = t.v[1].y, block.z1[lane] = t.v[1].z;
-    block.x2[lane] = t.v[2].x, block.y2[lane] = t.v[2].y, block.z2[lane] = t.v[2].z;
-    block.nx[lane] = float(n.x), block.ny[lane] = float(n.y), block.nz[lane] = float(n.z);
-    block.exact_nx[lane] = n.x, block.exact_ny[lane] = n.y, block.exact_nz[lane] = n.z;
-    block.triangle[lane] = used ? indices[lane] : kNoTriangle;
+  for (std::size_t lane = 0; lane < indices.size(); ++lane) {
+    set_block_lane(block, int(lane), soup[indices[lane]], indices[lane]);
   }
+  close_block(block, int(indices.size()));
   return block;
 }
 

@@ -47,6 +47,11 @@ static_assert(sizeof(KernelBlock) == 832, "12 x 8 doubles, 8 indices, padded to 
 
 // Packs 1 to kBlockLanes triangles; `indices` are their positions in `soup`.
 TriangleBlock make_block(std::span<const Triangle> soup, std::span<const std::uint32_t> indices);
+// The same one lane at a time (blocks made on the fly, as a heightfield's are): lane `lane`
+// holds triangle t, named `triangle`; then close_block makes lanes [used, kBlockLanes) unused
+// copies of lane 0. make_block is exactly these calls.
+void set_block_lane(TriangleBlock& block, int lane, const Triangle& t, std::uint32_t triangle);
+void close_block(TriangleBlock& block, int used);
 
 // Copies lane `from` of a block into lane `to` of a kernel block.
 void gather_lane(const TriangleBlock& block, int from, KernelBlock& out, int to);

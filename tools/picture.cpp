@@ -35,7 +35,9 @@ TopDownPicture::TopDownPicture(const World& world, int size) {
   const float y_lo = b.min.y, y_span = std::max(b.max.y - b.min.y, 1e-3f);
   // Fill every triangle seen from above (a scanline-free barycentric fill of its pixel box);
   // at each pixel the highest surface wins.
-  for (const Triangle& t : world.triangles()) {
+  for (std::uint32_t i = 0; i < world.triangle_count(); ++i) {
+    if (world.layers_of(i) == 0) continue;  // a hole in the terrain
+    const Triangle t = world.triangle(i);
     const Vec3 n = face_normal(t);
     const float up = std::fabs(n.y);
     const float ax = px(t.v[0].x), az = py(t.v[0].z), bx = px(t.v[1].x), bz = py(t.v[1].z);

@@ -29,10 +29,12 @@ bool parse_workload(const std::string& text, Workload& out) {
 }
 
 StandingPlaces::StandingPlaces(const World& world) : world_(world) {
-  const auto& tris = world.triangles();
-  for (std::size_t i = 0; i < tris.size(); ++i) {
-    const Vec3d v0 = to_double(tris[i].v[0]);
-    const Vec3d n = cross(to_double(tris[i].v[1]) - v0, to_double(tris[i].v[2]) - v0);
+  // Every triangle, the terrain's too (a hole's are on no layer: not there).
+  for (std::uint32_t i = 0; i < world.triangle_count(); ++i) {
+    if (world.layers_of(i) == 0) continue;
+    const Triangle t = world.triangle(i);
+    const Vec3d v0 = to_double(t.v[0]);
+    const Vec3d n = cross(to_double(t.v[1]) - v0, to_double(t.v[2]) - v0);
     const double len = length(n);
     if (!(len > 0) || n.y / len <= 0.7) continue;
     total_ += len / 2;
@@ -47,7 +49,7 @@ Vec3d StandingPlaces::point(Random& rng, Vec3d& normal) const {
   const std::size_t k = std::min(
       std::size_t(std::upper_bound(cumulative_.begin(), cumulative_.end(), pick) - cumulative_.begin()),
       walkable_.size() - 1);
-  const Triangle& t = world_.triangles()[walkable_[k]];
+  const Triangle t = world_.triangle(walkable_[k]);
   double u = rng.uniform(), v = rng.uniform();
   if (u + v > 1) {
     u = 1 - u;

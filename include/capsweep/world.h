@@ -5,12 +5,14 @@
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include <capsweep/contact.h>
+#include <capsweep/heightfield.h>
 #include <capsweep/move.h>
 #include <capsweep/shapes.h>
 #include <capsweep/status.h>
@@ -95,13 +97,24 @@ class World {
   // With a layer mask per triangle (each != 0; see kDefaultLayers in shapes.h): the filters of
   // SweepOptions::layers hide the triangles on none of a batch's layers.
   World(std::vector<Triangle> triangles, std::vector<std::uint32_t> layers);
+  // Terrain as a heightfield (<capsweep/heightfield.h>), with a mesh on it or none (buildings,
+  // props): one world, every query answered against both. The mesh's triangles keep their
+  // indices; the terrain's follow them (heightfield.h says which is which). Throws WorldError
+  // with check_heightfield's message for a heightfield it refuses.
+  explicit World(Heightfield terrain, std::vector<Triangle> triangles = {}, std::vector<std::uint32_t> layers = {});
 
+  // Every triangle index: the mesh's, then the terrain's (a hole's two included).
   std::size_t triangle_count() const;
-  std::span<const Triangle> triangles() const;  // in the caller's order: hits name these indices
-  std::span<const std::uint32_t> layers() const;  // each triangle's layer mask
+  std::span<const Triangle> triangles() const;  // the mesh, in the caller's order: hits name these indices
+  std::span<const std::uint32_t> layers() const;  // each mesh triangle's layer mask
+  // Triangle i and its layers, from the mesh or the terrain (std::out_of_range past the end).
+  // A terrain hole's triangles are the ones its cell would hold, on no layer (0): not there.
+  Triangle triangle(std::uint32_t i) const;
+  std::uint32_t layers_of(std::uint32_t i) const;
+  bool has_terrain() const;
   const Aabb& bounds() const;
-  // Bytes the world answers from: triangles, their boxes, the BVH and its triangle blocks, and
-  // the adjacency (what a snapshot of it holds, less the header).
+  // Bytes the world answers from: triangles, their boxes, the BVH and its triangle blocks, the
+  // adjacency, and the heightfield's samples, holes and height pyramid.
   std::size_t memory_bytes() const;
 
   // Answers queries[i] into hits[i] (sizes must match). The first contact over all triangles
@@ -161,6 +174,7 @@ class World {
   const WorldArrays& arrays() const { return *arrays_; }
 
  private:
+  World(std::optional<Heightfield> terrain, std::vector<Triangle> triangles, std::vector<std::uint32_t> layers);
   std::shared_ptr<const WorldArrays> arrays_;  // a World copies cheaply and shares them
 };
 

@@ -1,0 +1,24 @@
+// One walk over everything a world holds: its heightfield (terrain_walk.h) and its mesh's BVH
+// (traverse.h), sharing the limit, so a hit on either prunes the other. The order changes no
+// answer (each query keeps the least hit by is_better_hit, and neither walk skips what may
+// tie its limit); the terrain goes first because walking agents mostly stand on it.
+// Internal to broadphase/.
+#pragma once
+
+#include "broadphase/terrain_walk.h"
+#include "broadphase/traverse.h"
+#include "broadphase/world_arrays.h"
+
+namespace capsweep {
+
+// leaf(const TriangleBlock&) as for traverse(); `layers` is a walk's mask (walk_layers).
+template <class Leaf>
+void walk_world(const WorldArrays& w, const SweptBox& s, float& limit, TraversalStats& stats, Leaf&& leaf,
+                std::uint32_t layers) {
+  if (w.terrain.present() && (layers == kAllLayers || (w.terrain.layers & layers) != 0)) {
+    if (walk_terrain(w.terrain, s, limit, stats, leaf)) return;
+  }
+  traverse(w.bvh, s, limit, stats, leaf, layers);
+}
+
+}  // namespace capsweep
