@@ -19,8 +19,8 @@
 
 namespace capsweep {
 
-// Bytes of BVH above which a batch is answered in Morton order: about the last-level cache of
-// one socket.
+// Bytes of BVH and heightfield above which a batch is answered in Morton order: about the
+// last-level cache of one socket.
 inline constexpr std::size_t kSortAboveBytes = 32u << 20;
 
 // Answers `count` queries: query(i) gives the i-th SweepQuery, answer(i, hit, status) takes its
@@ -38,7 +38,7 @@ std::size_t sweep_batch(const World& world, std::size_t count, const QueryAt& qu
     // terrain: +15 % to +30 %; on worlds that fit in cache the sort costs more than it saves).
     // Each answer is independent of the others: the order changes no bit of any answer.
     std::vector<std::pair<std::uint64_t, std::uint32_t>> order;
-    if (w.bvh.memory_bytes() > kSortAboveBytes && count > 256) {
+    if (walked_bytes(w) > kSortAboveBytes && count > 256) {
       order.resize(count);
       for (std::size_t i = 0; i < count; ++i) {
         const SweepQuery q = query(i);

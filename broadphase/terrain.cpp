@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numbers>
 
 #include <tbb/blocked_range.h>
@@ -10,6 +11,7 @@
 #include <capsweep/world.h>
 
 #include "core/assert.h"
+#include "simd/block_sweep.h"
 
 namespace capsweep {
 
@@ -66,15 +68,69 @@ HeightRange cells_range(const TerrainView& v, std::uint32_t r0, std::uint32_t r1
 
 }  // namespace
 
+namespace {
+
+// Level 0 over tiles with no hole, straight from the samples: the extremes down each column of
+// a tile row's 5 sample rows (element by element: the loops vectorise, in the samples' own
+// type), then across each tile's 5 columns (tiles share their border samples); converted to
+// heights once per tile.
+template <class S>
+void tile_row_ranges(const TerrainView& v, const S* samples, std::uint32_t tz, std::uint32_t tiles_x, HeightRange* out,
+                     std::vector<S>& lo, std::vector<S>& hi) {
+  const std::uint32_t r0 = tz * kTileCells, r1 = std::min(r0 + kTileCells, v.cells_z());
+  const std::size_t n = v.columns;
+  lo.assign(samples + std::size_t(r0) * n, samples + std::size_t(r0 + 1) * n);
+  hi = lo;
+  S* __restrict a = lo.data();
+  S* __restrict b = hi.data();
+  for (std::uint32_t r = r0 + 1; r <= r1; ++r) {
+    const S* __restrict row = samples + std::size_t(r) * n;
+    for (std::size_t c = 0; c < n; ++c) {
+      a[c] = row[c] < a[c] ? row[c] : a[c];
+      b[c] = row[c] > b[c] ? row[c] : b[c];
+    }
+  }
+  const double scale = v.samples.empty() ? 1.0 : double(v.height_scale);
+  for (std::uint32_t tx = 0; tx < tiles_x; ++tx) {
+    const std::uint32_t c0 = tx * kTileCells, c1 = std::min(c0 + kTileCells, v.cells_x());
+    S x = a[c0], y = b[c0];
+    for (std::uint32_t c = c0 + 1; c <= c1; ++c) x = std::min(x, a[c]), y = std::max(y, b[c]);
+    out[tx] = {float(double(v.origin.y) + scale * double(x)), float(double(v.origin.y) + scale * double(y))};
+  }
+}
+
+bool tile_has_hole(const TerrainView& v, std::uint32_t tx, std::uint32_t tz) {
+  if (v.holes.empty()) return false;
+  const std::uint32_t r0 = tz * kTileCells, r1 = std::min(r0 + kTileCells, v.cells_z());
+  const std::uint32_t c0 = tx * kTileCells, c1 = std::min(c0 + kTileCells, v.cells_x());
+  for (std::uint32_t r = r0; r < r1; ++r) {
+    for (std::uint32_t c = c0; c < c1; ++c) {
+      if (v.hole(r, c)) return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
 std::vector<HeightRange> terrain_pyramid(const TerrainView& v) {
   const TerrainLevels& l = v.levels;
   std::vector<HeightRange> out(l.total);
   tbb::parallel_for(tbb::blocked_range<std::uint32_t>(0, l.tiles_z[0]), [&](const auto& range) {
+    std::vector<float> lo_f, hi_f;
+    std::vector<std::uint16_t> lo_s, hi_s;
     for (std::uint32_t tz = range.begin(); tz != range.end(); ++tz) {
+      HeightRange* row = out.data() + std::uint64_t(tz) * l.tiles_x[0];
+      if (v.samples.empty()) {
+        tile_row_ranges(v, v.heights.data(), tz, l.tiles_x[0], row, lo_f, hi_f);
+      } else {
+        tile_row_ranges(v, v.samples.data(), tz, l.tiles_x[0], row, lo_s, hi_s);
+      }
       const std::uint32_t r0 = tz * kTileCells, r1 = std::min(r0 + kTileCells, v.cells_z());
-      for (std::uint32_t tx = 0; tx < l.tiles_x[0]; ++tx) {
+      for (std::uint32_t tx = 0; tx < l.tiles_x[0] && !v.holes.empty(); ++tx) {
+        if (!tile_has_hole(v, tx, tz)) continue;
         const std::uint32_t c0 = tx * kTileCells, c1 = std::min(c0 + kTileCells, v.cells_x());
-        out[std::uint64_t(tz) * l.tiles_x[0] + tx] = cells_range(v, r0, r1, c0, c1);
+        row[tx] = cells_range(v, r0, r1, c0, c1);
       }
     }
   });
@@ -285,6 +341,7 @@ HeightRange terrain_block_range(const TerrainView& v, std::uint32_t block_x, std
 }
 
 int terrain_block(const TerrainView& v, std::uint32_t block_x, std::uint32_t block_z, TriangleBlock& out) {
+  static const BlockNormalsFn normals = best_block_sweep().normals;
   const std::uint32_t r0 = 2 * block_z, c0 = 2 * block_x;
   const std::uint32_t rows = std::min<std::uint32_t>(2, v.cells_z() - r0), columns = std::min<std::uint32_t>(2, v.cells_x() - c0);
   // The 3 x 3 samples once, then the triangles of each cell from them.
@@ -300,14 +357,27 @@ int terrain_block(const TerrainView& v, std::uint32_t block_x, std::uint32_t blo
     for (std::uint32_t c = 0; c < columns; ++c) {
       if (v.hole(r0 + r, c0 + c)) continue;
       const std::uint64_t cell = std::uint64_t(r0 + r) * v.cells_x() + (c0 + c);
-      for (int half = 0; half < 2; ++half) {
-        Triangle t;
-        for (int k = 0; k < 3; ++k) t.v[k] = p[r + kCorner[half][k][0]][c + kCorner[half][k][1]];
-        set_block_lane(out, used++, t, std::uint32_t(v.first_triangle + 2 * cell + std::uint64_t(half)));
+      for (int half = 0; half < 2; ++half, ++used) {
+        const Vec3& a = p[r + kCorner[half][0][0]][c + kCorner[half][0][1]];
+        const Vec3& b = p[r + kCorner[half][1][0]][c + kCorner[half][1][1]];
+        const Vec3& d = p[r + kCorner[half][2][0]][c + kCorner[half][2][1]];
+        out.x0[used] = a.x, out.y0[used] = a.y, out.z0[used] = a.z;
+        out.x1[used] = b.x, out.y1[used] = b.y, out.z1[used] = b.z;
+        out.x2[used] = d.x, out.y2[used] = d.y, out.z2[used] = d.z;
+        out.triangle[used] = std::uint32_t(v.first_triangle + 2 * cell + std::uint64_t(half));
       }
     }
   }
-  if (used > 0) close_block(out, used);
+  if (used == 0) return 0;
+  // Unused lanes are copies of lane 0 (as make_block leaves them), then every normal at once:
+  // the same bits make_block's classify_triangle gives (tested lane by lane).
+  for (int lane = used; lane < kBlockLanes; ++lane) {
+    out.x0[lane] = out.x0[0], out.y0[lane] = out.y0[0], out.z0[lane] = out.z0[0];
+    out.x1[lane] = out.x1[0], out.y1[lane] = out.y1[0], out.z1[lane] = out.z1[0];
+    out.x2[lane] = out.x2[0], out.y2[lane] = out.y2[0], out.z2[lane] = out.z2[0];
+    out.triangle[lane] = kNoTriangle;
+  }
+  normals(out);
   return used;
 }
 

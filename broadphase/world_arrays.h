@@ -45,6 +45,12 @@ inline std::uint64_t world_triangle_count(const WorldArrays& w) {
   return w.triangles.size() + w.terrain.triangle_count();
 }
 
+// Bytes a walk reads from: the BVH with its blocks, and the heightfield's samples and pyramid.
+inline std::size_t walked_bytes(const WorldArrays& w) {
+  return w.bvh.memory_bytes() + w.terrain.heights.size_bytes() + w.terrain.samples.size_bytes() +
+         w.terrain.pyramid.size_bytes() + w.terrain.holes.size_bytes();
+}
+
 // Triangle i, from the mesh or made from the terrain's samples (the same floats every time).
 inline Triangle triangle_at(const WorldArrays& w, std::uint32_t i) {
   return i < w.triangles.size() ? w.triangles[i] : terrain_triangle(w.terrain, i - w.triangles.size());

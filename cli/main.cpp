@@ -8,10 +8,12 @@
 #include <cstdlib>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <thread>
 #include <utility>
 #include <vector>
 
+#include <capsweep/heightmap.h>
 #include <capsweep/query_file.h>
 #include <capsweep/scene.h>
 #include <capsweep/snapshot.h>
@@ -24,6 +26,7 @@
 #include "simd/block_sweep.h"
 #include "tools/arena.h"
 #include "tools/builtin_scene.h"
+#include "tools/heightmaps.h"
 #include "tools/workloads.h"
 
 namespace capsweep {
@@ -208,25 +211,122 @@ Command add_queries(CLI::App& app) {
 Command add_build(CLI::App& app) {
   struct Args {
     SceneArgs scene;
+    std::string heightmap;
+    std::vector<float> cell{1.f};
+    float height_scale = 1.f;
+    std::vector<float> origin{0.f, 0.f, 0.f};
+    std::vector<std::uint32_t> raw_size;
+    std::string holes;
+    std::uint32_t terrain_layers = kDefaultLayers;
     std::string out;
   };
   auto a = std::make_shared<Args>();
-  CLI::App* c = app.add_subcommand("build", "Builds a world once and saves it as a checksummed snapshot (CWSW)");
-  add_scene_options(*c, a->scene);
+  CLI::App* c = app.add_subcommand("build",
+                                   "Builds a world once (a mesh, a heightmap, or a heightmap with a mesh on it) and "
+                                   "saves it as a checksummed snapshot (CWSW)");
+  add_scene_options(*c, a->scene, false);
+  c->add_option("--heightmap", a->heightmap,
+                "Terrain: a grayscale PNG (16 or 8 bits) or raw little-endian float32 heights (with --raw-size); "
+                "image rows run along +z, columns along +x");
+  c->add_option("--cell", a->cell, "Metres between samples: M, or MX,MZ")->delimiter(',')->expected(1, 2)->capture_default_str();
+  c->add_option("--height-scale", a->height_scale, "Metres per PNG sample step (multiplies raw floats)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  c->add_option("--origin", a->origin, "Where the first sample stands at height 0: X,Y,Z")
+      ->delimiter(',')
+      ->expected(3)
+      ->capture_default_str();
+  c->add_option("--raw-size", a->raw_size, "COLUMNS,ROWS of a raw float32 heightmap")->delimiter(',')->expected(2);
+  c->add_option("--holes", a->holes, "A grayscale PNG with a pixel per cell: 0 = ground, anything else = a hole");
+  c->add_option_function<std::string>(
+      "--terrain-layers",
+      [a](const std::string& text) {
+        try {
+          a->terrain_layers = parse_layer_list(text);
+        } catch (const std::invalid_argument& e) {
+          throw CLI::ValidationError("--terrain-layers", e.what());
+        }
+      },
+      "The layers of the heightmap's triangles (default 1)");
   c->add_option("--out", a->out, "The snapshot, written atomically")->required();
-  return [a] {
-    if (looks_like_snapshot(a->scene.path)) throw UsageError(a->scene.path + " is already a snapshot");
+  return [a, c] {
+    const bool terrain = !a->heightmap.empty();
+    if (a->scene.path.empty() && !terrain) throw UsageError("build needs --scene, --heightmap or both");
+    if (!terrain) {
+      for (const char* option : {"--cell", "--height-scale", "--origin", "--raw-size", "--holes", "--terrain-layers"}) {
+        if (c->count(option) > 0) throw UsageError(std::string(option) + " describes a --heightmap, and none is given");
+      }
+    }
+    if (!a->scene.path.empty() && looks_like_snapshot(a->scene.path)) {
+      throw UsageError(a->scene.path + " is already a snapshot");
+    }
     const auto start = Clock::now();
-    const WorldFile file = open_world_or_builtin(a->scene.path, scene_options(a->scene));
+    std::vector<std::string> inputs;
+    std::string source;
+    std::optional<World> world;
+    if (terrain) {
+      HeightmapOptions o;
+      o.cell_x = a->cell[0];
+      o.cell_z = a->cell.size() > 1 ? a->cell[1] : a->cell[0];
+      o.height_scale = a->height_scale;
+      o.origin = {a->origin[0], a->origin[1], a->origin[2]};
+      if (!a->raw_size.empty()) o.columns = a->raw_size[0], o.rows = a->raw_size[1];
+      o.holes = a->holes;
+      o.layers = a->terrain_layers;
+      Heightfield field = load_heightmap(a->heightmap, o);
+      inputs.push_back(a->heightmap);
+      if (!a->holes.empty()) inputs.push_back(a->holes);
+      source = describe_heightmap(a->heightmap, o);
+      LayeredScene mesh;
+      if (!a->scene.path.empty()) {
+        if (a->scene.path == kArenaName) {
+          mesh.triangles = load_scene_or_builtin(a->scene.path, scene_options(a->scene));
+        } else {
+          mesh = load_layered_scene(a->scene.path, scene_options(a->scene));
+        }
+        inputs.push_back(a->scene.path);
+        source += " + " + describe_source(a->scene.path, scene_options(a->scene));
+      }
+      world.emplace(std::move(field), std::move(mesh.triangles), std::move(mesh.layers));
+    } else {
+      WorldFile file = open_world_or_builtin(a->scene.path, scene_options(a->scene));
+      inputs.push_back(a->scene.path);
+      source = file.source;
+      world.emplace(std::move(file.world));
+    }
     const double built = seconds_since(start);
-    save_snapshot(file.world, file.source, a->out, std::vector<std::string>{a->scene.path});
+    save_snapshot(*world, source, a->out, inputs);
     const double saved = seconds_since(start) - built;
     const auto check_start = Clock::now();
     const Snapshot loaded = load_snapshot(a->out);  // what a server will do: refuse here, not there
-    std::printf("%zu triangles, %zu BVH nodes, %zu blocks: built in %.3f s, saved in %.3f s, loads in %.3f s, "
+    const double loads = seconds_since(check_start);
+    const TerrainView& t = loaded.world.arrays().terrain;
+    const std::string field = t.present() ? " (heightfield " + std::to_string(t.columns) + " x " + std::to_string(t.rows) +
+                                                " samples, " + std::to_string(t.triangle_count()) + " triangles)"
+                                          : "";
+    std::printf("%zu triangles%s, %zu BVH nodes, %zu blocks: built in %.3f s, saved in %.3f s, loads in %.3f s, "
                 "%.1f MB -> %s\n",
-                loaded.world.triangle_count(), loaded.world.arrays().bvh.nodes.size(), loaded.world.arrays().bvh.blocks.size(), built,
-                saved, seconds_since(check_start), double(loaded.bytes) / 1e6, a->out.c_str());
+                loaded.world.triangle_count(), field.c_str(), loaded.world.arrays().bvh.nodes.size(),
+                loaded.world.arrays().bvh.blocks.size(), built, saved, loads, double(loaded.bytes) / 1e6, a->out.c_str());
+    return 0;
+  };
+}
+
+Command add_heightmap(CLI::App& app) {
+  struct Args {
+    std::uint32_t size = 1025;
+    std::uint64_t seed = 1;
+    std::string out;
+  };
+  auto a = std::make_shared<Args>();
+  CLI::App* c = app.add_subcommand("heightmap", "Writes seeded synthetic hills as a 16-bit grayscale PNG heightmap");
+  c->add_option("--size", a->size, "Samples along each side")->check(CLI::Range(2u, 16385u))->capture_default_str();
+  c->add_option("--seed", a->seed, "The same size and seed give the same file")->capture_default_str();
+  c->add_option("--out", a->out, "The PNG, written atomically")->required();
+  return [a] {
+    const std::vector<std::uint16_t> hills = synthetic_hills(a->size, a->seed);
+    write_gray_png(a->out, a->size, a->size, hills);
+    std::printf("%u x %u samples (seed %llu) -> %s\n", a->size, a->size, (unsigned long long)a->seed, a->out.c_str());
     return 0;
   };
 }
@@ -319,6 +419,7 @@ int run(int argc, char** argv) {
   add(add_client);
   add(add_bench_service);
   add(add_arena);
+  add(add_heightmap);
   CLI::App* help = app.add_subcommand("help", "Print this help");
   CLI::App* version = app.add_subcommand("version", "Print the version");
   if (argc > 1 && argv[1][0] != '-') {

@@ -9,7 +9,9 @@
 #include <tbb/parallel_for.h>
 #include <xxhash.h>
 
+#include "broadphase/terrain.h"
 #include "broadphase/world_arrays.h"
+#include "core/height_grid.h"
 #include "io/atomic_file.h"
 
 #include <algorithm>
@@ -51,21 +53,50 @@ constexpr std::uint32_t kSizes[5] = {sizeof(Triangle), sizeof(Aabb), sizeof(Wide
 
 std::uint64_t align_up(std::uint64_t n) { return (n + kAlign - 1) / kAlign * kAlign; }
 
+// Version 4: the heightfield (all zero when the world has none), the first section after the
+// header. Its arrays follow the mesh's.
+struct TerrainHeader {
+  std::uint32_t columns, rows;  // samples; 0 x 0: no heightfield
+  float cell_x, cell_z;
+  float origin[3];
+  float height_scale;
+  std::uint32_t sample_kind;  // kNoSamples, kFloatSamples or kU16Samples
+  std::uint32_t layers;
+  std::uint64_t hole_words;   // u64 words of the hole bitset; 0: no holes
+  std::uint64_t spare[2];
+};
+static_assert(sizeof(TerrainHeader) == 64);
+constexpr std::uint32_t kNoSamples = 0, kFloatSamples = 1, kU16Samples = 2;
+
+std::uint64_t sample_bytes(const TerrainHeader& t) {
+  const std::uint64_t n = std::uint64_t(t.columns) * t.rows;
+  return t.sample_kind == kFloatSamples ? n * 4 : t.sample_kind == kU16Samples ? n * 2 : 0;
+}
+
 // Where each array lies in the file, from the counts alone.
 struct Layout {
-  std::uint64_t triangles, boxes, nodes, blocks, links, layers, child_layers, source, end;
+  std::uint64_t terrain, triangles, boxes, nodes, blocks, links, layers, child_layers, samples, holes, source, end;
 };
 
-Layout layout_of(std::uint64_t tris, std::uint64_t nodes, std::uint64_t blocks, std::uint64_t source_bytes) {
+Layout layout_of(std::uint32_t version, std::uint64_t tris, std::uint64_t nodes, std::uint64_t blocks,
+                 const TerrainHeader& terrain, std::uint64_t source_bytes) {
   Layout l;
-  l.triangles = align_up(sizeof(Header));
+  l.terrain = align_up(sizeof(Header));
+  l.triangles = version >= 4 ? align_up(l.terrain + sizeof(TerrainHeader)) : l.terrain;
   l.boxes = align_up(l.triangles + tris * sizeof(Triangle));
   l.nodes = align_up(l.boxes + tris * sizeof(Aabb));
   l.blocks = align_up(l.nodes + nodes * sizeof(WideNode));
   l.links = align_up(l.blocks + blocks * sizeof(TriangleBlock));
   l.layers = align_up(l.links + tris * sizeof(TriangleLinks));  // version 3: a mask per triangle,
   l.child_layers = align_up(l.layers + tris * sizeof(std::uint32_t));  // and per node child
-  l.source = l.child_layers + nodes * WideNode::kWidth * sizeof(std::uint32_t);
+  const std::uint64_t after_children = l.child_layers + nodes * WideNode::kWidth * sizeof(std::uint32_t);
+  if (version >= 4) {
+    l.samples = align_up(after_children);
+    l.holes = align_up(l.samples + sample_bytes(terrain));
+    l.source = l.holes + terrain.hole_words * sizeof(std::uint64_t);
+  } else {
+    l.samples = l.holes = l.source = after_children;
+  }
   l.end = l.source + source_bytes;
   return l;
 }
@@ -86,6 +117,31 @@ struct Mapping {
 
 [[noreturn]] void refuse(const std::string& path, const std::string& why) {
   throw SnapshotError(path + ": " + why);
+}
+
+// What a loaded world answers from: the file's bytes, and what is recomputed from them.
+struct LoadedArrays {
+  std::shared_ptr<Mapping> file;
+  std::vector<HeightRange> pyramid;
+};
+
+// The heightfield's numbers, as check_heightfield checks a Heightfield, and its holes' padding.
+void check_terrain(const std::string& path, const TerrainView& t) {
+  HeightGrid g;
+  g.columns = t.columns;
+  g.rows = t.rows;
+  g.cell_x = t.cell_x;
+  g.cell_z = t.cell_z;
+  g.origin = t.origin;
+  g.height_scale = t.height_scale;
+  g.heights = t.heights;
+  g.samples = t.samples;
+  g.layers = t.layers;
+  if (std::string why = check_height_grid(g); !why.empty()) refuse(path, why);
+  const std::uint64_t cells = std::uint64_t(t.cells_x()) * t.cells_z();
+  if (!t.holes.empty() && cells % 64 != 0 && (t.holes.back() >> (cells % 64)) != 0) {
+    refuse(path, "the heightfield's hole bits run past its last cell");
+  }
 }
 
 template <class T>
@@ -262,11 +318,26 @@ void save_snapshot(const World& world, const std::string& source, const std::str
                    std::span<const std::string> inputs) {
   const WorldArrays w = world.arrays();
   if (source.size() > 4096) throw SnapshotError(path + ": the source description is longer than 4096 bytes");
-  const Layout l = layout_of(w.triangles.size(), w.bvh.nodes.size(), w.bvh.blocks.size(), source.size());
+  TerrainHeader th{};
+  if (w.terrain.present()) {
+    const TerrainView& t = w.terrain;
+    th.columns = t.columns;
+    th.rows = t.rows;
+    th.cell_x = t.cell_x;
+    th.cell_z = t.cell_z;
+    th.origin[0] = t.origin.x, th.origin[1] = t.origin.y, th.origin[2] = t.origin.z;
+    th.height_scale = t.height_scale;
+    th.sample_kind = t.samples.empty() ? kFloatSamples : kU16Samples;
+    th.layers = t.layers;
+    th.hole_words = t.holes.size();
+  }
+  const Layout l = layout_of(kSnapshotVersion, w.triangles.size(), w.bvh.nodes.size(), w.bvh.blocks.size(), th,
+                             source.size());
   std::vector<unsigned char> file(l.end, 0);
   auto put = [&](std::uint64_t offset, const auto& span) {
     if (!span.empty()) std::memcpy(file.data() + offset, span.data(), span.size_bytes());
   };
+  std::memcpy(file.data() + l.terrain, &th, sizeof th);
   put(l.triangles, w.triangles);
   put(l.boxes, w.boxes);
   put(l.nodes, w.bvh.nodes);
@@ -274,6 +345,9 @@ void save_snapshot(const World& world, const std::string& source, const std::str
   put(l.links, w.links);
   put(l.layers, w.layers);
   put(l.child_layers, w.bvh.child_layers);
+  put(l.samples, w.terrain.heights);
+  put(l.samples, w.terrain.samples);
+  put(l.holes, w.terrain.holes);
   put(l.source, std::span<const char>(source));
 
   Header h{};
@@ -369,9 +443,9 @@ Snapshot load_snapshot(const std::string& path) {
     refuse(path, "CWSW version 2 has no layers; rebuild it with `capsweep build` (this build reads version " +
                      std::to_string(kSnapshotVersion) + ")");
   }
-  if (h.version != kSnapshotVersion) {
+  if (h.version != kSnapshotVersion && h.version != 3) {
     refuse(path, "snapshot version " + std::to_string(h.version) + ", this build reads version " +
-                     std::to_string(kSnapshotVersion) + " (rebuild it with capsweep build)");
+                     std::to_string(kSnapshotVersion) + " (and 3; rebuild it with capsweep build)");
   }
   if (h.header_checksum != snapshot_checksum(&h, offsetof(Header, header_checksum))) {
     refuse(path, "the header is corrupt (checksum mismatch)");
@@ -379,12 +453,30 @@ Snapshot load_snapshot(const std::string& path) {
   if (h.header_bytes != sizeof(Header) || std::memcmp(h.sizes, kSizes, sizeof kSizes) != 0) {
     refuse(path, "written by a build with another data layout (rebuild it with capsweep build)");
   }
-  if (h.triangles == 0 || h.triangles >= kNoTriangle || h.nodes == 0 || h.nodes >= WideNode::kLeaf ||
-      h.blocks == 0 || h.blocks >= WideNode::kLeaf || h.depth == 0 || h.depth > std::uint32_t(kMaxBvhDepth) ||
-      h.source_bytes > 4096) {
+  TerrainHeader th{};
+  if (h.version >= 4) {
+    if (map->bytes < sizeof(Header) + sizeof(TerrainHeader)) refuse(path, "truncated: no room for the heightfield section");
+    std::memcpy(&th, base + align_up(sizeof(Header)), sizeof th);
+  }
+  const bool terrain = th.columns != 0 || th.rows != 0;
+  const bool mesh = h.triangles != 0;
+  if (h.triangles >= kNoTriangle || h.nodes >= WideNode::kLeaf || h.blocks >= WideNode::kLeaf ||
+      h.depth > std::uint32_t(kMaxBvhDepth) || h.source_bytes > 4096 || (!mesh && !terrain) ||
+      mesh != (h.nodes != 0) || mesh != (h.blocks != 0) || mesh != (h.depth != 0)) {
     refuse(path, "the header holds counts out of range");
   }
-  const Layout l = layout_of(h.triangles, h.nodes, h.blocks, h.source_bytes);
+  // The heightfield's counts, before they size anything.
+  if (terrain) {
+    const std::uint64_t cells = std::uint64_t(th.columns < 2 ? 0 : th.columns - 1) * (th.rows < 2 ? 0 : th.rows - 1);
+    if (th.columns < 2 || th.rows < 2 || (th.sample_kind != kFloatSamples && th.sample_kind != kU16Samples) ||
+        h.triangles + 2 * cells >= kNoTriangle || (th.hole_words != 0 && th.hole_words != (cells + 63) / 64) ||
+        th.spare[0] != 0 || th.spare[1] != 0) {
+      refuse(path, "the heightfield section holds counts out of range");
+    }
+  } else if (th.sample_kind != kNoSamples || th.hole_words != 0 || th.layers != 0) {
+    refuse(path, "the heightfield section holds counts out of range");
+  }
+  const Layout l = layout_of(h.version, h.triangles, h.nodes, h.blocks, th, h.source_bytes);
   if (map->bytes < l.end) {
     refuse(path, "truncated: " + std::to_string(map->bytes) + " bytes, the header describes " + std::to_string(l.end));
   }
@@ -395,6 +487,7 @@ Snapshot load_snapshot(const std::string& path) {
     refuse(path, "the contents are corrupt (checksum mismatch)");
   }
 
+  auto owner = std::make_shared<LoadedArrays>();
   WorldArrays w;
   w.triangles = array_at<Triangle>(base, l.triangles, h.triangles);
   w.boxes = array_at<Aabb>(base, l.boxes, h.triangles);
@@ -406,12 +499,39 @@ Snapshot load_snapshot(const std::string& path) {
   w.links = array_at<TriangleLinks>(base, l.links, h.triangles);
   w.layers = array_at<std::uint32_t>(base, l.layers, h.triangles);
   w.bvh.child_layers = array_at<std::uint32_t>(base, l.child_layers, h.nodes * WideNode::kWidth);
-  check_arrays(path, w);
+  if (mesh) check_arrays(path, w);
   w.layers_present = 0;
   for (std::uint32_t m : w.layers) w.layers_present |= m;
+  if (terrain) {
+    TerrainView& t = w.terrain;
+    t.columns = th.columns;
+    t.rows = th.rows;
+    t.cell_x = th.cell_x;
+    t.cell_z = th.cell_z;
+    t.origin = {th.origin[0], th.origin[1], th.origin[2]};
+    t.height_scale = th.height_scale;
+    const std::uint64_t n = std::uint64_t(th.columns) * th.rows;
+    if (th.sample_kind == kFloatSamples) {
+      t.heights = array_at<float>(base, l.samples, n);
+    } else {
+      t.samples = array_at<std::uint16_t>(base, l.samples, n);
+    }
+    t.holes = array_at<std::uint64_t>(base, l.holes, th.hole_words);
+    t.layers = th.layers;
+    t.first_triangle = std::uint32_t(h.triangles);
+    check_terrain(path, t);
+    // The pyramid is recomputed, not stored: it costs what checking a stored one would.
+    t.levels = terrain_levels(t.cells_x(), t.cells_z());
+    owner->pyramid = terrain_pyramid(t);
+    t.pyramid = owner->pyramid;
+    t.bounds = terrain_bounds(t);
+    if (!contains(w.bounds, t.bounds)) refuse(path, "the heightfield lies outside the world's bounds");
+    w.layers_present |= t.layers;
+  }
   std::string source(reinterpret_cast<const char*>(base + l.source), h.source_bytes);
   const std::uint64_t bytes = map->bytes;
-  return Snapshot{World(w, std::move(map)), std::move(source), bytes};
+  owner->file = std::move(map);
+  return Snapshot{World(w, std::move(owner)), std::move(source), bytes};
 }
 
 }  // namespace capsweep

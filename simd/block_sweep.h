@@ -89,11 +89,17 @@ using BlockLiveFn = std::uint32_t (*)(const TriangleBlock& block, const BlockQue
 // BlockSweepFn gives that lane with that query alone.
 using PooledSweepFn = bool (*)(const KernelBlock& block, const LaneQueries& queries, BlockHits& hits);
 
+// The normals of every lane of a compact block whose float vertices are set: exactly what
+// make_block computes with classify_triangle (double, and rounded to float), eight at a time for
+// blocks made on the fly (a heightfield's).
+using BlockNormalsFn = void (*)(TriangleBlock& block);
+
 struct BlockSweepVariant {
   const char* isa;
   BlockSweepFn fn;
   BlockLiveFn live;
   PooledSweepFn pooled;
+  BlockNormalsFn normals;
 };
 // The best variant this CPU runs (chosen once, on first use).
 const BlockSweepVariant& best_block_sweep();
@@ -107,6 +113,7 @@ std::vector<BlockSweepVariant> block_sweep_variants();
 bool block_sweep_scalar(const KernelBlock& block, const BlockQuery& query, BlockHits& hits);
 std::uint32_t block_live_scalar(const TriangleBlock& block, const BlockQuery& query);
 bool block_sweep_pooled_scalar(const KernelBlock& block, const LaneQueries& queries, BlockHits& hits);
+void block_normals_scalar(TriangleBlock& block);
 
 // The full answer for a lane the kernel reports entered (finite t): t rounded down to float,
 // and the normal, contact point and feature of the part entered, computed as the scalar core

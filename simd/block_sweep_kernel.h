@@ -489,6 +489,52 @@ std::uint32_t live_lanes(const TriangleBlock& block, const BlockQuery& q) {
   return bits;
 }
 
+// classify_triangle's normal (core/closest_point.cpp), lane by lane and bit for bit: the edge
+// lengths, the apex opposite the longest edge (the first of equal ones, as std::max_element
+// picks it), the normalised cross product of the apex's edges, or 0 where they are (nearly)
+// parallel (plane_normal), turned to the triangle's own winding.
+template <class T>
+CAPSWEEP_INLINE V3<T> exact_normal(const V3<T> v[3]) {
+  const V3<T> e01 = v[1] - v[0], e12 = v[2] - v[1], e20 = v[0] - v[2];
+  const T len0 = dot(e01, e01), len1 = dot(e12, e12), len2 = dot(e20, e20);
+  const Mask<T> past0 = len0 < len1;
+  const Mask<T> past1 = select(past0, len1, len0) < len2;  // longest: 2 if past1, else 1 if past0, else 0
+  // Longest edge 0 (v0 v1): apex v2; edge 1: apex v0; edge 2: apex v1.
+  const V3<T> u = select(past1, v[2] - v[1], select(past0, v[1] - v[0], v[0] - v[2]));
+  const V3<T> w = select(past1, v[0] - v[1], select(past0, v[2] - v[0], v[1] - v[2]));
+  const V3<T> n = cross(u, w);
+  const T nn = dot(n, n);
+  const Mask<T> proper = nn > T(kParallelSine * kParallelSine) * dot(u, u) * dot(w, w);
+  V3<T> unit = n / sqrt(nn);
+  unit = select(dot(unit, cross(v[1] - v[0], v[2] - v[0])) < T(0.0), -unit, unit);
+  return select(proper, unit, V3<T>{T(0.0), T(0.0), T(0.0)});
+}
+
+// Fills the normals of every lane of a compact block from its float vertices (T: double lanes):
+// exact_n* as classify_triangle gives them, n* those rounded to float (what make_block stores).
+template <class T>
+void block_normals(TriangleBlock& b) {
+  constexpr int width = lane_count<T>();
+  static_assert(kBlockLanes % width == 0);
+  alignas(64) double v[9][kBlockLanes];
+  const float* from[9] = {b.x0, b.y0, b.z0, b.x1, b.y1, b.z1, b.x2, b.y2, b.z2};
+  for (int k = 0; k < 9; ++k) {
+    for (int lane = 0; lane < kBlockLanes; ++lane) v[k][lane] = double(from[k][lane]);
+  }
+  for (int first = 0; first < kBlockLanes; first += width) {
+    auto load = [first](const double* array) { return load_lanes_from(array + first, static_cast<T*>(nullptr)); };
+    const V3<T> p[3] = {{load(v[0]), load(v[1]), load(v[2])}, {load(v[3]), load(v[4]), load(v[5])},
+                        {load(v[6]), load(v[7]), load(v[8])}};
+    const V3<T> n = exact_normal(p);
+    store_lanes_to(n.x, b.exact_nx + first);
+    store_lanes_to(n.y, b.exact_ny + first);
+    store_lanes_to(n.z, b.exact_nz + first);
+  }
+  for (int lane = 0; lane < kBlockLanes; ++lane) {
+    b.nx[lane] = float(b.exact_nx[lane]), b.ny[lane] = float(b.exact_ny[lane]), b.nz[lane] = float(b.exact_nz[lane]);
+  }
+}
+
 #undef CAPSWEEP_INLINE
 
 }  // namespace

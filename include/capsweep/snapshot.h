@@ -14,7 +14,7 @@ namespace capsweep {
 
 // Version 3: layers (a mask per triangle, and per BVH node child the union below it); version 2
 // (XXH3 checksums, no layers) and version 1 files are refused with a message to rebuild them.
-inline constexpr std::uint32_t kSnapshotVersion = 3;
+inline constexpr std::uint32_t kSnapshotVersion = 4;
 
 // A file that is not a snapshot this build can trust: wrong magic, another version or layout,
 // truncated, failing its checksum, or holding an index out of range. Names the file.

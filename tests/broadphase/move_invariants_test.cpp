@@ -6,6 +6,7 @@
 //     sweeps a parallelogram, and its distance to each triangle is a triangle-triangle distance
 //     (the oracle's segment-triangle distance over the edges of both);
 //   - no two agents overlap beyond the tolerance.
+// The same on a heightfield with buildings on it.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -24,6 +25,7 @@
 #include <capsweep/scene.h>
 #include "tests/support/oracle.h"
 #include "tests/support/scene_list.h"
+#include "tests/support/terrains.h"
 #include "tests/support/triangle_grid.h"
 
 namespace {
@@ -63,10 +65,10 @@ struct Speed {
   std::size_t agents, ticks;
 };
 
-void check_crowd(const std::string& scene, const Speed& speed) {
-  const std::vector<Triangle> triangles = scenes::load(scene);
-  const World world(triangles);
-  const oracle::TriangleGrid grid(world.triangles());
+// `triangles`: everything the world holds, for the oracle (a heightfield's as a mesh).
+void check_crowd(const World& world, const std::vector<Triangle>& triangles, const std::string& scene,
+                 const Speed& speed) {
+  const oracle::TriangleGrid grid(triangles);
   CrowdSettings cs;
   cs.agents = speed.agents;
   cs.seed = 11;
@@ -162,15 +164,31 @@ void check_crowd(const std::string& scene, const Speed& speed) {
               (unsigned long long)t.respawned, t.pushed);
 }
 
+void check_crowd(const std::string& scene, const Speed& speed) {
+  const std::vector<Triangle> triangles = scenes::load(scene);
+  check_crowd(World(triangles), triangles, scene, speed);
+}
+
+const Speed kWalking{"walking", 1.5f, Steering::goals, 2000, 500};
+const Speed k100MetresPerTick{"100 m/tick", 6000.f, Steering::directions, 100, 10000};
+
 class MoveInvariants : public ::testing::TestWithParam<std::string> {};
 
-TEST_P(MoveInvariants, AtWalkingSpeed) {
-  check_crowd(GetParam(), {"walking", 1.5f, Steering::goals, 2000, 500});
+TEST_P(MoveInvariants, AtWalkingSpeed) { check_crowd(GetParam(), kWalking); }
+
+TEST_P(MoveInvariants, At100MetresPerTick) { check_crowd(GetParam(), k100MetresPerTick); }
+
+// A heightfield (hills, a plateau, a ramp, a cliff, a bowl, holes) with houses and a staircase on
+// it: the same invariants, the oracle reading the terrain as its mesh.
+void check_terrain_crowd(const Speed& speed) {
+  const Heightfield terrain = terrains::generate({.columns = 97, .rows = 81, .cell = 0.8f, .holes = true, .seed = 17});
+  const std::vector<Triangle> buildings = terrains::buildings_on(terrain, 18);
+  check_crowd(World(terrain, buildings), terrains::mesh_twin(terrain, buildings).triangles, "heightfield + buildings", speed);
 }
 
-TEST_P(MoveInvariants, At100MetresPerTick) {
-  check_crowd(GetParam(), {"100 m/tick", 6000.f, Steering::directions, 100, 10000});
-}
+TEST(TerrainMoveInvariants, AtWalkingSpeed) { check_terrain_crowd(kWalking); }
+
+TEST(TerrainMoveInvariants, At100MetresPerTick) { check_terrain_crowd(k100MetresPerTick); }
 
 INSTANTIATE_TEST_SUITE_P(Scenes, MoveInvariants, ::testing::ValuesIn(scenes::names()),
                          [](const auto& info) { return scenes::test_name(info.param); });

@@ -17,7 +17,9 @@
 #include "tests/support/same_answers.h"
 #include "tests/support/scene_oracle.h"
 #include "tests/support/scene_queries.h"
+#include "tests/support/scene_list.h"
 #include "tests/support/terrains.h"
+#include "tools/grid_mesh.h"
 #include "tools/workloads.h"
 
 namespace {
@@ -141,6 +143,16 @@ INSTANTIATE_TEST_SUITE_P(
                     Case{"odd_sizes", {.columns = 6, .rows = 97, .cell = 0.75f, .seed = 6}, true}),
     [](const auto& info) { return std::string(info.param.name); });
 
+// The shared 0 A.D. terrain is a grid exported as a mesh: read back as its heightfield, it must
+// answer exactly like the mesh of the same triangles.
+TEST(Terrain, TheZeroADTerrainAnswersLikeItsMesh) {
+  const GridMesh grid = heightfield_of_grid_mesh(scenes::load("0ad_corinthian_isthmus_4p.obj.gz"));
+  ASSERT_EQ(grid.terrain.columns, 689u);
+  const MeshTwin twin = terrains::mesh_twin(grid.terrain, {});
+  const World mesh_world(twin.triangles), terrain_world(grid.terrain);
+  expect_same_answers(terrain_world, mesh_world, twin, 300, 71);
+}
+
 // The answers are the oracle's too (held to the mesh above, but checked on their own here).
 TEST(Terrain, TheOracleAcceptsItsAnswers) {
   const Heightfield terrain = terrains::generate({.holes = true, .seed = 8});
@@ -194,32 +206,36 @@ TEST(Terrain, LinksAreThoseOfItsOwnMesh) {
 }
 
 TEST(Terrain, ThePyramidHoldsExactlyItsCellsHeights) {
-  const Heightfield terrain = terrains::generate({.columns = 70, .rows = 37, .holes = true, .seed = 31});
-  const World world(terrain);
-  const TerrainView& v = world.arrays().terrain;
-  ASSERT_GE(v.levels.count, 4);
-  for (int level = 0; level < v.levels.count; ++level) {
-    const std::uint64_t span = std::uint64_t(kTileCells) << level;
-    for (std::uint32_t tz = 0; tz < v.levels.tiles_z[level]; ++tz) {
-      for (std::uint32_t tx = 0; tx < v.levels.tiles_x[level]; ++tx) {
-        float lo = INFINITY, hi = -INFINITY;
-        for (std::uint64_t r = tz * span; r < std::min<std::uint64_t>((tz + 1) * span, v.cells_z()); ++r) {
-          for (std::uint64_t c = tx * span; c < std::min<std::uint64_t>((tx + 1) * span, v.cells_x()); ++c) {
-            if (terrain.holes[r * v.cells_x() + c]) continue;
-            for (int half = 0; half < 2; ++half) {
-              for (const Vec3& p : heightfield_triangle(terrain, std::uint32_t(r), std::uint32_t(c), half).v) {
-                lo = std::min(lo, p.y);
-                hi = std::max(hi, p.y);
+  for (const terrains::Options& o : {terrains::Options{.columns = 70, .rows = 37, .holes = true, .seed = 31},
+                                     terrains::Options{.columns = 70, .rows = 37, .seed = 32},
+                                     terrains::Options{.columns = 33, .rows = 66, .samples16 = true, .seed = 33}}) {
+    const Heightfield terrain = terrains::generate(o);
+    const World world(terrain);
+    const TerrainView& v = world.arrays().terrain;
+    ASSERT_GE(v.levels.count, 4);
+    for (int level = 0; level < v.levels.count; ++level) {
+      const std::uint64_t span = std::uint64_t(kTileCells) << level;
+      for (std::uint32_t tz = 0; tz < v.levels.tiles_z[level]; ++tz) {
+        for (std::uint32_t tx = 0; tx < v.levels.tiles_x[level]; ++tx) {
+          float lo = INFINITY, hi = -INFINITY;
+          for (std::uint64_t r = tz * span; r < std::min<std::uint64_t>((tz + 1) * span, v.cells_z()); ++r) {
+            for (std::uint64_t c = tx * span; c < std::min<std::uint64_t>((tx + 1) * span, v.cells_x()); ++c) {
+              if (!terrain.holes.empty() && terrain.holes[r * v.cells_x() + c]) continue;
+              for (int half = 0; half < 2; ++half) {
+                for (const Vec3& p : heightfield_triangle(terrain, std::uint32_t(r), std::uint32_t(c), half).v) {
+                  lo = std::min(lo, p.y);
+                  hi = std::max(hi, p.y);
+                }
               }
             }
           }
-        }
-        const HeightRange& got = v.range(level, tx, tz);
-        if (lo > hi) {
-          EXPECT_TRUE(got.empty()) << "level " << level << " tile " << tx << "," << tz;
-        } else {
-          EXPECT_EQ(got.min, lo) << "level " << level << " tile " << tx << "," << tz;
-          EXPECT_EQ(got.max, hi) << "level " << level << " tile " << tx << "," << tz;
+          const HeightRange& got = v.range(level, tx, tz);
+          if (lo > hi) {
+            EXPECT_TRUE(got.empty()) << "level " << level << " tile " << tx << "," << tz;
+          } else {
+            EXPECT_EQ(got.min, lo) << "level " << level << " tile " << tx << "," << tz;
+            EXPECT_EQ(got.max, hi) << "level " << level << " tile " << tx << "," << tz;
+          }
         }
       }
     }

@@ -7,6 +7,7 @@
 
 #include "core/random.h"
 #include "tests/support/test_meshes.h"
+#include "tools/grid_mesh.h"
 
 namespace terrains {
 
@@ -104,37 +105,9 @@ std::vector<Triangle> buildings_on(const Heightfield& terrain, std::uint64_t see
 FromMesh zero_ad_terrain(const std::string& path) {
   FromMesh out;
   out.mesh = load_scene(path);
-  const std::size_t cells = out.mesh.size() / 2;
-  const auto side = std::uint32_t(std::lround(std::sqrt(double(cells))));
-  if (out.mesh.size() % 2 != 0 || std::size_t(side) * side != cells) {
-    throw std::runtime_error(path + ": not a square grid of cells");
-  }
-  Heightfield& t = out.terrain;
-  t.columns = t.rows = side + 1;
-  const Triangle& first = out.mesh[0];  // half 0 of cell (0, 0): (0, 0), (1, 0), (0, 1)
-  t.origin = {first.v[0].x, 0.f, first.v[0].z};
-  t.cell_x = first.v[2].x - first.v[0].x;
-  t.cell_z = first.v[1].z - first.v[0].z;
-  t.heights.assign(std::size_t(t.columns) * t.rows, NAN);
-  // The export writes every cell's first half, row by row, then every cell's second half.
-  out.index.resize(out.mesh.size());
-  for (std::size_t k = 0; k < out.mesh.size(); ++k) {
-    const std::size_t half = k / cells, cell = k % cells;
-    const std::uint32_t r = std::uint32_t(cell / side), c = std::uint32_t(cell % side);
-    out.index[k] = std::uint32_t(2 * cell + half);
-    static constexpr int kCorner[2][3][2] = {{{0, 0}, {1, 0}, {0, 1}}, {{0, 1}, {1, 0}, {1, 1}}};
-    for (int v = 0; v < 3; ++v) {
-      t.heights[std::size_t(r + kCorner[half][v][0]) * t.columns + (c + kCorner[half][v][1])] = out.mesh[k].v[v].y;
-    }
-  }
-  // The mesh must be exactly this heightfield, vertex for vertex.
-  for (std::size_t k = 0; k < out.mesh.size(); ++k) {
-    const std::uint32_t i = out.index[k];
-    const Triangle h = heightfield_triangle(t, (i / 2) / side, (i / 2) % side, int(i % 2));
-    for (int v = 0; v < 3; ++v) {
-      if (!(h.v[v] == out.mesh[k].v[v])) throw std::runtime_error(path + ": triangle " + std::to_string(k) + " is not on the grid");
-    }
-  }
+  GridMesh grid = heightfield_of_grid_mesh(out.mesh);
+  out.terrain = std::move(grid.terrain);
+  out.index = std::move(grid.index);
   return out;
 }
 
