@@ -99,6 +99,27 @@ void print_summary(const Collector& c) {
                   rate(capsule).c_str(), ratio(e1, capsule).c_str());
     }
   }
+  std::printf("\nThe 0 A.D. terrain as its mesh and as the heightfield it came from (the same 947k triangles, the same "
+              "queries and answers), simd, 1 core.\n\n| workload | mesh | heightfield | heightfield / mesh | mesh "
+              "bytes/triangle | heightfield bytes/triangle |\n|---|---|---|---|---|---|\n");
+  for (const char* wl : {"tick", "validate", "long", "ray"}) {
+    const std::string mesh = std::string("Terrain/0ad/mesh/") + wl + "/1thread";
+    const std::string field = std::string("Terrain/0ad/heightfield/") + wl + "/1thread";
+    const double m = get(c, mesh, "items_per_second"), f = get(c, field, "items_per_second");
+    if (m <= 0 && f <= 0) continue;
+    std::printf("| %s | %s | %s | %s | %.0f | %.1f |\n", wl, rate(m).c_str(), rate(f).c_str(), ratio(f, m).c_str(),
+                get(c, mesh, "bytes/tri"), get(c, field, "bytes/tri"));
+  }
+  if (get(c, "TerrainBuild/hills4097", "triangles") > 0) {
+    std::printf("\nA 4097 x 4097 heightmap (16-bit PNG, %.1fM triangles): built from the file in %.0f ms, its snapshot "
+                "(%.1f MB) loaded in %.0f ms, %.1f MB in memory; sweeps/s on 1 core: tick %s, validate %s, long %s.\n",
+                get(c, "TerrainBuild/hills4097", "triangles") / 1e6, get(c, "TerrainBuild/hills4097", "real_ms"),
+                get(c, "TerrainLoad/hills4097", "file_MB"), get(c, "TerrainLoad/hills4097", "real_ms"),
+                get(c, "TerrainLoad/hills4097", "MB"),
+                rate(get(c, "Terrain/hills4097/heightfield/tick/1thread", "items_per_second")).c_str(),
+                rate(get(c, "Terrain/hills4097/heightfield/validate/1thread", "items_per_second")).c_str(),
+                rate(get(c, "Terrain/hills4097/heightfield/long/1thread", "items_per_second")).c_str());
+  }
   std::printf("\n| scene | triangles | BVH build (ms) | BVH bytes/triangle | depth | lanes used |\n|---|---|---|---|---|---|\n");
   for (const char* scene : scenes) {
     const std::string name = std::string("BuildBvh/") + scene;

@@ -340,7 +340,35 @@ HeightRange terrain_block_range(const TerrainView& v, std::uint32_t block_x, std
   return cells_range(v, r0, std::min(r0 + 2, v.cells_z()), c0, std::min(c0 + 2, v.cells_x()));
 }
 
-int terrain_block(const TerrainView& v, std::uint32_t block_x, std::uint32_t block_z, TriangleBlock& out) {
+unsigned terrain_cell_boxes(const TerrainView& v, std::uint32_t block_x, std::uint32_t block_z, float (&box)[6][4]) {
+  const std::uint32_t r0 = 2 * block_z, c0 = 2 * block_x;
+  const std::uint32_t rows = std::min<std::uint32_t>(2, v.cells_z() - r0), columns = std::min<std::uint32_t>(2, v.cells_x() - c0);
+  float x[3], z[3], y[3][3];
+  for (std::uint32_t c = 0; c <= columns; ++c) x[c] = v.x_at(c0 + c);
+  for (std::uint32_t r = 0; r <= rows; ++r) {
+    z[r] = v.z_at(r0 + r);
+    for (std::uint32_t c = 0; c <= columns; ++c) y[r][c] = v.y_at(r0 + r, c0 + c);
+  }
+  unsigned ground = 0;
+  for (std::uint32_t j = 0; j < 2; ++j) {
+    for (std::uint32_t i = 0; i < 2; ++i) {
+      const unsigned k = j * 2 + i;
+      if (j >= rows || i >= columns || v.hole(r0 + j, c0 + i)) {
+        for (auto& b : box) b[k] = 0.f;
+        continue;
+      }
+      ground |= 1u << k;
+      box[0][k] = x[i], box[3][k] = x[i + 1];
+      box[2][k] = z[j], box[5][k] = z[j + 1];
+      box[1][k] = std::min(std::min(y[j][i], y[j][i + 1]), std::min(y[j + 1][i], y[j + 1][i + 1]));
+      box[4][k] = std::max(std::max(y[j][i], y[j][i + 1]), std::max(y[j + 1][i], y[j + 1][i + 1]));
+    }
+  }
+  return ground;
+}
+
+int terrain_block(const TerrainView& v, std::uint32_t block_x, std::uint32_t block_z, TriangleBlock& out,
+                  unsigned cells) {
   static const BlockNormalsFn normals = best_block_sweep().normals;
   const std::uint32_t r0 = 2 * block_z, c0 = 2 * block_x;
   const std::uint32_t rows = std::min<std::uint32_t>(2, v.cells_z() - r0), columns = std::min<std::uint32_t>(2, v.cells_x() - c0);
@@ -355,7 +383,7 @@ int terrain_block(const TerrainView& v, std::uint32_t block_x, std::uint32_t blo
   int used = 0;
   for (std::uint32_t r = 0; r < rows; ++r) {
     for (std::uint32_t c = 0; c < columns; ++c) {
-      if (v.hole(r0 + r, c0 + c)) continue;
+      if (!((cells >> (r * 2 + c)) & 1u) || v.hole(r0 + r, c0 + c)) continue;
       const std::uint64_t cell = std::uint64_t(r0 + r) * v.cells_x() + (c0 + c);
       for (int half = 0; half < 2; ++half, ++used) {
         const Vec3& a = p[r + kCorner[half][0][0]][c + kCorner[half][0][1]];

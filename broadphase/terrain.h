@@ -108,11 +108,16 @@ bool terrain_triangle_is_hole(const TerrainView& view, std::uint64_t i);
 // World indices (first_triangle added).
 TriangleLinks terrain_links(const TerrainView& view, std::uint64_t i);
 
-// The triangles of the 2 x 2 cells whose first cell is (cell_row, cell_column) (the block at
-// block_x = cell_column / 2, block_z = cell_row / 2), as make_block would pack them: world
-// indices, holes and cells past the grid left out, used lanes first. Returns the lanes used
-// (0: nothing there).
-int terrain_block(const TerrainView& view, std::uint32_t block_x, std::uint32_t block_z, TriangleBlock& out);
+// The triangles of the 2 x 2 cells whose first cell is (2 block_z, 2 block_x), as make_block
+// would pack them: world indices, holes and cells past the grid left out, used lanes first.
+// Returns the lanes used (0: nothing there).
+// `cells`: which of the four cells to take (bit j * 2 + i: cell row r0 + j, column c0 + i).
+int terrain_block(const TerrainView& view, std::uint32_t block_x, std::uint32_t block_z, TriangleBlock& out,
+                  unsigned cells = 0xF);
+
+// The boxes of a block's four cells (SoA, as SweptBoxTest reads them: min x, y, z, max x, y, z),
+// and which of them hold ground (not a hole, inside the grid).
+unsigned terrain_cell_boxes(const TerrainView& view, std::uint32_t block_x, std::uint32_t block_z, float (&box)[6][4]);
 
 // The box of a block's vertices (its cells that are not holes): the walk's last level.
 HeightRange terrain_block_range(const TerrainView& view, std::uint32_t block_x, std::uint32_t block_z);

@@ -87,7 +87,7 @@ bool walk_terrain(const TerrainView& v, const SweptBox& s, float& limit, Travers
   TerrainItem stack[3 * (kMaxTerrainLevels + 1) + 4];
   int top = 0;
   TerrainItem candidate[4];
-  float box[6][4];  // min x, y, z, max x, y, z of each candidate
+  alignas(16) float box[6][4];  // min x, y, z, max x, y, z of each candidate (aligned: SSE loads)
   unsigned used = 0;
   int count = 0;
   // A tile of `level` (>= 0) as candidate k.
@@ -137,8 +137,15 @@ bool walk_terrain(const TerrainView& v, const SweptBox& s, float& limit, Travers
     const TerrainItem item = stack[--top];
     if (item.t > limit) continue;
     if (item.level < 0) {
+      // Only the block's cells the swept box enters make triangles (a walking step touches one
+      // or two of the four): fewer normals to compute and lanes to reject.
+      alignas(16) float cell_box[6][4];
+      alignas(16) float near[4];
+      const unsigned cells = terrain_cell_boxes(v, item.x, item.z, cell_box) &
+                             test.enter(cell_box[0], cell_box[1], cell_box[2], cell_box[3], cell_box[4], cell_box[5], limit, near);
+      if (cells == 0) continue;
       ++stats.leaves;
-      if (terrain_block(v, item.x, item.z, leaf_block) > 0 && leaf(static_cast<const TriangleBlock&>(leaf_block))) {
+      if (terrain_block(v, item.x, item.z, leaf_block, cells) > 0 && leaf(static_cast<const TriangleBlock&>(leaf_block))) {
         return true;
       }
       continue;

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include <capsweep/heightmap.h>
 #include <capsweep/scene.h>
 #include <capsweep/snapshot.h>
 #include <capsweep/version.h>
@@ -22,6 +23,9 @@
 namespace {
 
 using namespace capsweep;
+
+// Pinned sizes (the structs with pointers: on 64-bit targets).
+static_assert(sizeof(void*) != 8 || (sizeof(cs_heightfield) == 64 && sizeof(cs_heightmap_options) == 48));
 
 thread_local std::string last_error;
 
@@ -42,6 +46,8 @@ int guarded(const char* function, Body&& body) {
   } catch (const SceneError& e) {
     return fail(CS_ERROR_FILE, e.what());
   } catch (const SnapshotError& e) {
+    return fail(CS_ERROR_FILE, e.what());
+  } catch (const HeightmapError& e) {
     return fail(CS_ERROR_FILE, e.what());
   } catch (const WorldError& e) {
     return fail(CS_ERROR_MESH, std::string(function) + ": " + e.what());
@@ -131,6 +137,64 @@ int cs_world_from_layered_triangles(const float* vertices, size_t vertex_count, 
     std::vector<std::uint32_t> masks;
     if (layers) masks.assign(layers, layers + triangle_count);
     *out = new cs_world{World(std::move(triangles), std::move(masks))};
+  });
+}
+
+int cs_world_from_heightfield(const cs_heightfield* terrain, const float* vertices, size_t vertex_count,
+                              const uint32_t* indices, size_t triangle_count, const uint32_t* layers, cs_world** out) {
+  return guarded("cs_world_from_heightfield", [&] {
+    require(out != nullptr && terrain != nullptr, "terrain or out is NULL");
+    *out = nullptr;
+    require(terrain->reserved == 0, "cs_heightfield.reserved must be 0");
+    require(triangle_count == 0 || (vertices != nullptr && indices != nullptr), "vertices or indices are NULL");
+    require((terrain->heights != nullptr) != (terrain->samples != nullptr),
+            "give the heights either as floats or as 16-bit samples (exactly one of the two)");
+    Heightfield t;
+    t.columns = terrain->columns;
+    t.rows = terrain->rows;
+    t.cell_x = terrain->cell_x;
+    t.cell_z = terrain->cell_z;
+    t.origin = {terrain->origin[0], terrain->origin[1], terrain->origin[2]};
+    t.height_scale = terrain->height_scale;
+    t.layers = terrain->layers;
+    require(t.columns >= 2 && t.rows >= 2, "heightfield: needs at least 2 x 2 samples, got " +
+                                                std::to_string(t.columns) + " x " + std::to_string(t.rows));
+    const std::size_t n = std::size_t(t.columns) * t.rows;
+    if (terrain->heights) t.heights.assign(terrain->heights, terrain->heights + n);
+    if (terrain->samples) t.samples.assign(terrain->samples, terrain->samples + n);
+    if (terrain->holes) t.holes.assign(terrain->holes, terrain->holes + heightfield_cells(t));
+    std::vector<Triangle> triangles(triangle_count);
+    for (std::size_t i = 0; i < triangle_count; ++i) {
+      for (int k = 0; k < 3; ++k) {
+        const std::uint32_t v = indices[3 * i + k];
+        require(v < vertex_count, "triangle " + std::to_string(i) + " names vertex " + std::to_string(v) + " of " +
+                                      std::to_string(vertex_count));
+        triangles[i].v[k] = {vertices[3 * v], vertices[3 * v + 1], vertices[3 * v + 2]};
+      }
+    }
+    std::vector<std::uint32_t> masks;
+    if (layers && triangle_count > 0) masks.assign(layers, layers + triangle_count);
+    *out = new cs_world{World(std::move(t), std::move(triangles), std::move(masks))};
+  });
+}
+
+int cs_world_load_heightmap(const char* path, const cs_heightmap_options* options, cs_world** out) {
+  return guarded("cs_world_load_heightmap", [&] {
+    require(path != nullptr && out != nullptr, "path or out is NULL");
+    *out = nullptr;
+    HeightmapOptions o;
+    if (options) {
+      require(options->reserved == 0, "cs_heightmap_options.reserved must be 0");
+      o.cell_x = options->cell_x;
+      o.cell_z = options->cell_z;
+      o.height_scale = options->height_scale;
+      o.origin = {options->origin[0], options->origin[1], options->origin[2]};
+      o.columns = options->columns;
+      o.rows = options->rows;
+      o.holes = options->holes ? options->holes : "";
+      o.layers = options->layers;
+    }
+    *out = new cs_world{World(load_heightmap(path, o))};
   });
 }
 

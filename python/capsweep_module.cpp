@@ -3,9 +3,11 @@
 // makes them so, without a copy when they already are) and answers are written in place into
 // arrays allocated once; every batch runs with the GIL released.
 #include <pybind11/numpy.h>
+
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <array>
 #include <chrono>
 #include <cstddef>
 #include <cstring>
@@ -304,6 +306,89 @@ PYBIND11_MODULE(_capsweep, m) {
       code = cs_world_from_layered_triangles(static_cast<const float*>(v.ptr), std::size_t(v.shape[0]),
                                              static_cast<const std::uint32_t*>(i.ptr), std::size_t(i.shape[0]), masks,
                                              &w);
+    }
+    check(code);
+    return new PyWorld(w);
+  }, py::return_value_policy::take_ownership);
+
+  // A heightfield world: heights (rows, columns) of float32 or uint16, holes (rows - 1, columns -
+  // 1) or None, and optionally a mesh on it (vertices and indices, or None).
+  m.def("_from_heightfield", [](const py::array& heights, float cell_x, float cell_z, float height_scale,
+                                 std::array<float, 3> origin, py::object holes, std::uint32_t terrain_layers,
+                                 py::object vertices, py::object indices, py::object layers) {
+    if (heights.ndim() != 2) throw std::invalid_argument("heights must have shape (rows, columns)");
+    const bool u16 = heights.dtype().is(py::dtype::of<std::uint16_t>());
+    if (!u16 && !heights.dtype().is(py::dtype::of<float>())) {
+      throw std::invalid_argument("heights must be float32 metres or uint16 samples");
+    }
+    if (heights.shape(0) < 2 || heights.shape(1) < 2 || heights.shape(0) > 0xFFFFFFFFll || heights.shape(1) > 0xFFFFFFFFll) {
+      throw std::invalid_argument("heights must hold at least 2 x 2 samples");
+    }
+    const py::array h = py::array::ensure(heights, py::array::c_style);
+    cs_heightfield c{};
+    c.rows = std::uint32_t(h.shape(0));
+    c.columns = std::uint32_t(h.shape(1));
+    c.cell_x = cell_x;
+    c.cell_z = cell_z;
+    c.height_scale = height_scale;
+    c.origin[0] = origin[0], c.origin[1] = origin[1], c.origin[2] = origin[2];
+    c.layers = terrain_layers;
+    if (u16) {
+      c.samples = static_cast<const std::uint16_t*>(h.data());
+    } else {
+      c.heights = static_cast<const float*>(h.data());
+    }
+    py::array_t<std::uint8_t, py::array::c_style> hole_array;
+    if (!holes.is_none()) {
+      hole_array = holes.cast<py::array_t<std::uint8_t, py::array::c_style | py::array::forcecast>>();
+      if (hole_array.ndim() != 2 || hole_array.shape(0) != h.shape(0) - 1 || hole_array.shape(1) != h.shape(1) - 1) {
+        throw std::invalid_argument("holes must have one flag per cell: shape (rows - 1, columns - 1)");
+      }
+      c.holes = hole_array.data();
+    }
+    py::array_t<float, py::array::c_style> v;
+    py::array_t<std::uint32_t, py::array::c_style> i, masks;
+    std::size_t vertex_count = 0, triangle_count = 0;
+    if (!indices.is_none()) {
+      v = vertices.cast<py::array_t<float, py::array::c_style | py::array::forcecast>>();
+      i = indices.cast<py::array_t<std::uint32_t, py::array::c_style | py::array::forcecast>>();
+      if (v.ndim() != 2 || i.ndim() != 2 || v.shape(1) != 3 || i.shape(1) != 3) {
+        throw std::invalid_argument("vertices must have shape (n, 3) and indices (m, 3)");
+      }
+      vertex_count = std::size_t(v.shape(0));
+      triangle_count = std::size_t(i.shape(0));
+      if (!layers.is_none()) {
+        masks = layers.cast<py::array_t<std::uint32_t, py::array::c_style | py::array::forcecast>>();
+        if (masks.ndim() != 1 || std::size_t(masks.shape(0)) != triangle_count) {
+          throw std::invalid_argument("layers must hold one mask per triangle");
+        }
+      }
+    }
+    cs_world* w = nullptr;
+    int code;
+    {
+      py::gil_scoped_release free;
+      code = cs_world_from_heightfield(&c, triangle_count ? v.data() : nullptr, vertex_count,
+                                       triangle_count ? i.data() : nullptr, triangle_count,
+                                       masks.size() ? masks.data() : nullptr, &w);
+    }
+    check(code);
+    return new PyWorld(w);
+  }, py::return_value_policy::take_ownership);
+  m.def("_load_heightmap", [](const std::string& path, float cell_x, float cell_z, float height_scale,
+                               std::array<float, 3> origin, std::uint32_t columns, std::uint32_t rows,
+                               const std::string& holes, std::uint32_t layers) {
+    cs_heightmap_options o{};
+    o.cell_x = cell_x, o.cell_z = cell_z, o.height_scale = height_scale;
+    o.origin[0] = origin[0], o.origin[1] = origin[1], o.origin[2] = origin[2];
+    o.columns = columns, o.rows = rows;
+    o.holes = holes.empty() ? nullptr : holes.c_str();
+    o.layers = layers;
+    cs_world* w = nullptr;
+    int code;
+    {
+      py::gil_scoped_release free;
+      code = cs_world_load_heightmap(path.c_str(), &o, &w);
     }
     check(code);
     return new PyWorld(w);

@@ -240,6 +240,44 @@ CS_API int cs_world_from_layered_triangles(const float* vertices, size_t vertex_
  * them are not there for its sweeps, moves, validation and overlaps. Free it like any world. */
 #define CS_ALL_LAYERS 0xFFFFFFFFu
 CS_API int cs_world_with_layers(const cs_world* world, uint32_t layers, cs_world** out);
+/* Terrain as a grid of heights (<capsweep/heightfield.h>): sample (row, column) stands at
+ * origin + (column * cell_x, height, row * cell_z); each cell holds two triangles, split from
+ * (row, column + 1) to (row + 1, column). The world's triangles are the mesh's (if any), then two
+ * per cell: mesh_count + 2 * (row * (columns - 1) + column) + half. The arrays are copied.
+ * 64 bytes on 64-bit targets. */
+typedef struct cs_heightfield {
+  uint32_t columns, rows;  /* samples along +x and +z, each >= 2 */
+  float cell_x, cell_z;    /* metres between samples, > 0 */
+  float origin[3];         /* where sample (0, 0) stands at height 0 */
+  float height_scale;      /* metres per step of `samples` */
+  const float* heights;    /* columns * rows heights (metres above origin.y), row by row, or NULL */
+  const uint16_t* samples; /* or columns * rows 16-bit samples: exactly one of the two is given */
+  const uint8_t* holes;    /* (columns - 1) * (rows - 1) cells, non-zero = no ground; NULL = none */
+  uint32_t layers;         /* the terrain's layer mask, != 0 */
+  uint32_t reserved;       /* 0 */
+} cs_heightfield;
+
+/* What a heightmap file does not carry (cs_world_load_heightmap). */
+typedef struct cs_heightmap_options {
+  float cell_x, cell_z;  /* metres between samples, > 0 */
+  float height_scale;    /* metres per PNG sample step; multiplies a raw file's floats */
+  float origin[3];       /* where the top-left sample stands at height 0 */
+  uint32_t columns, rows; /* the size of a raw float32 file (0, 0 for a PNG) */
+  const char* holes;     /* a grayscale PNG with a pixel per cell (0 = ground), or NULL */
+  uint32_t layers;       /* the terrain's layer mask, != 0 */
+  uint32_t reserved;     /* 0 */
+} cs_heightmap_options;
+
+/* A world of a heightfield and, optionally, a mesh on it (triangle_count 0: none; layers NULL:
+ * every mesh triangle on layer 1). A heightfield check_heightfield refuses is CS_ERROR_MESH. */
+CS_API int cs_world_from_heightfield(const cs_heightfield* terrain, const float* vertices, size_t vertex_count,
+                                     const uint32_t* indices, size_t triangle_count, const uint32_t* layers,
+                                     cs_world** out);
+/* A heightfield world from a grayscale PNG (16 or 8 bits) or a raw little-endian float32 file
+ * (options NULL: 1 m cells, scale 1, origin 0, layer 1). A file that is not a heightmap is
+ * CS_ERROR_FILE, naming it. */
+CS_API int cs_world_load_heightmap(const char* path, const cs_heightmap_options* options, cs_world** out);
+
 /* NULL is allowed. */
 CS_API void cs_world_free(cs_world* world);
 CS_API size_t cs_world_triangle_count(const cs_world* world);

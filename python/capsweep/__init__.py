@@ -118,6 +118,29 @@ def _threads(threads):
     return int(threads)
 
 
+def _mesh_arrays(vertices, indices, layers):
+    """Vertices, indices and layer masks as the native calls take them, checked."""
+    v = _np.ascontiguousarray(vertices, dtype="<f4")
+    i = _np.asarray(indices)
+    if i.ndim != 2 or i.shape[1] != 3 or v.ndim != 2 or v.shape[1] != 3:
+        raise Error(f"vertices must have shape (n, 3) and indices (m, 3), got {v.shape} and {i.shape}")
+    if i.size and (not _np.issubdtype(i.dtype, _np.integer)):
+        raise Error(f"indices must be integers, got {i.dtype}")
+    if i.size and (i.min() < 0 or i.max() > 0xFFFFFFFE):
+        t = int(_np.argwhere((i < 0) | (i > 0xFFFFFFFE))[0][0])
+        raise Error(f"triangle {t} names vertex {int(i[t][(i[t] < 0) | (i[t] > 0xFFFFFFFE)][0])}, "
+                    f"which is not an index")
+    masks = None
+    if layers is not None:
+        masks = _np.asarray(layers)
+        if masks.ndim != 1 or len(masks) != len(i):
+            raise Error(f"layers must hold one mask per triangle: {masks.shape} for {len(i)} triangles")
+        if masks.size and (masks.min() < 0 or masks.max() > 0xFFFFFFFF):
+            raise Error("layers must be 32-bit masks")
+        masks = _np.ascontiguousarray(masks, dtype="<u4")
+    return v, _np.ascontiguousarray(i, dtype="<u4"), masks
+
+
 class World:
     """A static triangle world: built once, then read-only (any number of threads may query it).
 
@@ -128,25 +151,7 @@ class World:
     """
 
     def __init__(self, vertices, indices, layers=None):
-        v = _np.ascontiguousarray(vertices, dtype="<f4")
-        i = _np.asarray(indices)
-        if i.ndim != 2 or i.shape[1] != 3 or v.ndim != 2 or v.shape[1] != 3:
-            raise Error(f"vertices must have shape (n, 3) and indices (m, 3), got {v.shape} and {i.shape}")
-        if i.size and (not _np.issubdtype(i.dtype, _np.integer)):
-            raise Error(f"indices must be integers, got {i.dtype}")
-        if i.size and (i.min() < 0 or i.max() > 0xFFFFFFFE):
-            t = int(_np.argwhere((i < 0) | (i > 0xFFFFFFFE))[0][0])
-            raise Error(f"triangle {t} names vertex {int(i[t][(i[t] < 0) | (i[t] > 0xFFFFFFFE)][0])}, "
-                        f"which is not an index")
-        masks = None
-        if layers is not None:
-            masks = _np.asarray(layers)
-            if masks.ndim != 1 or len(masks) != len(i):
-                raise Error(f"layers must hold one mask per triangle: {masks.shape} for {len(i)} triangles")
-            if masks.size and (masks.min() < 0 or masks.max() > 0xFFFFFFFF):
-                raise Error("layers must be 32-bit masks")
-            masks = _np.ascontiguousarray(masks, dtype="<u4")
-        self._native = _capsweep._from_triangles(v, _np.ascontiguousarray(i, dtype="<u4"), masks)
+        self._native = _capsweep._from_triangles(*_mesh_arrays(vertices, indices, layers))
 
     def with_layers(self, layers):
         """The same world (sharing its memory) whose sweeps, moves, validation and overlaps see
@@ -219,6 +224,65 @@ def load(path, scale=1.0, z_up=False, layers=None):
     return World._wrap(_capsweep._load(str(path), float(scale), bool(z_up), str(layers) if layers else ""))
 
 
+def _cell(cell):
+    c = _np.atleast_1d(_np.asarray(cell, dtype=float))
+    if c.shape not in ((1,), (2,)):
+        raise Error(f"cell must be one size or (x, z), got {cell!r}")
+    return float(c[0]), float(c[-1])
+
+
+def _origin(origin):
+    o = _np.asarray(origin, dtype=float)
+    if o.shape != (3,):
+        raise Error(f"origin must be (x, y, z), got {origin!r}")
+    return [float(x) for x in o]
+
+
+def _mask(layers, what):
+    if not 0 < int(layers) <= 0xFFFFFFFF:
+        raise Error(f"{what} must be a mask naming at least one layer")
+    return int(layers)
+
+
+def heightfield(heights, cell=1.0, origin=(0.0, 0.0, 0.0), height_scale=1.0, holes=None, layers=1,
+                vertices=None, indices=None, mesh_layers=None):
+    """A World of terrain as a grid of heights, with a mesh on it or none.
+
+    heights: (rows, columns) float32 metres, or uint16 samples (metres = height_scale * sample);
+    rows run along +z, columns along +x; sample (r, c) stands at origin + (c * cell_x, height,
+    r * cell_z). cell: one size or (cell_x, cell_z). holes: (rows - 1, columns - 1) flags, true =
+    no ground in that cell. layers: the terrain's layer mask. vertices, indices, mesh_layers: a
+    mesh on the terrain, as World() takes them. Triangle indices: the mesh's first, then two per
+    cell, mesh_count + 2 * (r * (columns - 1) + c) + half."""
+    h = _np.asarray(heights)
+    if h.dtype != _np.uint16:
+        h = h.astype("<f4")
+    if h.ndim != 2 or h.shape[0] < 2 or h.shape[1] < 2:
+        raise Error(f"heights must have shape (rows, columns), at least 2 x 2, got {h.shape}")
+    cx, cz = _cell(cell)
+    hole_flags = None
+    if holes is not None:
+        hole_flags = _np.ascontiguousarray(_np.asarray(holes) != 0, dtype=_np.uint8)
+        if hole_flags.shape != (h.shape[0] - 1, h.shape[1] - 1):
+            raise Error(f"holes must have one flag per cell: shape {(h.shape[0] - 1, h.shape[1] - 1)}, "
+                        f"got {hole_flags.shape}")
+    v = i = m = None
+    if indices is not None:
+        v, i, m = _mesh_arrays(vertices, indices, mesh_layers)
+    return World._wrap(_capsweep._from_heightfield(h, cx, cz, float(height_scale), _origin(origin), hole_flags,
+                                                   _mask(layers, "layers"), v, i, m))
+
+
+def load_heightmap(path, cell=1.0, origin=(0.0, 0.0, 0.0), height_scale=1.0, size=None, holes=None, layers=1):
+    """A World from a heightmap file: a grayscale PNG (16 or 8 bits, a sample per pixel, rows
+    along +z) or raw little-endian float32 heights (give size=(columns, rows)); holes names a
+    grayscale PNG with a pixel per cell (0 = ground). As `capsweep build --heightmap` reads them."""
+    columns, rows = (0, 0) if size is None else (int(size[0]), int(size[1]))
+    cx, cz = _cell(cell)
+    return World._wrap(_capsweep._load_heightmap(str(path), cx, cz, float(height_scale), _origin(origin), columns,
+                                                 rows, str(holes) if holes else "", _mask(layers, "layers")))
+
+
 def read_queries(path):
     """The queries of a CWSQ file, as QUERY_DTYPE records (every one checked)."""
     return _capsweep._query_count_and_fill(str(path), lambda n: _np.empty(n, QUERY_DTYPE))
@@ -234,6 +298,6 @@ def write_results(path, hits):
     _capsweep._write_results(str(path), _records(hits, HIT_DTYPE, 0, "hits"))
 
 
-__all__ = ["World", "load", "read_queries", "read_ellipsoid_queries", "write_results", "ELLIPSOID_QUERY_DTYPE", "default_move_settings", "Error", "QUERY_DTYPE",
+__all__ = ["World", "load", "heightfield", "load_heightmap", "read_queries", "read_ellipsoid_queries", "write_results", "ELLIPSOID_QUERY_DTYPE", "default_move_settings", "Error", "QUERY_DTYPE",
            "HIT_DTYPE", "CAPSULE_DTYPE", "AGENT_DTYPE", "MOVE_RESULT_DTYPE", "MOVE_CONTACT_DTYPE",
            "CLAIMED_MOVE_DTYPE", "VERDICT_DTYPE", "OVERLAP_DTYPE", "STATUS", "VERDICTS", "__version__"]

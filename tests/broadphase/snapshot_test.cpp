@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <iterator>
 
 #include <capsweep/snapshot.h>
@@ -15,6 +16,7 @@
 #include "tests/support/batches.h"
 #include "tests/support/same_answers.h"
 #include "tests/support/scene_list.h"
+#include "tests/support/terrains.h"
 #include "tests/support/test_meshes.h"
 
 namespace {
@@ -189,6 +191,145 @@ TEST(Snapshot, ChecksumSeesEveryBitAndIgnoresThreads) {
     EXPECT_NE(snapshot_checksum(data.data(), data.size()), h) << at;
   }
   EXPECT_NE(snapshot_checksum(data.data(), data.size() - 1), snapshot_checksum(data.data(), data.size()));
+}
+
+}  // namespace
+
+namespace {
+
+// A heightfield (16-bit samples, holes) with buildings, and one of float heights alone.
+World terrain_world(bool buildings) {
+  if (!buildings) return World(terrains::generate({.columns = 45, .rows = 30, .seed = 81}));
+  const Heightfield t = terrains::generate({.columns = 70, .rows = 51, .samples16 = true, .holes = true, .seed = 82});
+  return World(t, terrains::buildings_on(t, 83));
+}
+
+// The header and payload checksums of a file edited in place (docs/FORMATS.md): what a crafted
+// file would carry, so that the checks behind them are reached.
+void reseal(std::vector<unsigned char>& b) {
+  const std::uint64_t payload_bytes = b.size() - 128;
+  std::memcpy(&b[96], &payload_bytes, 8);
+  const std::uint64_t payload = snapshot_checksum(b.data() + 128, payload_bytes);
+  std::memcpy(&b[104], &payload, 8);
+  const std::uint64_t header = snapshot_checksum(b.data(), 120);
+  std::memcpy(&b[120], &header, 8);
+}
+
+TEST(Snapshot, AHeightfieldWorldLoadsAndAnswersLikeTheBuiltOne) {
+  for (bool buildings : {true, false}) {
+    const World built = terrain_world(buildings);
+    const std::string path = temp_path("terrain.cwsw");
+    save_snapshot(built, "terrain", path);
+    const Snapshot snap = load_snapshot(path);
+    const World& loaded = snap.world;
+    const TerrainView &a = built.arrays().terrain, &b = loaded.arrays().terrain;
+    ASSERT_TRUE(b.present());
+    EXPECT_EQ(a.columns, b.columns);
+    EXPECT_EQ(a.rows, b.rows);
+    EXPECT_TRUE(same_array(a.heights, b.heights));
+    EXPECT_TRUE(same_array(a.samples, b.samples));
+    EXPECT_TRUE(same_array(a.holes, b.holes));
+    EXPECT_TRUE(same_array(a.pyramid, b.pyramid));
+    EXPECT_TRUE(answers::bits(built.bounds(), loaded.bounds()));
+    EXPECT_EQ(built.triangle_count(), loaded.triangle_count());
+    EXPECT_EQ(built.memory_bytes(), loaded.memory_bytes());
+    const batches::Batches q = batches::make(built, 1500, 12);
+    const World* worlds[2] = {&built, &loaded};
+    for (SweepPath path_kind : {SweepPath::simd, SweepPath::scalar, SweepPath::brute}) {
+      BatchOptions o;
+      o.path = path_kind;
+      expect_same_answers<SweepHit>("sweep", q.sweeps.size(), [&](int w, std::vector<SweepHit>& r) {
+        worlds[w]->sweep(q.sweeps, r, o);
+      });
+    }
+    expect_same_answers<MoveResult>("move", q.agents.size(), [&](int w, std::vector<MoveResult>& r) {
+      worlds[w]->move(q.agents, MoveSettings{}, r);
+    });
+    expect_same_answers<Verdict>("validate", q.claims.size(), [&](int w, std::vector<Verdict>& r) {
+      worlds[w]->validate(q.claims, ValidateSettings{}, r);
+    });
+    expect_same_answers<OverlapResult>("overlap", q.capsules.size(), [&](int w, std::vector<OverlapResult>& r) {
+      worlds[w]->overlap(q.capsules, 0.05f, r);
+    });
+    // The same world gives the same bytes.
+    save_snapshot(loaded, "terrain", temp_path("again.cwsw"));
+    EXPECT_EQ(read_bytes(path), read_bytes(temp_path("again.cwsw")));
+    std::remove(path.c_str());
+    std::remove(temp_path("again.cwsw").c_str());
+  }
+}
+
+// A file whose checksums are right but whose heightfield section is not: refused naming why.
+TEST(Snapshot, ABadHeightfieldSectionIsRefusedEvenWithGoodChecksums) {
+  const std::string good = temp_path("good.cwsw"), bad = temp_path("bad.cwsw");
+  save_snapshot(terrain_world(true), "terrain", good);
+  const std::vector<unsigned char> bytes = read_bytes(good);
+  std::uint32_t columns, rows, sample_kind;
+  std::uint64_t hole_words, triangles;
+  std::memcpy(&triangles, &bytes[40], 8);
+  std::memcpy(&columns, &bytes[128], 4);
+  std::memcpy(&rows, &bytes[132], 4);
+  std::memcpy(&sample_kind, &bytes[160], 4);
+  std::memcpy(&hole_words, &bytes[168], 8);
+  ASSERT_EQ(columns, 70u);
+  ASSERT_EQ(sample_kind, 2u);  // 16-bit samples
+  ASSERT_EQ(hole_words, (69u * 50u + 63u) / 64u);
+  auto refused = [&](const std::function<void(std::vector<unsigned char>&)>& edit, const std::string& words) {
+    std::vector<unsigned char> b = bytes;
+    edit(b);
+    reseal(b);
+    write_bytes(bad, b);
+    expect_refused(bad, words);
+  };
+  auto put32 = [](std::vector<unsigned char>& b, std::size_t at, std::uint32_t v) { std::memcpy(&b[at], &v, 4); };
+  refused([&](auto& b) { put32(b, 160, 7); }, "the heightfield section holds counts out of range");
+  refused([&](auto& b) { put32(b, 128, 1); }, "the heightfield section holds counts out of range");
+  refused([&](auto& b) { put32(b, 168, 3); }, "the heightfield section holds counts out of range");
+  refused([&](auto& b) { put32(b, 164, 0); }, "heightfield: its layer mask is 0");
+  refused([&](auto& b) { put32(b, 156, 0xFFFFFFFFu); }, "heightfield: the height scale must be finite and > 0");
+  refused([&](auto& b) { put32(b, 136, 0); }, "heightfield: the cell size must be finite and > 0");
+  // The sections after the mesh's: the samples, then the holes (docs/FORMATS.md); found from
+  // the end of the file, which the source text closes.
+  const std::size_t source = std::string("terrain").size();
+  const std::size_t holes_at = bytes.size() - source - hole_words * 8;
+  refused([&](auto& b) { b[holes_at + hole_words * 8 - 1] |= 0x80; }, "hole bits run past its last cell");
+  // A sample beyond the range of coordinates: the 16-bit scale times 65535 stays small, so
+  // give the origin a height that puts the highest sample past 1e6 m.
+  refused([&](auto& b) {
+    const float y = 999999.f;
+    std::memcpy(&b[148], &y, 4);
+  }, "lies beyond 1e6 m");
+  // The world's bounds must hold the heightfield.
+  refused([&](auto& b) {
+    const float max_y = -100.f;
+    std::memcpy(&b[88], &max_y, 4);
+  }, "outside the world's bounds");
+  std::remove(good.c_str());
+  std::remove(bad.c_str());
+}
+
+// Version 3 files (no heightfield section) are still read: the version 4 file of a mesh world
+// without its section is one.
+TEST(Snapshot, Version3FilesAreStillRead) {
+  const World w = small_world();
+  const std::string v4 = temp_path("v4.cwsw"), v3 = temp_path("v3.cwsw");
+  save_snapshot(w, "small", v4);
+  std::vector<unsigned char> b = read_bytes(v4);
+  for (std::size_t k = 128; k < 192; ++k) ASSERT_EQ(b[k], 0) << "a mesh world's heightfield section is zero";
+  b.erase(b.begin() + 128, b.begin() + 192);
+  const std::uint32_t version = 3;
+  std::memcpy(&b[8], &version, 4);
+  reseal(b);
+  write_bytes(v3, b);
+  const Snapshot s = load_snapshot(v3);
+  EXPECT_FALSE(s.world.has_terrain());
+  const batches::Batches q = batches::make(w, 500, 13);
+  std::vector<SweepHit> x(q.sweeps.size()), y(q.sweeps.size());
+  w.sweep(q.sweeps, x);
+  s.world.sweep(q.sweeps, y);
+  for (std::size_t i = 0; i < x.size(); ++i) ASSERT_TRUE(identical(x[i], y[i])) << "query " << i;
+  std::remove(v4.c_str());
+  std::remove(v3.c_str());
 }
 
 }  // namespace

@@ -22,6 +22,8 @@
 #include "tests/support/batches.h"
 #include "tests/support/same_answers.h"
 #include "tests/support/scene_list.h"
+#include "tests/support/terrains.h"
+#include "tools/heightmaps.h"
 #include "tools/arena.h"
 #include "tools/workloads.h"
 
@@ -260,6 +262,109 @@ TEST(CApi, LayeredWorldsAndTheirViewsAnswerAsTheCppApi) {
   EXPECT_EQ(hit.hit, CS_HIT);
   std::remove(obj.c_str());
   std::remove(table.c_str());
+}
+
+// A heightfield world (16-bit samples, holes, a mesh on it) made through C answers as the C++
+// World of the same heightfield; a heightmap file loads as load_heightmap reads it; a bad
+// heightfield or file is refused with its code and message.
+TEST(CApi, HeightfieldWorldsAnswerAsTheCppApi) {
+  const Heightfield terrain = terrains::generate({.columns = 40, .rows = 33, .samples16 = true, .holes = true, .seed = 9});
+  const std::vector<Triangle> buildings = terrains::buildings_on(terrain, 10);
+  std::vector<float> vertices;
+  std::vector<std::uint32_t> indices, layers;
+  for (const Triangle& t : buildings) {
+    for (const Vec3& v : t.v) {
+      indices.push_back(std::uint32_t(vertices.size() / 3));
+      vertices.insert(vertices.end(), {v.x, v.y, v.z});
+    }
+    layers.push_back(indices.size() % 2 ? 1u : 3u);
+  }
+  cs_heightfield c{};
+  c.columns = terrain.columns, c.rows = terrain.rows, c.cell_x = terrain.cell_x, c.cell_z = terrain.cell_z;
+  c.origin[0] = terrain.origin.x, c.origin[1] = terrain.origin.y, c.origin[2] = terrain.origin.z;
+  c.height_scale = terrain.height_scale, c.samples = terrain.samples.data(), c.holes = terrain.holes.data();
+  c.layers = 4u;
+  WorldHandle h;
+  ASSERT_EQ(cs_world_from_heightfield(&c, vertices.data(), vertices.size() / 3, indices.data(), buildings.size(),
+                                      layers.data(), &h.w),
+            CS_OK)
+      << cs_last_error();
+  Heightfield t = terrain;
+  t.layers = 4u;
+  const World world(t, buildings, layers);
+  ASSERT_EQ(cs_world_triangle_count(h.w), world.triangle_count());
+  const batches::Batches b = batches::make(world, 1500, 6);
+  std::vector<cs_sweep_query> queries;
+  for (const SweepQuery& q : b.sweeps) queries.push_back(records::record(q));
+  for (int path : {CS_PATH_SIMD, CS_PATH_SCALAR, CS_PATH_BRUTE}) {
+    std::vector<cs_sweep_hit> hits(queries.size());
+    ASSERT_EQ(cs_sweep_ex(h.w, queries.data(), queries.size(), hits.data(), path, 0, nullptr), CS_OK);
+    std::vector<SweepHit> expected(queries.size());
+    world.sweep(b.sweeps, expected, on_path(SweepPath(path), 0));
+    std::size_t terrain_hits = 0;
+    for (std::size_t i = 0; i < queries.size(); ++i) {
+      const cs_sweep_hit want = records::record(expected[i]);
+      ASSERT_EQ(std::memcmp(&hits[i], &want, sizeof want), 0) << "path " << path << ", query " << i;
+      terrain_hits += expected[i].hit && expected[i].triangle >= buildings.size();
+    }
+    EXPECT_GT(terrain_hits, queries.size() / 10);
+  }
+  std::vector<cs_capsule> capsules;
+  for (const Capsule& k : b.capsules) capsules.push_back(records::record(k));
+  std::vector<cs_overlap_result> over(capsules.size());
+  ASSERT_EQ(cs_overlap(h.w, capsules.data(), capsules.size(), 0.05f, over.data(), 0), CS_OK) << cs_last_error();
+  std::vector<OverlapResult> expected_over(capsules.size());
+  std::vector<Status> over_status(capsules.size());
+  world.overlap(b.capsules, 0.05f, expected_over, {}, over_status);
+  for (std::size_t i = 0; i < capsules.size(); ++i) {
+    const cs_overlap_result want = records::record(expected_over[i], over_status[i]);
+    ASSERT_EQ(std::memcmp(&over[i], &want, sizeof want), 0) << "capsule " << i;
+  }
+
+  // A heightmap file.
+  const std::string png = temp_path("terrain.png");
+  write_gray_png(png, terrain.columns, terrain.rows, terrain.samples, 16);
+  cs_heightmap_options o{};
+  o.cell_x = terrain.cell_x, o.cell_z = terrain.cell_z, o.height_scale = terrain.height_scale;
+  o.origin[0] = terrain.origin.x, o.origin[1] = terrain.origin.y, o.origin[2] = terrain.origin.z;
+  o.layers = 1u;
+  WorldHandle from_file;
+  ASSERT_EQ(cs_world_load_heightmap(png.c_str(), &o, &from_file.w), CS_OK) << cs_last_error();
+  Heightfield no_holes = terrain;
+  no_holes.holes.clear();
+  const World expected_world(no_holes);
+  std::vector<cs_sweep_hit> hits(queries.size());
+  std::vector<SweepHit> expected(queries.size());
+  ASSERT_EQ(cs_sweep(from_file.w, queries.data(), queries.size(), hits.data(), 0), CS_OK);
+  expected_world.sweep(b.sweeps, expected);
+  for (std::size_t i = 0; i < queries.size(); ++i) {
+    const cs_sweep_hit want = records::record(expected[i]);
+    ASSERT_EQ(std::memcmp(&hits[i], &want, sizeof want), 0) << "heightmap file, query " << i;
+  }
+
+  // Refusals.
+  cs_world* none = reinterpret_cast<cs_world*>(&h);
+  cs_heightfield bad = c;
+  bad.heights = reinterpret_cast<const float*>(terrain.samples.data());
+  EXPECT_EQ(cs_world_from_heightfield(&bad, nullptr, 0, nullptr, 0, nullptr, &none), CS_ERROR_ARGUMENT);
+  EXPECT_EQ(none, nullptr);
+  EXPECT_NE(std::string(cs_last_error()).find("exactly one of the two"), std::string::npos) << cs_last_error();
+  bad = c;
+  bad.layers = 0;
+  EXPECT_EQ(cs_world_from_heightfield(&bad, nullptr, 0, nullptr, 0, nullptr, &none), CS_ERROR_MESH);
+  EXPECT_NE(std::string(cs_last_error()).find("heightfield: its layer mask is 0"), std::string::npos) << cs_last_error();
+  bad = c;
+  bad.reserved = 1;
+  EXPECT_EQ(cs_world_from_heightfield(&bad, nullptr, 0, nullptr, 0, nullptr, &none), CS_ERROR_ARGUMENT);
+  bad = c;
+  bad.columns = 1;
+  EXPECT_EQ(cs_world_from_heightfield(&bad, nullptr, 0, nullptr, 0, nullptr, &none), CS_ERROR_ARGUMENT);
+  EXPECT_NE(std::string(cs_last_error()).find("at least 2 x 2 samples"), std::string::npos) << cs_last_error();
+  EXPECT_EQ(cs_world_load_heightmap(kDungeon.c_str(), &o, &none), CS_ERROR_FILE);
+  EXPECT_NE(std::string(cs_last_error()).find("recast_dungeon.obj: a raw float32 heightmap needs its size"),
+            std::string::npos)
+      << cs_last_error();
+  std::remove(png.c_str());
 }
 
 TEST(CApi, ThreadCountChangesNoByte) {

@@ -20,23 +20,6 @@ using namespace capsweep;
 
 const std::string kScenes = CAPSWEEP_SHARED_SCENES;
 
-struct CommandRun {
-  int code;
-  std::string output;  // stdout and stderr
-};
-
-CommandRun capsweep_cmd(const std::string& args, const std::string& environment = "") {
-  const std::string cmd = (environment.empty() ? "" : environment + " ") + std::string(CAPSWEEP_BINARY) + " " + args + " 2>&1";
-  FILE* pipe = popen(cmd.c_str(), "r");
-  CommandRun run{-1, ""};
-  if (!pipe) return run;
-  char buffer[4096];
-  while (std::size_t n = std::fread(buffer, 1, sizeof buffer, pipe)) run.output.append(buffer, n);
-  const int status = pclose(pipe);
-  run.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return run;
-}
-
 using Command = ScratchDir;
 
 TEST_F(Command, SweepOnEverySharedObjSceneIsAcceptedByTheOracle) {

@@ -4,7 +4,10 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include <cstdio>
 
 #include <gtest/gtest.h>
 
@@ -30,3 +33,21 @@ class ScratchDir : public ::testing::Test {
  private:
   std::filesystem::path dir_;
 };
+
+// The capsweep command run with `args` (its binary from the build), with what it printed.
+struct CommandRun {
+  int code;
+  std::string output;  // stdout and stderr
+};
+
+inline CommandRun capsweep_cmd(const std::string& args, const std::string& environment = "") {
+  const std::string cmd = (environment.empty() ? "" : environment + " ") + std::string(CAPSWEEP_BINARY) + " " + args + " 2>&1";
+  FILE* pipe = popen(cmd.c_str(), "r");
+  CommandRun run{-1, ""};
+  if (!pipe) return run;
+  char buffer[4096];
+  while (std::size_t n = std::fread(buffer, 1, sizeof buffer, pipe)) run.output.append(buffer, n);
+  const int status = pclose(pipe);
+  run.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return run;
+}

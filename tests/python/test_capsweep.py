@@ -289,3 +289,78 @@ def test_batches_release_the_gil(dungeon, files):
     for t in threads:
         t.join()
     assert out == [expected, expected]
+
+
+def terrain_mesh(heights, cell_x, cell_z, origin):
+    """The documented triangles of a heightfield, cell by cell: half 0 (r, c), (r + 1, c),
+    (r, c + 1); half 1 (r, c + 1), (r + 1, c), (r + 1, c + 1)."""
+    rows, columns = heights.shape
+    r, c = np.meshgrid(np.arange(rows), np.arange(columns), indexing="ij")
+    v = np.stack([(origin[0] + cell_x * c.astype(np.float64)).astype(np.float32).ravel(),
+                  (origin[1] + heights.astype(np.float64)).astype(np.float32).ravel(),
+                  (origin[2] + cell_z * r.astype(np.float64)).astype(np.float32).ravel()], axis=1)
+    s = lambda rr, cc: rr * columns + cc  # noqa: E731
+    cr, cc = np.meshgrid(np.arange(rows - 1), np.arange(columns - 1), indexing="ij")
+    cr, cc = cr.ravel(), cc.ravel()
+    half0 = np.stack([s(cr, cc), s(cr + 1, cc), s(cr, cc + 1)], axis=1)
+    half1 = np.stack([s(cr, cc + 1), s(cr + 1, cc), s(cr + 1, cc + 1)], axis=1)
+    return v, np.stack([half0, half1], axis=1).reshape(-1, 3)
+
+
+def test_a_heightfield_answers_like_the_mesh_of_its_documented_triangles():
+    rng = np.random.default_rng(3)
+    rows, columns = 41, 57
+    heights = (np.sin(np.arange(columns) * 0.3)[None, :] * np.cos(np.arange(rows) * 0.2)[:, None] * 3
+               + rng.random((rows, columns)) * 0.2).astype(np.float32)
+    origin = (-20.0, 1.5, -10.0)
+    world = capsweep.heightfield(heights, cell=(0.75, 1.25), origin=origin)
+    v, i = terrain_mesh(heights, 0.75, 1.25, origin)
+    mesh = capsweep.World(v, i)
+    assert world.triangle_count == mesh.triangle_count == 2 * (rows - 1) * (columns - 1)
+    q = np.zeros(3000, capsweep.QUERY_DTYPE)
+    centre = rng.uniform([-20, 0, -10], [20, 4, 40], (3000, 3)).astype(np.float32)
+    q["a"] = centre
+    q["b"] = centre + [0, 1.1, 0]
+    q["radius"] = 0.35
+    q["motion"] = rng.uniform(-8, 8, (3000, 3))
+    for path in ("simd", "scalar", "brute"):
+        got, want = world.sweep(q, path=path), mesh.sweep(q, path=path)
+        assert got.tobytes() == want.tobytes()
+    assert (world.sweep(q)["hit"] != 0).sum() > 300
+    # 16-bit samples with a scale, holes, and a mesh on top of the terrain.
+    samples = (rng.random((rows, columns)) * 2000).astype(np.uint16)
+    holes = np.zeros((rows - 1, columns - 1), bool)
+    holes[5:9, 10:20] = True
+    lifted = np.array([[0, 100, 0], [2, 100, 0], [2, 100, 2], [0, 100, 2]], np.float32)  # a 2 m floor 100 m up
+    box_i = np.array([[0, 2, 1], [0, 3, 2]])
+    both = capsweep.heightfield(samples, cell=1.0, height_scale=0.001, holes=holes, vertices=lifted, indices=box_i,
+                                mesh_layers=[2, 2])
+    assert both.triangle_count == 2 + 2 * (rows - 1) * (columns - 1)
+    down = np.zeros(1, capsweep.QUERY_DTYPE)
+    down["a"] = down["b"] = [0.5, 150, 0.5]
+    down["motion"] = [0, -300, 0]
+    assert both.sweep(down)["triangle"][0] in (0, 1)  # the floor lifted 100 m up
+    assert both.with_layers(1).sweep(down)["triangle"][0] >= 2  # the terrain under it
+    hole = np.zeros(1, capsweep.QUERY_DTYPE)
+    hole["a"] = hole["b"] = [15.5, 50, 6.5]  # above cell (row 6, column 15): a hole
+    hole["motion"] = [0, -100, 0]
+    assert both.with_layers(1).sweep(hole)["hit"][0] == 0
+    with pytest.raises(capsweep.Error, match="heightfield: sample \\(row 2, column 3\\) is not finite"):
+        bad = heights.copy()
+        bad[2, 3] = np.nan
+        capsweep.heightfield(bad)
+    with pytest.raises(capsweep.Error, match="holes must have one flag per cell"):
+        capsweep.heightfield(heights, holes=np.zeros((3, 3)))
+
+
+def test_a_heightmap_file_loads_as_the_command_builds_it(tmp_path):
+    run("heightmap", "--size", 97, "--seed", 5, "--out", tmp_path / "h.png")
+    run("build", "--heightmap", tmp_path / "h.png", "--cell", "2", "--height-scale", "0.001", "--origin", "-50,0,-60",
+        "--out", tmp_path / "w.cwsw")
+    run("queries", "--scene", tmp_path / "w.cwsw", "--workload", "long", "--count", 2000, "--out", tmp_path / "q.cwsq")
+    q = capsweep.read_queries(tmp_path / "q.cwsq")
+    from_png = capsweep.load_heightmap(tmp_path / "h.png", cell=2, height_scale=0.001, origin=(-50, 0, -60))
+    from_snapshot = capsweep.load(tmp_path / "w.cwsw")
+    assert from_png.sweep(q).tobytes() == from_snapshot.sweep(q).tobytes()
+    with pytest.raises(capsweep.Error, match="a raw float32 heightmap needs its size"):
+        capsweep.load_heightmap(tmp_path / "w.cwsw")

@@ -217,6 +217,29 @@ TEST(Replicas, CommandLineClientWritesWhatSweepWrites) {
   EXPECT_TRUE(e == f) << "ellipsoid CWSR through the service differs from in-process";
 }
 
+// A heightfield snapshot with a mesh on it (capsweep build --heightmap) served: the client
+// writes what `capsweep sweep` writes from the same snapshot, and Info counts its triangles.
+TEST(Replicas, AHeightfieldSnapshotIsServedLikeAnyWorld) {
+  const std::string png = temp("hills.png"), world = temp("hills.cwsw"), q = temp("hq.cwsq");
+  const std::string local = temp("hlocal.cwsr"), remote = temp("hremote.cwsr");
+  ASSERT_EQ(run("heightmap --size 257 --seed 8 --out " + png), 0);
+  ASSERT_EQ(run("build --heightmap " + png + " --cell 0.5 --height-scale 0.0003 --origin -60,-5,-60 --scene " + kDungeon +
+                " --out " + world),
+            0);
+  ServerProcess server(kBinary, {"--world", "hills=" + world});
+  ASSERT_EQ(run("queries --scene " + world + " --workload validate --count 8000 --out " + q), 0);
+  ASSERT_EQ(run("sweep --scene " + world + " --queries " + q + " --out " + local), 0);
+  ASSERT_EQ(run("client --server " + server.address() + " --world hills --queries " + q + " --out " + remote +
+                " --batch 2500"),
+            0);
+  const std::string a = read_file(local), b = read_file(remote);
+  EXPECT_EQ(a.size(), kHeaderBytes + 8000u * kResultBytes);
+  EXPECT_TRUE(a == b) << "CWSR through the service differs from in-process";
+  std::size_t terrain_hits = 0;
+  for (const SweepHit& h : read_results(remote)) terrain_hits += h.hit && h.triangle >= 10133;  // after the dungeon's
+  EXPECT_GT(terrain_hits, 100u);
+}
+
 // A mesh served with a layer table: a client's --mask hides the wall as `capsweep sweep` does.
 TEST(Replicas, ServeTakesALayerTableAndClientsAMask) {
   const std::string obj = temp("room.obj"), table = temp("layers.txt"), q = temp("rays.cwsq");

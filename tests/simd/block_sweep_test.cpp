@@ -4,6 +4,7 @@
 
 #include <bit>
 #include <cmath>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -373,3 +374,58 @@ TEST(BlockSweep, DegenerateLanesSweepLikeTheScalarCore) {
 }
 
 }  // namespace
+
+// The normals of blocks made on the fly (a heightfield's) are make_block's: classify_triangle's
+// bits, on every ISA and the scalar twin, for random, terrain-like and degenerate triangles
+// (collinear, coincident vertices, slivers, ties for the longest edge, far from the origin).
+TEST(BlockNormals, EveryIsaGivesTheBitsOfClassifyTriangle) {
+  Random rng(404);
+  std::vector<BlockNormalsFn> fns{block_normals_scalar};
+  for (const BlockSweepVariant& v : block_sweep_variants()) fns.push_back(v.normals);
+  std::size_t degenerate = 0;
+  for (int round = 0; round < 40000; ++round) {
+    std::vector<Triangle> tris;
+    std::vector<std::uint32_t> ids;
+    const int used = 1 + int(rng.below(kBlockLanes));
+    for (int lane = 0; lane < used; ++lane) {
+      const double scale = rng.log_uniform(1e-3, 1e4), far = rng.chance(0.2) ? rng.uniform(-1e5, 1e5) : 0.0;
+      Triangle t;
+      for (Vec3& v : t.v) v = to_float(rng.in_cube(scale) + Vec3d{far, 0, far});
+      switch (rng.below(7)) {
+        case 0: t.v[2] = t.v[0]; break;                                              // two vertices coincide
+        case 1: t.v[2] = to_float((to_double(t.v[0]) + to_double(t.v[1])) * 0.5); break;  // collinear
+        case 2: t.v[1] = t.v[2] = t.v[0]; break;                                      // a point
+        case 3: {  // a heightfield cell's half: a right triangle in x-z, a tie for the longest leg
+          const float c = float(scale), x = t.v[0].x, z = t.v[0].z;
+          t.v[1] = {x, t.v[0].y + float(rng.uniform(-1, 1)), z + c};
+          t.v[2] = {x + c, t.v[0].y + float(rng.uniform(-1, 1)), z};
+          break;
+        }
+        case 4: t.v[2] = t.v[1] + (t.v[1] - t.v[0]) * 1e-6f; break;  // a sliver
+        case 5: {  // two longest edges of exactly equal length (integers: no rounding)
+          const Vec3 c{float(rng.below(200)) - 100.f, float(rng.below(200)) - 100.f, float(rng.below(200)) - 100.f};
+          const float a = float(1 + rng.below(20)), h = 2.f * a + float(rng.below(20)), b = float(rng.below(5));
+          const Vec3 p[3] = {c + Vec3{-a, 0, 0}, c + Vec3{0, h, b}, c + Vec3{a, 0, 0}};
+          const int first = int(rng.below(3));  // which pair of edges ties depends on the rotation
+          for (int k = 0; k < 3; ++k) t.v[k] = p[(first + k) % 3];
+          break;
+        }
+        default: break;
+      }
+      tris.push_back(t);
+      ids.push_back(std::uint32_t(lane));
+    }
+    const TriangleBlock expected = make_block(tris, ids);
+    for (int lane = 0; lane < kBlockLanes; ++lane) degenerate += expected.exact_nx[lane] == 0 && expected.exact_ny[lane] == 0;
+    for (BlockNormalsFn fn : fns) {
+      TriangleBlock got = expected;
+      for (int lane = 0; lane < kBlockLanes; ++lane) {
+        got.exact_nx[lane] = got.exact_ny[lane] = got.exact_nz[lane] = 12345.0;
+        got.nx[lane] = got.ny[lane] = got.nz[lane] = 12345.f;
+      }
+      fn(got);
+      ASSERT_EQ(std::memcmp(&got, &expected, sizeof got), 0) << "round " << round;
+    }
+  }
+  EXPECT_GT(degenerate, 10000u);
+}

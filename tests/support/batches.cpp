@@ -18,7 +18,11 @@ Batches make(const World& world, std::size_t count, std::uint64_t seed) {
     const std::vector<SweepQuery> q = make_workload(world, w, part, seed + std::uint64_t(w));
     b.sweeps.insert(b.sweeps.end(), q.begin(), q.end());
   }
-  const std::vector<Triangle> soup(world.triangles().begin(), world.triangles().end());
+  // Every triangle the world holds (a heightfield's too; a hole's are not there).
+  std::vector<Triangle> soup;
+  for (std::uint32_t i = 0; i < world.triangle_count(); ++i) {
+    if (world.layers_of(i) != 0) soup.push_back(world.triangle(i));
+  }
   const std::vector<SweepQuery> hard = cases::adversarial_scene_queries(soup, part, seed);
   b.sweeps.insert(b.sweeps.end(), hard.begin(), hard.end());
 
