@@ -26,7 +26,7 @@ struct SweptBox {
   float c[3], h[3], d[3], inv_d[3];
 };
 
-inline SweptBox make_swept_box(const Capsule& capsule, const Vec3& motion, float extra_radius = 0.f) {
+[[gnu::always_inline]] inline SweptBox make_swept_box(const Capsule& capsule, const Vec3& motion, float extra_radius = 0.f) {
   SweptBox s;
   const Vec3 c = (capsule.a + capsule.b) * 0.5f;
   const Vec3 half = Vec3{std::fabs(capsule.b.x - capsule.a.x), std::fabs(capsule.b.y - capsule.a.y),
@@ -81,7 +81,8 @@ struct WalkItem {
 
 // Pushes the children in `bits` (links[k], entry near[k]) so that the nearest is on top; equal
 // times keep slot order.
-inline void push_nearest_first(WalkItem* stack, int& top, unsigned bits, const std::uint32_t* links, const float* near) {
+[[gnu::always_inline]] inline void push_nearest_first(WalkItem* stack, int& top, unsigned bits, const std::uint32_t* links,
+                                                      const float* near) {
   static_assert(WideNode::kWidth == 4);
   if ((bits & (bits - 1)) == 0) {  // one child: the common case deep in the tree
     const int k = std::countr_zero(bits);

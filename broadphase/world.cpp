@@ -84,14 +84,14 @@ std::shared_ptr<const WorldArrays> hold(const WorldArrays& arrays, std::shared_p
 World::World(std::vector<Triangle> triangles) : World(std::move(triangles), {}) {}
 
 World::World(std::vector<Triangle> triangles, std::vector<std::uint32_t> layers)
-    : World(std::nullopt, std::move(triangles), std::move(layers)) {
+    : World(nullptr, std::move(triangles), std::move(layers)) {
   // (the delegated constructor refuses an empty soup: a world of nothing answers nothing)
 }
 
 World::World(Heightfield terrain, std::vector<Triangle> triangles, std::vector<std::uint32_t> layers)
-    : World(std::optional<Heightfield>(std::move(terrain)), std::move(triangles), std::move(layers)) {}
+    : World(&terrain, std::move(triangles), std::move(layers)) {}
 
-World::World(std::optional<Heightfield> terrain, std::vector<Triangle> triangles, std::vector<std::uint32_t> layers) {
+World::World(Heightfield* terrain, std::vector<Triangle> triangles, std::vector<std::uint32_t> layers) {
   if (triangles.empty() && !terrain) throw WorldError("the mesh has no triangles");
   if (!layers.empty() && layers.size() != triangles.size()) {
     throw WorldError("one layer mask per triangle: " + std::to_string(layers.size()) + " masks for " +

@@ -5,6 +5,8 @@
 
 #include <capsweep/client.h>
 #include <capsweep/contact.h>
+#include <capsweep/heightfield.h>
+#include <capsweep/heightmap.h>
 #include <capsweep/move.h>
 #include <capsweep/query_file.h>
 #include <capsweep/scene.h>

@@ -5,7 +5,6 @@
 #include <cstddef>
 #include <functional>
 #include <memory>
-#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -174,7 +173,8 @@ class World {
   const WorldArrays& arrays() const { return *arrays_; }
 
  private:
-  World(std::optional<Heightfield> terrain, std::vector<Triangle> triangles, std::vector<std::uint32_t> layers);
+  // `terrain` may be null (a mesh alone); a heightfield is moved from.
+  World(Heightfield* terrain, std::vector<Triangle> triangles, std::vector<std::uint32_t> layers);
   std::shared_ptr<const WorldArrays> arrays_;  // a World copies cheaply and shares them
 };
 

@@ -34,7 +34,8 @@ void write_bytes(const std::string& path, const std::vector<unsigned char>& byte
   out.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
 }
 
-// The CWSW layout of docs/FORMATS.md: a 128-byte header, then 64-byte aligned sections.
+// The CWSW layout of docs/FORMATS.md: a 128-byte header, then 64-byte aligned sections, the
+// first of them (version 4) the 64-byte heightfield section.
 std::uint64_t align_up(std::uint64_t n) { return (n + 63) / 64 * 64; }
 
 class SnapshotMeaning : public ::testing::Test {
@@ -44,7 +45,7 @@ class SnapshotMeaning : public ::testing::Test {
     save_snapshot(world_, "@arena", path_);
     bytes_ = read_bytes(path_);
     const std::uint64_t tris = world_.triangle_count();
-    triangles_ = align_up(128);
+    triangles_ = align_up(128 + 64);
     boxes_ = align_up(triangles_ + tris * sizeof(Triangle));
     nodes_ = align_up(boxes_ + tris * sizeof(Aabb));
     blocks_ = align_up(nodes_ + world_.arrays().bvh.nodes.size() * sizeof(WideNode));
