@@ -28,11 +28,13 @@ struct KeepAll {
   bool operator()(SweepHit&) const { return true; }
 };
 
-// Keeps the contacts a motion moves into (see World::sweep_approaching).
+// Keeps the contacts a motion moves into (see World::sweep_approaching). `layers`: the walk's
+// mask (walk_layers), so that a neighbour the sweep does not see makes no seam.
 struct KeepApproaching {
   const World& world;
   Vec3 motion;
   float radius;
+  std::uint32_t layers;
   bool operator()(SweepHit& h) const;
 };
 }  // namespace
@@ -344,16 +346,23 @@ void sweep_simd(const WorldArrays& w, const SweepQuery& q, SweepHit& hit, Traver
 }
 
 // A checked query as every path sweeps it: a ray or segment becomes its thin capsule (sweep.h).
-SweepQuery as_swept(const SweepQuery& q) { return {swept_capsule(q.capsule, q.motion), q.motion}; }
+SweepQuery as_swept(const SweepQuery& q) { return {swept_capsule(q.capsule, q.motion), q.motion, q.layers}; }
 
-// One query through the chosen path, after its check.
+// A query's check: its shape and motion, then its layers within the batch's.
+Status check_query(const SweepQuery& q, std::uint32_t batch_layers) {
+  if (Status s = check_sweep(q.capsule, q.motion); s != Status::ok) return s;
+  return check_layers(q.layers, batch_layers);
+}
+
+// One query through the chosen path, after its check. `layers`: the batch's mask; the query
+// sees the layers of both.
 template <class Keep>
 Status sweep_path(const WorldArrays& w, const SweepQuery& query, SweepHit& hit, SweepPath path, TraversalStats& stats,
                   const Keep& keep, std::uint32_t layers) {
   hit = SweepHit{};
-  if (Status s = check_sweep(query.capsule, query.motion); s != Status::ok) return s;
+  if (Status s = check_query(query, layers); s != Status::ok) return s;
   const SweepQuery q = as_swept(query);
-  layers = walk_layers(w, layers);
+  layers = walk_layers(w, query.layers & layers);
   switch (path) {
     case SweepPath::simd: sweep_simd(w, q, hit, stats, keep, layers); break;
     case SweepPath::scalar: sweep_scalar(w, q, hit, stats, keep, layers); break;
@@ -376,13 +385,15 @@ PoolCounts sweep_chunk(const World& world, std::span<const SweepQuery> queries, 
     }
     return {};
   }
+  // Each query walks with its own mask: its lanes are filtered before they reach the pool, so
+  // a chunk may mix queries of any masks and each still gets the answer it gets alone.
   LanePool pool(w, queries, hits);
-  layers = walk_layers(w, layers);
   for (std::size_t i = 0; i < queries.size(); ++i) {
     hits[i] = SweepHit{};
-    status[i] = check_sweep(queries[i].capsule, queries[i].motion);
+    status[i] = check_query(queries[i], layers);
     if (status[i] == Status::ok) {
-      sweep_simd(w, as_swept(queries[i]), hits[i], stats, KeepAll{}, layers, &pool, std::uint32_t(i));
+      sweep_simd(w, as_swept(queries[i]), hits[i], stats, KeepAll{}, walk_layers(w, queries[i].layers & layers), &pool,
+                 std::uint32_t(i));
     }
   }
   pool.flush();
@@ -400,13 +411,13 @@ Status sweep_counted(const World& world, const SweepQuery& q, SweepHit& hit, Swe
 }
 
 bool KeepApproaching::operator()(SweepHit& h) const {
-  seam_normal(world, h, radius);
+  seam_normal(world, h, radius, layers);
   return dot(h.normal, motion) < 0;
 }
 
 Status sweep_approaching(const World& world, const SweepQuery& q, SweepHit& hit, SweepPath path, std::uint32_t layers) {
   TraversalStats stats;
-  const KeepApproaching keep{world, q.motion, q.capsule.radius};
+  const KeepApproaching keep{world, q.motion, q.capsule.radius, walk_layers(world.arrays(), q.layers & layers)};
   return sweep_path(world.arrays(), q, hit, path == SweepPath::simd ? SweepPath::simd : SweepPath::scalar, stats, keep,
                     layers);
 }

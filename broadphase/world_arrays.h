@@ -96,8 +96,9 @@ Status sweep_approaching(const World& world, const SweepQuery& query, SweepHit& 
                          std::uint32_t layers = kAllLayers);
 
 // Replaces the normal of a contact on a seam (an edge or vertex inside a flat surface) by the
-// face normal, when that keeps the tolerance for a capsule of this radius.
-void seam_normal(const World& world, SweepHit& hit, float radius);
+// face normal, when that keeps the tolerance for a capsule of this radius. `layers` is the
+// walk's mask (walk_layers): a seam whose neighbours are not all on it is an open edge.
+void seam_normal(const World& world, SweepHit& hit, float radius, std::uint32_t layers = kAllLayers);
 
 // Whether a contact is ground to stand on: its normal is at least `min_up` upward, or, on an
 // edge or vertex, one of the faces meeting there is (the top of a step touched on its rim).

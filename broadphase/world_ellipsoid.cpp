@@ -99,9 +99,10 @@ std::size_t World::sweep_ellipsoid(std::span<const SweepEllipsoidQuery> queries,
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, queries.size(), 64), [&](const auto& range) {
       for (std::size_t i = range.begin(); i != range.end(); ++i) {
         if (stop.before(i)) return;
-        const Status s = check_ellipsoid_sweep(queries[i].ellipsoid, queries[i].motion);
+        Status s = check_ellipsoid_sweep(queries[i].ellipsoid, queries[i].motion);
+        if (s == Status::ok) s = check_layers(queries[i].layers, options.layers);
         if (s == Status::ok) {
-          sweep_one_ellipsoid(w, queries[i], hits[i], options.path, options.layers);
+          sweep_one_ellipsoid(w, queries[i], hits[i], options.path, queries[i].layers & options.layers);
         } else {
           hits[i] = SweepHit{};
           ++refused;

@@ -154,7 +154,37 @@ const char* name(VerdictKind kind) {
   return "?";
 }
 
-void seam_normal(const World& world, SweepHit& h, float radius) {
+namespace {
+
+// Whether every triangle of the flat fan around vertex s of triangle t is on the walk's layers:
+// a hidden one opens the fan, and the vertex is then no seam for that walk. The fan is walked
+// through the seams as link_triangles closed it (the same steps, vertices matched by position,
+// which is what welding matched).
+bool fan_seen(const WorldArrays& w, std::uint32_t t, int s, std::uint32_t layers) {
+  if (layers == kAllLayers) return true;
+  // A heightfield's fans hold its own triangles only, all on its one mask (seen, or t would
+  // not have been hit).
+  if (t >= w.triangles.size()) return true;
+  const Vec3 v = w.triangles[t].v[s];
+  std::uint32_t current = t;
+  int out_edge = s;
+  for (int step = 0; step < 64; ++step) {
+    const std::uint32_t next = w.links[current].across[out_edge];
+    if (next >= w.triangles.size() || !seen(w, next, layers)) return false;
+    if (next == t) return true;
+    int at = 0;
+    while (at < 3 && !(w.triangles[next].v[at] == v)) ++at;
+    if (at == 3) return false;
+    const int e_in = w.links[next].across[at] == current ? at : (at + 2) % 3;
+    out_edge = e_in == at ? (at + 2) % 3 : at;
+    current = next;
+  }
+  return false;
+}
+
+}  // namespace
+
+void seam_normal(const World& world, SweepHit& h, float radius, std::uint32_t layers) {
   const WorldArrays& w = world.arrays();
   if (h.triangle >= world_triangle_count(w) || (h.feature != Feature::edge && h.feature != Feature::vertex)) return;
   const TriangleLinks links = links_at(w, h.triangle);
@@ -172,7 +202,8 @@ void seam_normal(const World& world, SweepHit& h, float radius) {
       const double d = length_sq(p - (a + e * s));
       if (d < best_d) best_d = d, best = i;
     }
-    seam = links.seam_edges >> best & 1;
+    // A neighbour the walk does not see is not there: the edge is an open rim.
+    seam = (links.seam_edges >> best & 1) && seen(w, links.across[best], layers);
   } else {
     int best = 0;
     double best_d = INFINITY;
@@ -180,7 +211,7 @@ void seam_normal(const World& world, SweepHit& h, float radius) {
       const double d = length_sq(p - to_double(t.v[i]));
       if (d < best_d) best_d = d, best = i;
     }
-    seam = links.flat_vertices >> best & 1;
+    seam = (links.flat_vertices >> best & 1) && fan_seen(w, h.triangle, best, layers);
   }
   if (!seam) return;
   Vec3 n = face_normal(t);
@@ -296,6 +327,7 @@ std::size_t World::move(std::span<const Agent> agents, const MoveSettings& setti
         MoveSegments* trace = segments.empty() ? nullptr : &segments[i];
         Status s = check_agent_move(a.capsule, a.displacement);
         if (s == Status::ok && !std::isfinite(a.vertical_speed)) s = Status::non_finite_motion;
+        if (s == Status::ok) s = check_layers(a.layers, options.layers);
         if (!status.empty()) status[i] = s;
         if (s != Status::ok) {
           ++refused;
@@ -313,7 +345,7 @@ std::size_t World::move(std::span<const Agent> agents, const MoveSettings& setti
           if (trace) trace->count = 0;
           continue;
         }
-        const WorldCollider collider(*this, options.path, options.layers, others, agents, i, &near, members);
+        const WorldCollider collider(*this, options.path, a.layers & options.layers, others, agents, i, &near, members);
         move_agent(collider, a, settings, results[i], trace);
         pair_sweeps += collider.pair_sweeps();
       }
@@ -360,7 +392,7 @@ std::size_t World::move(std::span<const Agent> agents, const MoveSettings& setti
           Vec3 ground_normal;
           r.grounded = ground_below(*this, r.capsule, settings, settings.ground_distance,
                                     options.path == SweepPath::simd ? SweepPath::simd : SweepPath::scalar,
-                                    options.layers, g, ground_normal);
+                                    agents[i].layers & options.layers, g, ground_normal);
           r.ground_normal = r.grounded ? ground_normal : Vec3{};
           r.ground_triangle = r.grounded ? g.triangle : kNoTriangle;
           r.flags = std::uint8_t((r.flags & ~(kMoveSteppedUp | kMoveSnapped | kMoveDepenetrated | kMoveFalling)) |
@@ -397,6 +429,8 @@ void World::validate(std::span<const ClaimedMove> moves, const ValidateSettings&
         if (v.status == Status::ok && !(settings.tolerance >= 0 && settings.tolerance < m.from.radius)) {
           v.status = Status::bad_radius;  // the tolerance must leave a capsule to sweep
         }
+        if (v.status == Status::ok) v.status = check_layers(m.layers, options.layers);
+        const std::uint32_t layers = m.layers & options.layers;  // what this claim is judged against
         if (v.status != Status::ok) {
           v.kind = VerdictKind::refused;
           v.legal_fraction = 0;
@@ -405,7 +439,7 @@ void World::validate(std::span<const ClaimedMove> moves, const ValidateSettings&
         const Capsule shrunk{m.from.a, m.from.b, m.from.radius - settings.tolerance};
         Contact contact;
         std::uint32_t triangle;
-        if (deepest_overlap(shrunk, contact, triangle, options.layers)) {
+        if (deepest_overlap(shrunk, contact, triangle, layers)) {
           v.kind = VerdictKind::start_overlaps;
           v.legal_fraction = 0;
           v.hit.hit = true;
@@ -416,7 +450,7 @@ void World::validate(std::span<const ClaimedMove> moves, const ValidateSettings&
           v.hit.feature = contact.feature;
           v.hit.triangle = triangle;
         } else {
-          sweep_one({shrunk, m.motion}, v.hit, path, options.layers);
+          sweep_one({shrunk, m.motion}, v.hit, path, layers);
           v.legal_fraction = v.hit.hit ? v.hit.t : 1.f;
           // The allowance's looser cases are looked for only when the claim is outside the
           // tighter one: most claims cost no sweep beyond their path.
@@ -428,7 +462,7 @@ void World::validate(std::span<const ClaimedMove> moves, const ValidateSettings&
           Vec3 normal;
           if (!v.grounded && !within(m.motion, v.allowed) &&
               ground_below(*this, m.from, settings.movement, settings.movement.ground_distance + settings.tolerance,
-                           path, options.layers, ground, normal)) {
+                           path, layers, ground, normal)) {
             v.grounded = true;
             v.allowed = allowance(m, settings, true, false);
           }
@@ -436,7 +470,7 @@ void World::validate(std::span<const ClaimedMove> moves, const ValidateSettings&
           // Agents rest skin + backoff away; halfway to that still counts as inside (rounding),
           // an agent at rest does not (else every resting claim would get the push as slack).
           if (!within(m.motion, v.allowed) &&
-              !is_clear(m.from, settings.movement.skin + 0.5f * settings.movement.backoff, options.layers)) {
+              !is_clear(m.from, settings.movement.skin + 0.5f * settings.movement.backoff, layers)) {
             v.in_skin = true;
             v.allowed = allowance(m, settings, v.grounded, true);
           }
@@ -453,7 +487,7 @@ void World::validate(std::span<const ClaimedMove> moves, const ValidateSettings&
         MoveSettings ms = settings.movement;
         ms.agents_collide = false;
         if (m.dt > 0 && m.dt <= 10) ms.dt = m.dt;  // gravity over the claim's own duration
-        const WorldCollider collider(*this, path, options.layers, nullptr, {}, 0);
+        const WorldCollider collider(*this, path, layers, nullptr, {}, 0);
         MoveResult r;
         move_agent(collider, {m.from, m.motion, m.vertical_speed, 0}, ms, r);
         v.corrected = r.capsule;

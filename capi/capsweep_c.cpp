@@ -78,6 +78,42 @@ void check_batch(const cs_world* world, const void* in, const void* out, std::si
   require(threads >= 0, "threads must be >= 0 (0 = every core)");
 }
 
+// cs_sweep_ex and cs_sweep_masked: records are read and written in place, one at a time, with
+// no copy of the batch.
+template <class Record>
+int sweep_records(const char* function, const cs_world* world, const Record* queries, std::size_t count,
+                  cs_sweep_hit* hits, int path, int threads, uint8_t* status) {
+  return guarded(function, [&] {
+    check_batch(world, queries, hits, count, threads);
+    require(path >= CS_PATH_SIMD && path <= CS_PATH_BRUTE, "unknown path " + std::to_string(path));
+    sweep_batch(
+        world->world, count, [&](std::size_t i) { return records::query(queries[i]); },
+        [&](std::size_t i, const SweepHit& hit, Status s) {
+          hits[i] = records::record(hit);
+          if (status) status[i] = std::uint8_t(s);
+        },
+        layered(on_path(SweepPath(path), threads), world));
+  });
+}
+
+template <class Record>
+int sweep_ellipsoid_records(const char* function, const cs_world* world, const Record* queries, std::size_t count,
+                            cs_sweep_hit* hits, int path, int threads, uint8_t* status) {
+  return guarded(function, [&] {
+    check_batch(world, queries, hits, count, threads);
+    require(path >= CS_PATH_SIMD && path <= CS_PATH_BRUTE, "unknown path " + std::to_string(path));
+    std::vector<SweepEllipsoidQuery> in(count);
+    for (std::size_t i = 0; i < count; ++i) in[i] = records::query(queries[i]);
+    std::vector<SweepHit> out(count);
+    std::vector<Status> why(count);
+    world->world.sweep_ellipsoid(in, out, layered(on_path(SweepPath(path), threads), world), why);
+    for (std::size_t i = 0; i < count; ++i) {
+      hits[i] = records::record(out[i]);
+      if (status) status[i] = std::uint8_t(why[i]);
+    }
+  });
+}
+
 }  // namespace
 
 extern "C" {
@@ -208,35 +244,22 @@ int cs_sweep(const cs_world* world, const cs_sweep_query* queries, size_t count,
 
 int cs_sweep_ex(const cs_world* world, const cs_sweep_query* queries, size_t count, cs_sweep_hit* hits, int path,
                 int threads, uint8_t* status) {
-  return guarded("cs_sweep", [&] {
-    check_batch(world, queries, hits, count, threads);
-    require(path >= CS_PATH_SIMD && path <= CS_PATH_BRUTE, "unknown path " + std::to_string(path));
-    // Records are read and written in place, one at a time: no copy of the batch.
-    sweep_batch(
-        world->world, count, [&](std::size_t i) { return records::query(queries[i]); },
-        [&](std::size_t i, const SweepHit& hit, Status s) {
-          hits[i] = records::record(hit);
-          if (status) status[i] = std::uint8_t(s);
-        },
-        layered(on_path(SweepPath(path), threads), world));
-  });
+  return sweep_records("cs_sweep", world, queries, count, hits, path, threads, status);
+}
+
+int cs_sweep_masked(const cs_world* world, const cs_masked_sweep_query* queries, size_t count, cs_sweep_hit* hits,
+                    int path, int threads, uint8_t* status) {
+  return sweep_records("cs_sweep_masked", world, queries, count, hits, path, threads, status);
 }
 
 int cs_sweep_ellipsoid(const cs_world* world, const cs_ellipsoid_query* queries, size_t count, cs_sweep_hit* hits,
                        int path, int threads, uint8_t* status) {
-  return guarded("cs_sweep_ellipsoid", [&] {
-    check_batch(world, queries, hits, count, threads);
-    require(path >= CS_PATH_SIMD && path <= CS_PATH_BRUTE, "unknown path " + std::to_string(path));
-    std::vector<SweepEllipsoidQuery> in(count);
-    for (std::size_t i = 0; i < count; ++i) in[i] = records::query(queries[i]);
-    std::vector<SweepHit> out(count);
-    std::vector<Status> why(count);
-    world->world.sweep_ellipsoid(in, out, layered(on_path(SweepPath(path), threads), world), why);
-    for (std::size_t i = 0; i < count; ++i) {
-      hits[i] = records::record(out[i]);
-      if (status) status[i] = std::uint8_t(why[i]);
-    }
-  });
+  return sweep_ellipsoid_records("cs_sweep_ellipsoid", world, queries, count, hits, path, threads, status);
+}
+
+int cs_sweep_ellipsoid_masked(const cs_world* world, const cs_masked_ellipsoid_query* queries, size_t count,
+                              cs_sweep_hit* hits, int path, int threads, uint8_t* status) {
+  return sweep_ellipsoid_records("cs_sweep_ellipsoid_masked", world, queries, count, hits, path, threads, status);
 }
 
 void cs_move_settings_default(cs_move_settings* settings) {
@@ -267,7 +290,8 @@ int cs_validate(const cs_world* world, const cs_claimed_move* moves, size_t coun
     check_batch(world, moves, verdicts, count, threads);
     std::vector<ClaimedMove> in(count);
     for (std::size_t i = 0; i < count; ++i) {
-      // The record is a CWSQ version 2 record: refused here as the file reader refuses it.
+      // The record is a CWSQ version 5 record: refused here as the file reader refuses it (but
+      // for a mask of 0, which in C means every layer).
       const cs_claimed_move& m = moves[i];
       require(m.grounded <= 1, "move " + std::to_string(i) + ": grounded must be 0 or 1");
       require(m.reserved[0] == 0 && m.reserved[1] == 0 && m.reserved[2] == 0,

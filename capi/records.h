@@ -26,10 +26,15 @@ static_assert(sizeof(cs_sweep_hit) == kResultBytes && offsetof(cs_sweep_hit, hit
               offsetof(cs_sweep_hit, t) == 4 && offsetof(cs_sweep_hit, normal) == 8 &&
               offsetof(cs_sweep_hit, point) == 20 && offsetof(cs_sweep_hit, depth) == 32 &&
               offsetof(cs_sweep_hit, triangle) == 36);
-static_assert(sizeof(cs_agent) == 48 && sizeof(cs_move_settings) == 52 && sizeof(cs_move_contact) == 32 &&
-              sizeof(cs_move_result) == 200 && sizeof(cs_claimed_move) == 52 &&
+static_assert(sizeof(cs_masked_sweep_query) == kMaskedQueryBytes && offsetof(cs_masked_sweep_query, layers) == kQueryBytes &&
+              sizeof(cs_masked_ellipsoid_query) == kMaskedEllipsoidQueryBytes &&
+              offsetof(cs_masked_ellipsoid_query, layers) == kEllipsoidQueryBytes);
+static_assert(sizeof(cs_claimed_move) == kMaskedClaimedMoveBytes && offsetof(cs_claimed_move, grounded) == 48 &&
+              offsetof(cs_claimed_move, layers) == kClaimedMoveBytes);
+static_assert(sizeof(cs_agent) == 52 && sizeof(cs_move_settings) == 52 && sizeof(cs_move_contact) == 32 &&
+              sizeof(cs_move_result) == 200 &&
               sizeof(cs_validate_settings) == 64 && sizeof(cs_verdict) == 116 && sizeof(cs_overlap_result) == 52);
-static_assert(int(Status::out_of_range) == CS_STATUS_OUT_OF_RANGE && int(Feature::vertex) == CS_FEATURE_VERTEX &&
+static_assert(int(Status::out_of_range) == CS_STATUS_OUT_OF_RANGE && int(Status::bad_layers) == CS_STATUS_BAD_LAYERS && int(Feature::vertex) == CS_FEATURE_VERTEX &&
               int(VerdictKind::refused) == CS_VERDICT_REFUSED && int(SweepPath::brute) == CS_PATH_BRUTE &&
               int(kMoveHeldByAgents) == int(CS_MOVE_HELD_BY_AGENTS) && kMaxMoveContacts == 4);
 
@@ -37,6 +42,9 @@ inline Vec3 vec(const float v[3]) { return {v[0], v[1], v[2]}; }
 inline void put(float out[3], const Vec3& v) { out[0] = v.x, out[1] = v.y, out[2] = v.z; }
 
 inline Capsule capsule(const cs_capsule& c) { return {vec(c.a), vec(c.b), c.radius}; }
+
+// A C record's mask: 0 (a zeroed struct) is every layer, as capsweep_c.h says.
+inline std::uint32_t layers(std::uint32_t mask) { return mask != 0 ? mask : kAllLayers; }
 inline cs_capsule record(const Capsule& c) {
   cs_capsule r;
   put(r.a, c.a);
@@ -50,6 +58,22 @@ inline SweepEllipsoidQuery query(const cs_ellipsoid_query& q) {
   return {{vec(q.centre), vec(q.radii)}, vec(q.motion)};
 }
 inline cs_sweep_query record(const SweepQuery& q) { return {record(q.capsule), {q.motion.x, q.motion.y, q.motion.z}}; }
+inline SweepQuery query(const cs_masked_sweep_query& q) {
+  SweepQuery s = query(q.query);
+  s.layers = layers(q.layers);
+  return s;
+}
+inline SweepEllipsoidQuery query(const cs_masked_ellipsoid_query& q) {
+  SweepEllipsoidQuery s = query(q.query);
+  s.layers = layers(q.layers);
+  return s;
+}
+inline cs_masked_sweep_query masked_record(const SweepQuery& q) { return {record(q), q.layers}; }
+inline cs_ellipsoid_query record(const SweepEllipsoidQuery& q) {
+  const Ellipsoid& e = q.ellipsoid;
+  return {{e.centre.x, e.centre.y, e.centre.z}, {e.radii.x, e.radii.y, e.radii.z}, {q.motion.x, q.motion.y, q.motion.z}};
+}
+inline cs_masked_ellipsoid_query masked_record(const SweepEllipsoidQuery& q) { return {record(q), q.layers}; }
 
 // The CWSR record of a hit: the bytes write_results writes (one encoder, io/result_record.h).
 inline cs_sweep_hit record(const SweepHit& h) {
@@ -71,7 +95,9 @@ inline SweepHit hit(const cs_sweep_hit& r) {
   return h;
 }
 
-inline Agent agent(const cs_agent& a) { return {capsule(a.capsule), vec(a.displacement), a.vertical_speed, a.id}; }
+inline Agent agent(const cs_agent& a) {
+  return {capsule(a.capsule), vec(a.displacement), a.vertical_speed, a.id, layers(a.layers)};
+}
 
 inline MoveSettings settings(const cs_move_settings& s) {
   MoveSettings m;
@@ -131,7 +157,7 @@ inline cs_move_result record(const MoveResult& m, Status status) {
 }
 
 inline ClaimedMove claimed_move(const cs_claimed_move& m) {
-  return {capsule(m.from), vec(m.motion), m.dt, m.vertical_speed, m.grounded != 0};
+  return {capsule(m.from), vec(m.motion), m.dt, m.vertical_speed, m.grounded != 0, layers(m.layers)};
 }
 inline cs_claimed_move record(const ClaimedMove& m) {
   cs_claimed_move r;
@@ -141,6 +167,7 @@ inline cs_claimed_move record(const ClaimedMove& m) {
   r.dt = m.dt;
   r.vertical_speed = m.vertical_speed;
   r.grounded = m.grounded ? 1 : 0;
+  r.layers = m.layers;
   return r;
 }
 

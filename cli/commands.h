@@ -35,8 +35,8 @@ void add_scene_options(CLI::App& command, SceneArgs& scene, bool required = true
 // (already built with its own) they are a usage error, never silently ignored.
 World load_world(const SceneArgs& scene);
 
-// A CWSQ file of either kind: capsules, rays and segments (versions 1 and 2) or ellipsoids
-// (version 3), for the commands that answer both (sweep, client).
+// A CWSQ file of either kind: capsules, rays and segments (versions 1, 2, 4, 5) or ellipsoids
+// (versions 3, 6), each query with its layers, for the commands that answer both (sweep, client).
 struct SweepFile {
   bool of_ellipsoids = false;
   std::vector<SweepQuery> capsules;
@@ -53,8 +53,8 @@ CLI::Option* add_threads(CLI::App& command, int& threads);
 int effective_threads(int requested);
 // --path simd|scalar|brute.
 CLI::Option* add_path(CLI::App& command, SweepPath& path);
-// --mask LIST: the layers a batch sees ("1,3"; default every layer).
-CLI::Option* add_mask(CLI::App& command, std::uint32_t& layers);
+// --mask LIST: the layers a batch sees ("1,3"; default every layer); `help` says it otherwise.
+CLI::Option* add_mask(CLI::App& command, std::uint32_t& layers, const std::string& help = "");
 
 Command add_demo(CLI::App& app);           // the crowd on the built-in arena
 Command add_crowd(CLI::App& app);          // the crowd on any scene

@@ -60,7 +60,7 @@ SceneOptions scene_options(const SceneArgs& scene) { return {scene.scale, scene.
 
 SweepFile read_sweep_file(const std::string& path) {
   SweepFile f;
-  f.of_ellipsoids = query_file_version(path) == kEllipsoidVersion;
+  f.of_ellipsoids = holds_ellipsoids(query_file_version(path));
   if (f.of_ellipsoids) {
     f.ellipsoids = read_ellipsoid_queries(path);
   } else {
@@ -82,7 +82,7 @@ CLI::Option* add_threads(CLI::App& command, int& threads) {
 
 int effective_threads(int requested) { return requested > 0 ? requested : tbb::info::default_concurrency(); }
 
-CLI::Option* add_mask(CLI::App& command, std::uint32_t& layers) {
+CLI::Option* add_mask(CLI::App& command, std::uint32_t& layers, const std::string& help) {
   return command
       .add_option_function<std::string>(
           "--mask",
@@ -93,7 +93,8 @@ CLI::Option* add_mask(CLI::App& command, std::uint32_t& layers) {
               throw CLI::ValidationError(std::string("--mask: ") + e.what());
             }
           },
-          "The layers the batch sees, e.g. 1,3 (triangles on none of them are not there); default every layer")
+          help.empty() ? "The layers the batch sees, e.g. 1,3 (triangles on none of them are not there); default every layer"
+                       : help)
       ->default_str("all");
 }
 
@@ -133,7 +134,9 @@ Command add_sweep(CLI::App& app) {
   c->add_option("--out", a->out, "The answers (CWSR), written atomically")->required();
   add_threads(*c, a->threads);
   add_path(*c, a->path);
-  add_mask(*c, a->layers);
+  add_mask(*c, a->layers,
+           "The layers the batch sees, e.g. 1,3 (with each query's own, from a version 4 or 6 file: both); default "
+           "every layer");
   return [a] {
     SweepOptions so;
     so.threads = a->threads;
@@ -173,6 +176,7 @@ Command add_queries(CLI::App& app) {
     std::string workload, out, shape = "capsule";
     std::size_t count = 0;
     std::uint64_t seed = 1;
+    std::uint32_t layers = kAllLayers;
   };
   auto a = std::make_shared<Args>();
   CLI::App* c = app.add_subcommand("queries", "Writes a seeded workload as a CWSQ file");
@@ -190,6 +194,9 @@ Command add_queries(CLI::App& app) {
   c->add_option("--count", a->count, "How many queries")->required()->check(CLI::Range(1, 100'000'000));
   c->add_option("--seed", a->seed, "The same scene, workload, count and seed give the same file")->capture_default_str();
   c->add_option("--out", a->out, "The queries (CWSQ), written atomically")->required();
+  add_mask(*c, a->layers,
+           "The layers every query sees, e.g. 1,3: written with each query (CWSQ version 4, or 6 for ellipsoids); "
+           "default every layer (version 1 or 3)");
   return [a] {
     Workload w;
     if (!parse_workload(a->workload, w)) throw UsageError("--workload must be tick, validate, long or ray");
@@ -198,9 +205,13 @@ Command add_queries(CLI::App& app) {
     const World world = load_world(a->scene);
     const std::vector<std::string> inputs{a->scene.path};
     if (ellipsoids) {
-      write_ellipsoid_queries(a->out, make_ellipsoid_workload(world, w, a->count, a->seed), inputs);
+      std::vector<SweepEllipsoidQuery> queries = make_ellipsoid_workload(world, w, a->count, a->seed);
+      for (SweepEllipsoidQuery& q : queries) q.layers = a->layers;
+      write_ellipsoid_queries(a->out, queries, inputs);
     } else {
-      write_queries(a->out, make_workload(world, w, a->count, a->seed), inputs);
+      std::vector<SweepQuery> queries = make_workload(world, w, a->count, a->seed);
+      for (SweepQuery& q : queries) q.layers = a->layers;
+      write_queries(a->out, queries, inputs);
     }
     std::printf("%zu %s %s queries (seed %llu) -> %s\n", a->count, name(w), a->shape.c_str(),
                 (unsigned long long)a->seed, a->out.c_str());

@@ -83,12 +83,13 @@ int run_crowd(const World& world, CrowdSettings settings, const CrowdRun& run) {
   settings.trace = !run.trace_path.empty();
   Crowd crowd(world, settings);
   // The trace is a claimed-move file (CWSQ version 2): each segment with the state its agent
-  // started the tick in, which is what a server validating it would know (Crowd::claims).
+  // started the tick in, which is what a server validating it would know (Crowd::claims); version
+  // 5 when the agents see fewer than every layer, so that each claim carries its agent's mask.
   std::vector<ClaimedMove> claims;
   std::unique_ptr<QueryWriter> trace;
   if (settings.trace) {
     trace = std::make_unique<QueryWriter>(run.trace_path, std::vector<std::string>{run.scene_name},
-                                          QueryRecords::claimed_moves);
+                                          crowd.masked() ? QueryRecords::masked_claimed_moves : QueryRecords::claimed_moves);
   }
   std::optional<TopDownPicture> picture;
   if (!run.png_path.empty()) picture.emplace(world);
@@ -209,6 +210,7 @@ struct CrowdArgs {
   int threads = 0;
   float speed = 0;  // 0: each agent walks at 1-2 m/s
   bool no_agent_collisions = false;
+  std::uint32_t layers = kAllLayers;  // every agent's (Agent::layers)
   std::string png, trace;
   SceneArgs scene;
 };
@@ -219,6 +221,9 @@ void add_crowd_options(CLI::App& c, CrowdArgs& a) {
   c.add_option("--speed", a.speed, "Every agent's walking speed, m/s (default: 1-2 m/s each)")
       ->check(CLI::Range(0.f, 1e5f) & CLI::PositiveNumber);
   c.add_flag("--no-agent-collisions", a.no_agent_collisions, "Agents pass through each other");
+  add_mask(c, a.layers,
+           "The layers every agent collides with, e.g. 1,3 (the trace then carries them: CWSQ version 5); default "
+           "every layer");
 }
 
 CrowdSettings crowd_settings(const CrowdArgs& a) {
@@ -228,6 +233,7 @@ CrowdSettings crowd_settings(const CrowdArgs& a) {
   s.batch.threads = a.threads;
   s.move.agents_collide = !a.no_agent_collisions;
   if (a.speed > 0) s.min_speed = s.max_speed = a.speed;
+  if (a.layers != kAllLayers) s.agent_layers = {a.layers};
   return s;
 }
 
@@ -262,7 +268,9 @@ Command add_crowd(CLI::App& app) {
   add_scene_options(*c, a->scene);
   c->add_option("--agents", a->agents, "Agents")->required()->check(CLI::Range(1, 10'000'000));
   c->add_option("--ticks", a->ticks, "Ticks at 60 Hz")->required()->check(CLI::Range(1, 10'000'000));
-  c->add_option("--trace", a->trace, "Every straight segment travelled (CWSQ: the capsule where it starts, its displacement)");
+  c->add_option("--trace", a->trace,
+                "Every straight segment travelled as a claimed move (CWSQ version 2, or 5 with --mask: the capsule where "
+                "it starts, its displacement, the agent's state)");
   c->add_option("--png", a->png, "The trails from above");
   add_crowd_options(*c, *a);
   return [a] {
@@ -292,9 +300,11 @@ Command add_validate(CLI::App& app) {
                                    "Judges claimed moves (CWSQ: the capsule at its last accepted position, the claimed "
                                    "displacement; version 2 adds dt, vertical speed and grounded): one CSV line per move");
   add_scene_options(*c, a->scene);
-  c->add_option("--moves", a->moves, "The claimed moves (CWSQ version 1 or 2)")->required();
+  c->add_option("--moves", a->moves, "The claimed moves (CWSQ version 1, 2, 4 or 5; 4 and 5 carry each move's layers)")
+      ->required();
   c->add_option("--out", a->out, "The verdicts (CSV), written atomically")->required();
-  add_mask(*c, a->layers);
+  add_mask(*c, a->layers, "The layers the batch sees, e.g. 1,3 (with each move's own, from a version 4 or 5 file: both); "
+                          "default every layer");
   CLI::Option* dt = c->add_option("--dt", a->dt, "Seconds each move took, for a version 1 file (version 2 moves carry their own)")
                         ->check(CLI::Range(0.0, 1e6));
   c->add_option("--max-speed", a->max_speed,
@@ -315,12 +325,13 @@ Command add_validate(CLI::App& app) {
     vs.tolerance = a->tolerance;
     // Usage before files: which dt the moves have is known from the header alone.
     const std::uint32_t version = query_file_version(a->moves);
-    if (version == kClaimedMoveVersion && dt->count() > 0) {
-      throw UsageError("--dt applies to version 1 files; " + a->moves + " is version 2, whose moves carry their own dt");
+    if (holds_claim_state(version) && dt->count() > 0) {
+      throw UsageError("--dt applies to version 1 and 4 files; " + a->moves + " is version " + std::to_string(version) +
+                       ", whose moves carry their own dt");
     }
-    if (vs.max_speed > 0 && version != kClaimedMoveVersion && !(a->dt > 0)) {
+    if (vs.max_speed > 0 && !holds_claim_state(version) && !(a->dt > 0)) {
       throw UsageError("--max-speed requires --dt (the seconds each move took) > 0 for " + a->moves +
-                       ", which is not a version 2 CWSQ file (whose moves carry their own dt)");
+                       ", which is not a version 2 or 5 CWSQ file (whose moves carry their own dt)");
     }
     const std::string out_path = a->out;
     const std::vector<ClaimedMove> moves = read_claimed_moves(a->moves, float(a->dt));

@@ -166,14 +166,18 @@ Command add_client(CLI::App& app) {
                                              "writes the CWSR file");
   c->add_option("--server", a->servers, "ADDR[,ADDR...]: replicas, or one gRPC target such as dns:///name:port")->required();
   c->add_option("--world", a->world, "The world's name on the server")->required();
-  c->add_option("--queries", a->queries, "The queries (CWSQ: capsules, rays and segments; or ellipsoids, version 3)")
+  c->add_option("--queries", a->queries,
+                "The queries (CWSQ: capsules, rays and segments; or ellipsoids, version 3; versions 4 to 6 carry each "
+                "query's layers)")
       ->required();
   c->add_option("--out", a->out, "The answers (CWSR), written atomically")->required();
   c->add_option("--batch", a->batch, "Queries per request")->check(CLI::Range(1, 1 << 24))->capture_default_str();
   c->add_option("--deadline-ms", a->deadline_ms, "Per request")->check(CLI::Range(1, 86'400'000))->capture_default_str();
   c->add_option("--in-flight", a->in_flight, "Requests in flight")->check(CLI::Range(1, 256))->capture_default_str();
   add_path(*c, a->path);
-  add_mask(*c, a->layers);
+  add_mask(*c, a->layers,
+           "The layers the batch sees, e.g. 1,3 (with each query's own, from a version 4 or 6 file: both); default "
+           "every layer");
   return [a] {
     service::ClientOptions co;
     co.servers = split(a->servers, ',');

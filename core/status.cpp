@@ -12,6 +12,8 @@ const char* describe(Status s) {
     case Status::non_finite_motion: return "motion has a NaN or infinite component";
     case Status::non_finite_triangle: return "triangle has a NaN or infinite vertex";
     case Status::out_of_range: return "a coordinate, radius or motion component exceeds 1e6 m";
+    case Status::bad_layers:
+      return "the layer mask sees no layer (it is 0, or shares no layer with the batch's mask): it would see nothing";
   }
   return "unknown status";
 }

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstring>
 #include <fstream>
+#include <functional>
+#include <stdexcept>
 #include <initializer_list>
 #include <iterator>
 
@@ -52,9 +54,16 @@ struct Accepted {
 
 // What a CWSQ file of another version holds, for the message of a reader that does not take it.
 std::string holds(std::uint32_t version) {
-  if (version == kEllipsoidVersion) return ": it holds ellipsoid sweeps (read_ellipsoid_queries, capsweep sweep)";
-  if (version == kFormatVersion || version == kClaimedMoveVersion) return ": it holds capsule sweeps";
+  if (holds_ellipsoids(version)) return ": it holds ellipsoid sweeps (read_ellipsoid_queries, capsweep sweep)";
+  if (version >= kFormatVersion && version <= kMaskedClaimedMoveVersion) return ": it holds capsule sweeps";
   return "";
+}
+
+// A record's layer mask (versions 4 to 6): any mask but 0, which would see nothing.
+std::uint32_t read_mask(const char* p, const std::function<FormatError(const std::string&)>& fail) {
+  const std::uint32_t mask = load<std::uint32_t>(p);
+  if (mask == 0) throw fail("its layer mask is 0, which sees nothing (0xFFFFFFFF sees every layer)");
+  return mask;
 }
 
 // Checks magic, that the version is one of `accepted` and that the body is exactly count
@@ -65,10 +74,12 @@ std::uint64_t check_header(const std::string& path, const std::string& bytes, st
   if (load<std::uint32_t>(bytes.data()) != magic) throw FormatError(path + ": not a " + kind + " file (bad magic)");
   const std::uint32_t version = load<std::uint32_t>(bytes.data() + 4);
   std::size_t record_bytes = 0;
-  std::string expected;
+  std::string expected;  // "1, 2, 4 or 5"
+  std::size_t k = 0;
   for (const Accepted& a : accepted) {
     if (a.version == version) record_bytes = a.record_bytes;
-    expected += (expected.empty() ? "" : " or ") + std::to_string(a.version);
+    expected += (k == 0 ? "" : k + 1 == accepted.size() ? " or " : ", ") + std::to_string(a.version);
+    ++k;
   }
   if (record_bytes == 0) {
     throw FormatError(path + ": " + kind + " version " + std::to_string(version) + " is not supported (expected " +
@@ -99,29 +110,35 @@ std::string header(std::uint32_t magic, std::size_t count, std::size_t record_by
   return out;
 }
 
-// Every CWSQ record of either version, checked; version 1 records get `dt_if_absent` and no state.
+// Every CWSQ record of capsule sweeps or claimed moves (versions 1, 2, 4, 5), checked; sweeps
+// get `dt_if_absent` and no state, records without a mask every layer.
 std::vector<ClaimedMove> read_records(const std::string& path, float dt_if_absent) {
   const std::string bytes = read_file(path);
   std::uint32_t version = 0;
-  const std::uint64_t count = check_header(path, bytes, kQueryMagic, "CWSQ",
-                                          {{kFormatVersion, kQueryBytes}, {kClaimedMoveVersion, kClaimedMoveBytes}}, &version);
-  const std::size_t record_bytes = version == kClaimedMoveVersion ? kClaimedMoveBytes : kQueryBytes;
+  const std::uint64_t count =
+      check_header(path, bytes, kQueryMagic, "CWSQ",
+                   {{kFormatVersion, kQueryBytes}, {kClaimedMoveVersion, kClaimedMoveBytes},
+                    {kMaskedQueryVersion, kMaskedQueryBytes}, {kMaskedClaimedMoveVersion, kMaskedClaimedMoveBytes}},
+                   &version);
+  const bool claims = holds_claim_state(version), masked = holds_masks(version);
+  const std::size_t record_bytes = claims ? (masked ? kMaskedClaimedMoveBytes : kClaimedMoveBytes)
+                                          : (masked ? kMaskedQueryBytes : kQueryBytes);
   std::vector<ClaimedMove> moves(count);
   for (std::uint64_t i = 0; i < count; ++i) {
     const char* p = bytes.data() + kHeaderBytes + i * record_bytes;
-    const auto fail = [&](const std::string& why) {
-      return FormatError(path + ": " + (version == kClaimedMoveVersion ? "move " : "query ") + std::to_string(i) + ": " +
-                         why);
+    const std::function<FormatError(const std::string&)> fail = [&](const std::string& why) {
+      return FormatError(path + ": " + (claims ? "move " : "query ") + std::to_string(i) + ": " + why);
     };
     float f[12];
-    std::memcpy(f, p, (version == kClaimedMoveVersion ? 12 : 10) * sizeof(float));
+    std::memcpy(f, p, (claims ? 12 : 10) * sizeof(float));
     ClaimedMove& m = moves[i];
     m.from = {{f[0], f[1], f[2]}, {f[3], f[4], f[5]}, f[6]};
     m.motion = {f[7], f[8], f[9]};
     // A sweep may be a ray (radius 0); a claimed move is an agent's, which is solid.
-    const Status s = version == kClaimedMoveVersion ? check_agent_move(m.from, m.motion) : check_sweep(m.from, m.motion);
+    const Status s = claims ? check_agent_move(m.from, m.motion) : check_sweep(m.from, m.motion);
     if (s != Status::ok) throw fail(describe(s));
-    if (version != kClaimedMoveVersion) {
+    if (masked) m.layers = read_mask(p + (claims ? kClaimedMoveBytes : kQueryBytes), fail);
+    if (!claims) {
       m.dt = dt_if_absent;
       continue;
     }
@@ -151,42 +168,69 @@ void store_move(std::string& out, const ClaimedMove& m) {
   store(out, std::uint32_t(m.grounded ? 1 : 0));  // grounded, then three reserved zero bytes
 }
 
+// Whether a batch needs a masked version: some record sees fewer than every layer. A mask of 0
+// is refused rather than written (no reader would take it back).
+template <class Records>
+bool needs_masks(const Records& records, const std::string& path) {
+  bool masked = false;
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    if (records[i].layers == 0) {
+      throw FormatError(path + ": record " + std::to_string(i) + " has a layer mask of 0, which sees nothing");
+    }
+    masked = masked || records[i].layers != kAllLayers;
+  }
+  return masked;
+}
+
 }  // namespace
 
 std::vector<SweepQuery> read_queries(const std::string& path) {
   const std::vector<ClaimedMove> moves = read_records(path, 0.f);
   std::vector<SweepQuery> queries(moves.size());
-  for (std::size_t i = 0; i < moves.size(); ++i) queries[i] = {moves[i].from, moves[i].motion};
+  for (std::size_t i = 0; i < moves.size(); ++i) queries[i] = {moves[i].from, moves[i].motion, moves[i].layers};
   return queries;
 }
 
 std::vector<SweepEllipsoidQuery> read_ellipsoid_queries(const std::string& path) {
   const std::string bytes = read_file(path);
-  const std::uint64_t count = check_header(path, bytes, kQueryMagic, "CWSQ", {{kEllipsoidVersion, kEllipsoidQueryBytes}});
+  std::uint32_t version = 0;
+  const std::uint64_t count =
+      check_header(path, bytes, kQueryMagic, "CWSQ",
+                   {{kEllipsoidVersion, kEllipsoidQueryBytes}, {kMaskedEllipsoidVersion, kMaskedEllipsoidQueryBytes}},
+                   &version);
+  const bool masked = holds_masks(version);
+  const std::size_t record_bytes = masked ? kMaskedEllipsoidQueryBytes : kEllipsoidQueryBytes;
   std::vector<SweepEllipsoidQuery> queries(count);
   for (std::uint64_t i = 0; i < count; ++i) {
+    const char* p = bytes.data() + kHeaderBytes + i * record_bytes;
+    const std::function<FormatError(const std::string&)> fail = [&](const std::string& why) {
+      return FormatError(path + ": ellipsoid " + std::to_string(i) + ": " + why);
+    };
     float f[9];
-    std::memcpy(f, bytes.data() + kHeaderBytes + i * kEllipsoidQueryBytes, sizeof f);
+    std::memcpy(f, p, sizeof f);
     SweepEllipsoidQuery& q = queries[i];
     q = {{{f[0], f[1], f[2]}, {f[3], f[4], f[5]}}, {f[6], f[7], f[8]}};
     if (Status s = check_ellipsoid_sweep(q.ellipsoid, q.motion); s != Status::ok) {
-      const std::string why = s == Status::bad_radius ? "every radius must be positive"
-                              : s == Status::non_finite_capsule ? "the centre or a radius is NaN or infinite"
-                                                                : describe(s);
-      throw FormatError(path + ": ellipsoid " + std::to_string(i) + ": " + why);
+      throw fail(s == Status::bad_radius ? "every radius must be positive"
+                 : s == Status::non_finite_capsule ? "the centre or a radius is NaN or infinite"
+                                                   : describe(s));
     }
+    if (masked) q.layers = read_mask(p + kEllipsoidQueryBytes, fail);
   }
   return queries;
 }
 
 void write_ellipsoid_queries(const std::string& path, const std::vector<SweepEllipsoidQuery>& queries,
                              std::span<const std::string> inputs) {
-  std::string out = header(kQueryMagic, queries.size(), kEllipsoidQueryBytes, kEllipsoidVersion);
+  const bool masked = needs_masks(queries, path);
+  std::string out = header(kQueryMagic, queries.size(), masked ? kMaskedEllipsoidQueryBytes : kEllipsoidQueryBytes,
+                           masked ? kMaskedEllipsoidVersion : kEllipsoidVersion);
   for (const SweepEllipsoidQuery& q : queries) {
     const Ellipsoid& e = q.ellipsoid;
     for (float v : {e.centre.x, e.centre.y, e.centre.z, e.radii.x, e.radii.y, e.radii.z, q.motion.x, q.motion.y, q.motion.z}) {
       store(out, v);
     }
+    if (masked) store(out, q.layers);
   }
   write_file(path, out, inputs);
 }
@@ -204,8 +248,13 @@ std::vector<ClaimedMove> read_claimed_moves(const std::string& path, float dt_if
 
 void write_queries(const std::string& path, const std::vector<SweepQuery>& queries,
                    std::span<const std::string> inputs) {
-  std::string out = header(kQueryMagic, queries.size(), kQueryBytes);
-  for (const SweepQuery& q : queries) store_query(out, q);
+  const bool masked = needs_masks(queries, path);
+  std::string out = header(kQueryMagic, queries.size(), masked ? kMaskedQueryBytes : kQueryBytes,
+                           masked ? kMaskedQueryVersion : kFormatVersion);
+  for (const SweepQuery& q : queries) {
+    store_query(out, q);
+    if (masked) store(out, q.layers);
+  }
   write_file(path, out, inputs);
 }
 
@@ -216,8 +265,14 @@ QueryWriter::QueryWriter(const std::string& path, std::span<const std::string> i
   } catch (const OutputError& e) {
     throw FormatError(e.what());
   }
-  buffer_ = records == QueryRecords::sweeps ? header(kQueryMagic, 0, kQueryBytes)
-                                            : header(kQueryMagic, 0, kClaimedMoveBytes, kClaimedMoveVersion);
+  switch (records) {
+    case QueryRecords::sweeps: buffer_ = header(kQueryMagic, 0, kQueryBytes); break;
+    case QueryRecords::claimed_moves: buffer_ = header(kQueryMagic, 0, kClaimedMoveBytes, kClaimedMoveVersion); break;
+    case QueryRecords::masked_sweeps: buffer_ = header(kQueryMagic, 0, kMaskedQueryBytes, kMaskedQueryVersion); break;
+    case QueryRecords::masked_claimed_moves:
+      buffer_ = header(kQueryMagic, 0, kMaskedClaimedMoveBytes, kMaskedClaimedMoveVersion);
+      break;
+  }
 }
 
 QueryWriter::~QueryWriter() = default;  // unfinished: the temporary file goes with file_
@@ -231,16 +286,33 @@ void QueryWriter::flush() {
   buffer_.clear();
 }
 
+// The mask a record of this writer carries, after checking it fits: an unmasked file holds
+// masks of every layer only, and no file holds 0.
+bool QueryWriter::take_mask(std::uint32_t layers, bool masked) const {
+  if (layers == 0) throw std::invalid_argument(path_ + ": record " + std::to_string(count_) + " has a layer mask of 0");
+  if (!masked && layers != kAllLayers) {
+    throw std::invalid_argument(path_ + ": record " + std::to_string(count_) +
+                                " sees fewer than every layer: write it to a masked version (4 or 5)");
+  }
+  return masked;
+}
+
 void QueryWriter::add(const SweepQuery& q) {
-  if (records_ != QueryRecords::sweeps) throw std::logic_error("QueryWriter: a claimed-move file takes ClaimedMove");
+  if (records_ != QueryRecords::sweeps && records_ != QueryRecords::masked_sweeps) {
+    throw std::logic_error("QueryWriter: a claimed-move file takes ClaimedMove");
+  }
   store_query(buffer_, q);
+  if (take_mask(q.layers, records_ == QueryRecords::masked_sweeps)) store(buffer_, q.layers);
   ++count_;
   if (buffer_.size() >= (1u << 20)) flush();
 }
 
 void QueryWriter::add(const ClaimedMove& m) {
-  if (records_ != QueryRecords::claimed_moves) throw std::logic_error("QueryWriter: a sweep file takes SweepQuery");
+  if (records_ != QueryRecords::claimed_moves && records_ != QueryRecords::masked_claimed_moves) {
+    throw std::logic_error("QueryWriter: a sweep file takes SweepQuery");
+  }
   store_move(buffer_, m);
+  if (take_mask(m.layers, records_ == QueryRecords::masked_claimed_moves)) store(buffer_, m.layers);
   ++count_;
   if (buffer_.size() >= (1u << 20)) flush();
 }

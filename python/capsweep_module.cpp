@@ -3,7 +3,6 @@
 // makes them so, without a copy when they already are) and answers are written in place into
 // arrays allocated once; every batch runs with the GIL released.
 #include <pybind11/numpy.h>
-
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -143,13 +142,31 @@ py::dict layouts() {
   }
   {
     py::dict fields;
+    // Named as the flat numpy fields (the record of QUERY_DTYPE, then the mask).
+    fields["a"] = offsetof(cs_masked_sweep_query, query.capsule.a);
+    fields["b"] = offsetof(cs_masked_sweep_query, query.capsule.b);
+    fields["radius"] = offsetof(cs_masked_sweep_query, query.capsule.radius);
+    fields["motion"] = offsetof(cs_masked_sweep_query, query.motion);
+    CS_FIELD(cs_masked_sweep_query, layers);
+    all["cs_masked_sweep_query"] = py::make_tuple(sizeof(cs_masked_sweep_query), fields);
+  }
+  {
+    py::dict fields;
+    fields["centre"] = offsetof(cs_masked_ellipsoid_query, query.centre);
+    fields["radii"] = offsetof(cs_masked_ellipsoid_query, query.radii);
+    fields["motion"] = offsetof(cs_masked_ellipsoid_query, query.motion);
+    CS_FIELD(cs_masked_ellipsoid_query, layers);
+    all["cs_masked_ellipsoid_query"] = py::make_tuple(sizeof(cs_masked_ellipsoid_query), fields);
+  }
+  {
+    py::dict fields;
     CS_FIELD(cs_capsule, a); CS_FIELD(cs_capsule, b); CS_FIELD(cs_capsule, radius);
     all["cs_capsule"] = py::make_tuple(sizeof(cs_capsule), fields);
   }
   {
     py::dict fields;
     CS_FIELD(cs_agent, capsule); CS_FIELD(cs_agent, displacement); CS_FIELD(cs_agent, vertical_speed);
-    CS_FIELD(cs_agent, id);
+    CS_FIELD(cs_agent, id); CS_FIELD(cs_agent, layers);
     all["cs_agent"] = py::make_tuple(sizeof(cs_agent), fields);
   }
   {
@@ -171,6 +188,7 @@ py::dict layouts() {
     py::dict fields;
     CS_FIELD(cs_claimed_move, from); CS_FIELD(cs_claimed_move, motion); CS_FIELD(cs_claimed_move, dt);
     CS_FIELD(cs_claimed_move, vertical_speed); CS_FIELD(cs_claimed_move, grounded); CS_FIELD(cs_claimed_move, reserved);
+    CS_FIELD(cs_claimed_move, layers);
     all["cs_claimed_move"] = py::make_tuple(sizeof(cs_claimed_move), fields);
   }
   {
@@ -207,6 +225,8 @@ PYBIND11_MODULE(_capsweep, m) {
       .def_property_readonly("triangle_count", [](const PyWorld& w) { return cs_world_triangle_count(w.world); })
       .def("_sweep", &sweep_records<cs_sweep_query, cs_sweep_ex>)
       .def("_sweep_ellipsoid", &sweep_records<cs_ellipsoid_query, cs_sweep_ellipsoid>)
+      .def("_sweep_masked", &sweep_records<cs_masked_sweep_query, cs_sweep_masked>)
+      .def("_sweep_ellipsoid_masked", &sweep_records<cs_masked_ellipsoid_query, cs_sweep_ellipsoid_masked>)
       .def("_move",
            [](const PyWorld& w, const py::array& in, const py::dict& settings, py::array& out, int threads) {
              std::size_t n = 0, m_out = 0;
@@ -311,6 +331,8 @@ PYBIND11_MODULE(_capsweep, m) {
     return new PyWorld(w);
   }, py::return_value_policy::take_ownership);
 
+  // A file's records: make_array(count, masked) gives the array (the masked dtype when the file
+  // carries masks: versions 4 to 6), filled with the records as the C++ reader checked them.
   // A heightfield world: heights (rows, columns) of float32 or uint16, holes (rows - 1, columns -
   // 1) or None, and optionally a mesh on it (vertices and indices, or None).
   m.def("_from_heightfield", [](const py::array& heights, float cell_x, float cell_z, float height_scale,
@@ -402,10 +424,16 @@ PYBIND11_MODULE(_capsweep, m) {
       PyErr_SetString(error_type.ptr(), e.what());
       throw py::error_already_set();
     }
-    py::object array = make_array(queries.size());
+    const bool masked = holds_masks(query_file_version(path));
+    py::object array = make_array(queries.size(), masked);
     std::size_t n = 0;
-    auto* q = records_of<cs_sweep_query>(array.cast<py::array>(), n, true, "queries");
-    for (std::size_t i = 0; i < n; ++i) q[i] = records::record(queries[i]);
+    if (masked) {
+      auto* q = records_of<cs_masked_sweep_query>(array.cast<py::array>(), n, true, "queries");
+      for (std::size_t i = 0; i < n; ++i) q[i] = records::masked_record(queries[i]);
+    } else {
+      auto* q = records_of<cs_sweep_query>(array.cast<py::array>(), n, true, "queries");
+      for (std::size_t i = 0; i < n; ++i) q[i] = records::record(queries[i]);
+    }
     return array;
   });
   m.def("_ellipsoid_count_and_fill", [](const std::string& path, py::object make_array) -> py::object {
@@ -416,14 +444,15 @@ PYBIND11_MODULE(_capsweep, m) {
       PyErr_SetString(error_type.ptr(), e.what());
       throw py::error_already_set();
     }
-    py::object array = make_array(queries.size());
+    const bool masked = holds_masks(query_file_version(path));
+    py::object array = make_array(queries.size(), masked);
     std::size_t n = 0;
-    auto* q = records_of<cs_ellipsoid_query>(array.cast<py::array>(), n, true, "queries");
-    for (std::size_t i = 0; i < n; ++i) {
-      const SweepEllipsoidQuery& e = queries[i];
-      q[i] = {{e.ellipsoid.centre.x, e.ellipsoid.centre.y, e.ellipsoid.centre.z},
-              {e.ellipsoid.radii.x, e.ellipsoid.radii.y, e.ellipsoid.radii.z},
-              {e.motion.x, e.motion.y, e.motion.z}};
+    if (masked) {
+      auto* q = records_of<cs_masked_ellipsoid_query>(array.cast<py::array>(), n, true, "queries");
+      for (std::size_t i = 0; i < n; ++i) q[i] = records::masked_record(queries[i]);
+    } else {
+      auto* q = records_of<cs_ellipsoid_query>(array.cast<py::array>(), n, true, "queries");
+      for (std::size_t i = 0; i < n; ++i) q[i] = records::record(queries[i]);
     }
     return array;
   });

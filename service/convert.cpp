@@ -126,6 +126,21 @@ bool read_hits(const pb::HitColumns& c, std::span<SweepHit> hits) {
   return true;
 }
 
+// The element_layers column of a request: written only when some element sees fewer than every
+// layer (an empty column means every layer), read as kAllLayers when empty.
+template <class Items>
+void write_layers(const Items& items, google::protobuf::RepeatedField<std::uint32_t>* column) {
+  bool any = false;
+  for (const auto& item : items) any = any || item.layers != kAllLayers;
+  if (!any) return;
+  std::uint32_t* out = sized(column, items.size());
+  for (std::size_t i = 0; i < items.size(); ++i) out[i] = items[i].layers;
+}
+
+std::uint32_t layers_at(const google::protobuf::RepeatedField<std::uint32_t>& column, std::size_t i) {
+  return column.empty() ? kAllLayers : column[int(i)];
+}
+
 void write_status(std::span<const Status> status, google::protobuf::RepeatedField<int>& out) {
   int* column = sized(&out, status.size());
   for (std::size_t i = 0; i < status.size(); ++i) column[i] = to_pb(status[i]);
@@ -134,7 +149,7 @@ void write_status(std::span<const Status> status, google::protobuf::RepeatedFiel
 bool read_status(const google::protobuf::RepeatedField<int>& in, std::span<Status> status, std::size_t n) {
   if (std::size_t(in.size()) != n) return false;
   for (std::size_t i = 0; i < n && !status.empty(); ++i) {
-    if (in[int(i)] < 0 || in[int(i)] > int(Status::out_of_range)) return false;
+    if (in[int(i)] < 0 || in[int(i)] > int(Status::bad_layers)) return false;
     status[i] = from_pb(pb::QueryStatus(in[int(i)]));
   }
   return true;
@@ -216,18 +231,22 @@ void write_request(std::span<const SweepQuery> queries, pb::SweepRequest& r) {
     capsules.put(i, queries[i].capsule);
     motion.put(i, queries[i].motion);
   }
+  write_layers(queries, r.mutable_element_layers());
 }
 
 BatchShape shape_of(const pb::SweepRequest& r) {
   BatchShape s;
   shape_of(r.capsules(), "capsules", s);
   shape_of(r.motion(), "motion", s);
+  s.optional_column("element_layers", std::size_t(r.element_layers_size()));
   return s;
 }
 
 std::vector<SweepQuery> read_request(const pb::SweepRequest& r, std::size_t n) {
   std::vector<SweepQuery> q(n);
-  for (std::size_t i = 0; i < n; ++i) q[i] = {capsule_at(r.capsules(), i), vec3_at(r.motion(), i)};
+  for (std::size_t i = 0; i < n; ++i) {
+    q[i] = {capsule_at(r.capsules(), i), vec3_at(r.motion(), i), layers_at(r.element_layers(), i)};
+  }
   return q;
 }
 
@@ -239,6 +258,7 @@ void write_request(std::span<const SweepEllipsoidQuery> queries, pb::SweepEllips
     radii.put(i, queries[i].ellipsoid.radii);
     motion.put(i, queries[i].motion);
   }
+  write_layers(queries, r.mutable_element_layers());
 }
 
 BatchShape shape_of(const pb::SweepEllipsoidRequest& r) {
@@ -246,12 +266,15 @@ BatchShape shape_of(const pb::SweepEllipsoidRequest& r) {
   shape_of(r.centre(), "centre", s);
   shape_of(r.radii(), "radii", s);
   shape_of(r.motion(), "motion", s);
+  s.optional_column("element_layers", std::size_t(r.element_layers_size()));
   return s;
 }
 
 std::vector<SweepEllipsoidQuery> read_request(const pb::SweepEllipsoidRequest& r, std::size_t n) {
   std::vector<SweepEllipsoidQuery> q(n);
-  for (std::size_t i = 0; i < n; ++i) q[i] = {{vec3_at(r.centre(), i), vec3_at(r.radii(), i)}, vec3_at(r.motion(), i)};
+  for (std::size_t i = 0; i < n; ++i) {
+    q[i] = {{vec3_at(r.centre(), i), vec3_at(r.radii(), i)}, vec3_at(r.motion(), i), layers_at(r.element_layers(), i)};
+  }
   return q;
 }
 
@@ -267,6 +290,7 @@ void write_request(std::span<const Agent> agents, pb::MoveRequest& r) {
     vertical_speed[i] = agents[i].vertical_speed;
     id[i] = agents[i].id;
   }
+  write_layers(agents, r.mutable_element_layers());
 }
 
 BatchShape shape_of(const pb::MoveRequest& r) {
@@ -275,6 +299,7 @@ BatchShape shape_of(const pb::MoveRequest& r) {
   shape_of(r.displacement(), "displacement", s);
   s.optional_column("vertical_speed", std::size_t(r.vertical_speed_size()));
   s.optional_column("id", std::size_t(r.id_size()));
+  s.optional_column("element_layers", std::size_t(r.element_layers_size()));
   return s;
 }
 
@@ -286,6 +311,7 @@ std::vector<Agent> read_request(const pb::MoveRequest& r, std::size_t n) {
     a.displacement = vec3_at(r.displacement(), i);
     a.vertical_speed = r.vertical_speed_size() ? r.vertical_speed(int(i)) : 0.f;
     a.id = r.id_size() ? r.id(int(i)) : std::uint32_t(i);
+    a.layers = layers_at(r.element_layers(), i);
   }
   return agents;
 }
@@ -304,6 +330,7 @@ void write_request(std::span<const ClaimedMove> moves, pb::ValidateRequest& r) {
     vertical_speed[i] = moves[i].vertical_speed;
     grounded[i] = moves[i].grounded;
   }
+  write_layers(moves, r.mutable_element_layers());
 }
 
 BatchShape shape_of(const pb::ValidateRequest& r) {
@@ -313,6 +340,7 @@ BatchShape shape_of(const pb::ValidateRequest& r) {
   s.optional_column("dt", std::size_t(r.dt_size()));
   s.optional_column("vertical_speed", std::size_t(r.vertical_speed_size()));
   s.optional_column("grounded", std::size_t(r.grounded_size()));
+  s.optional_column("element_layers", std::size_t(r.element_layers_size()));
   return s;
 }
 
@@ -320,7 +348,8 @@ std::vector<ClaimedMove> read_request(const pb::ValidateRequest& r, std::size_t 
   std::vector<ClaimedMove> moves(n);
   for (std::size_t i = 0; i < n; ++i) {
     moves[i] = {capsule_at(r.from(), i), vec3_at(r.motion(), i), r.dt_size() ? r.dt(int(i)) : 0.f,
-                r.vertical_speed_size() ? r.vertical_speed(int(i)) : 0.f, r.grounded_size() ? r.grounded(int(i)) : false};
+                r.vertical_speed_size() ? r.vertical_speed(int(i)) : 0.f, r.grounded_size() ? r.grounded(int(i)) : false,
+                layers_at(r.element_layers(), i)};
   }
   return moves;
 }

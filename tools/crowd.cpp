@@ -42,7 +42,7 @@ Crowd::Crowd(const World& world, const CrowdSettings& settings)
   std::size_t failures = 0, grid_size = 0;
   while (placed.size() < settings.agents) {
     const Capsule c = places_.person(rng);
-    bool free = world.is_clear(c, settings.move.skin);
+    bool free = world.is_clear(c, settings.move.skin, sees(placed.size()));
     if (free) {
       if (placed.size() >= grid_size + 64) {  // refresh the grid of placed agents now and then
         grid.build(placed);
@@ -75,6 +75,7 @@ Crowd::Crowd(const World& world, const CrowdSettings& settings)
   for (std::size_t i = 0; i < n; ++i) {
     agents_[i].capsule = placed[i];
     agents_[i].id = std::uint32_t(i);
+    agents_[i].layers = settings.agent_layers.empty() ? kAllLayers : settings.agent_layers[i % settings.agent_layers.size()];
     rng_.emplace_back(settings.seed * 0x9E3779B97F4A7C15ull + i + 1);
     speed_[i] = float(rng_[i].uniform(settings.min_speed, settings.max_speed));
     goal_[i] = to_float(places_.point(rng_[i]));
@@ -87,7 +88,7 @@ void Crowd::respawn(std::size_t i) {
   ++totals_.respawned;
   for (int attempt = 0; attempt < 1000; ++attempt) {
     const Capsule c = places_.person(rng_[i]);
-    if (!world_.is_clear(c, settings_.move.skin)) continue;
+    if (!world_.is_clear(c, settings_.move.skin, sees(i))) continue;
     const Capsule grown{c.a, c.b, c.radius + settings_.move.skin};
     bool free = true;
     for (std::size_t j = 0; j < agents_.size() && free; ++j) {
@@ -135,9 +136,21 @@ void Crowd::claims(std::vector<ClaimedMove>& out) const {
     const MoveSegments& s = segments_[i];
     for (int k = 0; k < s.count; ++k) {
       out.push_back({s.segment[k].capsule, s.segment[k].motion, settings_.move.dt, previous_[i].vertical_speed,
-                     grounded_before_[i] != 0});
+                     grounded_before_[i] != 0, previous_[i].layers});
     }
   }
+}
+
+bool Crowd::masked() const {
+  for (std::uint32_t layers : settings_.agent_layers) {
+    if (layers != kAllLayers) return true;
+  }
+  return false;
+}
+
+std::uint32_t Crowd::sees(std::size_t i) const {
+  const std::uint32_t own = settings_.agent_layers.empty() ? kAllLayers : settings_.agent_layers[i % settings_.agent_layers.size()];
+  return own & settings_.batch.layers;
 }
 
 void Crowd::tick() {
@@ -185,7 +198,7 @@ CrowdViolations Crowd::check() const {
   auto body = [&] {
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, ends.size(), 64), [&](const auto& range) {
       for (std::size_t i = range.begin(); i != range.end(); ++i) {
-        penetrating[i] = !world_.is_clear(ends[i], clearance);
+        penetrating[i] = !world_.is_clear(ends[i], clearance, sees(i));
         if (!settings_.move.agents_collide) continue;
         grid.for_each_overlapping(swept_bounds(ends[i], {}), [&](std::uint32_t j) {
           if (j > i && capsules_overlap(ends[i], ends[j], tolerance_)) overlapping[i] = 1;

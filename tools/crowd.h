@@ -26,6 +26,9 @@ struct CrowdSettings {
   BatchOptions batch;
   bool trace = false;  // keep each tick's travelled segments (segments())
   bool up_to_capacity = false;  // spawn as many agents as fit, up to `agents`, instead of failing
+  // Agent i collides with the layers agent_layers[i % size] (Agent::layers; empty: every layer):
+  // it spawns clear of them only, and the invariants hold it to them only.
+  std::vector<std::uint32_t> agent_layers;
 };
 
 // Checks of one tick's end state (counted, not thrown: the demo prints them).
@@ -58,14 +61,17 @@ class Crowd {
   // The last tick's segments as the moves a client would claim (with trace on): each with the
   // tick's dt and the state its agent started the tick in, as a server validating them knows
   // it (the previous result's vertical speed and grounded flag; agents spawn and respawn
-  // standing). Appended to `out`, agents in order.
+  // standing), and the agent's layers. Appended to `out`, agents in order.
   void claims(std::vector<ClaimedMove>& out) const;
+  // Whether some agent sees fewer than every layer (its claims need a masked CWSQ version).
+  bool masked() const;
   const CrowdTotals& totals() const { return totals_; }
   float tolerance() const { return tolerance_; }
 
  private:
   void steer();
   void respawn(std::size_t i);
+  std::uint32_t sees(std::size_t i) const;  // the layers agent i collides with, within the batch's
 
   const World& world_;
   CrowdSettings settings_;

@@ -43,7 +43,8 @@ enum cs_status {
   CS_STATUS_BAD_RADIUS = 2,         /* radius < 0, or 0 for an agent, an overlap or a contact */
   CS_STATUS_NON_FINITE_MOTION = 3,  /* NaN or Inf in the motion (or dt, vertical speed) */
   CS_STATUS_NON_FINITE_TRIANGLE = 4,
-  CS_STATUS_OUT_OF_RANGE = 5        /* a coordinate, radius or motion component beyond 1e6 m */
+  CS_STATUS_OUT_OF_RANGE = 5,       /* a coordinate, radius or motion component beyond 1e6 m */
+  CS_STATUS_BAD_LAYERS = 6          /* a layer mask sharing no layer with the handle's (cs_world_with_layers) */
 };
 
 /* Which code answers a batch: the BVH with the wide kernel (default), the same BVH with the
@@ -58,6 +59,7 @@ enum cs_hit_code { CS_MISS = 0, CS_HIT = 1, CS_HIT_AT_START = 2 };
 
 #define CS_NO_TRIANGLE 0xFFFFFFFFu
 #define CS_NO_AGENT 0xFFFFFFFFu
+#define CS_ALL_LAYERS 0xFFFFFFFFu /* a layer mask naming every layer */
 
 typedef struct cs_world cs_world;
 
@@ -82,6 +84,24 @@ typedef struct cs_ellipsoid_query {
   float motion[3];
 } cs_ellipsoid_query;
 
+/* Layer masks of queries, agents and claims (bit k = layer k + 1): each sees the triangles on the
+ * layers of its own mask and of its handle's (cs_world_with_layers). In every C struct, 0 means
+ * CS_ALL_LAYERS: a zeroed struct sees every layer, as before masks existed (the C++ API and the
+ * CWSQ files, whose masks are never 0, refuse 0 instead). A mask that shares no layer with the
+ * handle's is refused with CS_STATUS_BAD_LAYERS. */
+
+/* A sweep with its own layers. A CWSQ version 4 record: 44 bytes. */
+typedef struct cs_masked_sweep_query {
+  cs_sweep_query query;
+  uint32_t layers;
+} cs_masked_sweep_query;
+
+/* An ellipsoid sweep with its own layers. A CWSQ version 6 record: 40 bytes. */
+typedef struct cs_masked_ellipsoid_query {
+  cs_ellipsoid_query query;
+  uint32_t layers;
+} cs_masked_ellipsoid_query;
+
 /* The first contact of a sweep. A CWSR record: 40 bytes. On a miss t = 1, every other float
  * is 0 and triangle = CS_NO_TRIANGLE. */
 typedef struct cs_sweep_hit {
@@ -95,12 +115,13 @@ typedef struct cs_sweep_hit {
   uint32_t triangle; /* index of the touched triangle, in the order the world was made from */
 } cs_sweep_hit;
 
-/* An agent for one tick of cs_move. 48 bytes. */
+/* An agent for one tick of cs_move. 52 bytes. */
 typedef struct cs_agent {
   cs_capsule capsule;    /* where the agent is at the start of the tick */
   float displacement[3]; /* where it wants to walk this tick (horizontal part used) */
   float vertical_speed;  /* m/s, up positive: pass back the result's vertical_speed */
   uint32_t id;           /* reported in other agents' contacts; breaks ties between agents */
+  uint32_t layers;       /* the layers of triangles it collides with; 0 = every layer (see above) */
 } cs_agent;
 
 /* Every tunable of the movement solver; cs_move_settings_default() fills capsweep's defaults
@@ -160,7 +181,8 @@ typedef struct cs_move_result {
 /* A move a client claims: the capsule at its last accepted position, the displacement since
  * then, over dt seconds (0 = unknown: no speed check), and the server's state there: the last
  * accepted vertical speed and whether the agent stood on the ground (cs_move_result's
- * vertical_speed and grounded). 52 bytes: exactly a CWSQ version 2 record (docs/FORMATS.md). */
+ * vertical_speed and grounded), and the agent's layers. 56 bytes: exactly a CWSQ version 5
+ * record (docs/FORMATS.md; its first 52 bytes are a version 2 record). */
 typedef struct cs_claimed_move {
   cs_capsule from;
   float motion[3];
@@ -168,6 +190,7 @@ typedef struct cs_claimed_move {
   float vertical_speed; /* m/s, up positive */
   uint8_t grounded;     /* 0 is not trusted blindly: the validator then probes for ground */
   uint8_t reserved[3];  /* 0 */
+  uint32_t layers;      /* the agent's layers (cs_agent's); 0 = every layer (see above) */
 } cs_claimed_move;
 
 /* cs_validate_settings_default() fills the defaults. 64 bytes. */
@@ -215,7 +238,7 @@ typedef struct cs_overlap_result {
   uint32_t triangle; /* CS_NO_TRIANGLE when not overlapping */
 } cs_overlap_result;
 
-/* "0.2.0" */
+/* "0.4.0" */
 CS_API const char* cs_version(void);
 
 /* The message of the last call on this thread that did not return CS_OK ("" if none). */
@@ -238,7 +261,6 @@ CS_API int cs_world_from_layered_triangles(const float* vertices, size_t vertex_
 /* A handle on the same world (sharing its memory) whose every batch sees only the layers of
  * `layers` (a bit mask: bit k = layer k + 1; CS_ALL_LAYERS = every layer): triangles on none of
  * them are not there for its sweeps, moves, validation and overlaps. Free it like any world. */
-#define CS_ALL_LAYERS 0xFFFFFFFFu
 CS_API int cs_world_with_layers(const cs_world* world, uint32_t layers, cs_world** out);
 /* Terrain as a grid of heights (<capsweep/heightfield.h>): sample (row, column) stands at
  * origin + (column * cell_x, height, row * cell_z); each cell holds two triangles, split from
@@ -291,11 +313,18 @@ CS_API int cs_sweep(const cs_world* world, const cs_sweep_query* queries, size_t
 CS_API int cs_sweep_ex(const cs_world* world, const cs_sweep_query* queries, size_t count, cs_sweep_hit* hits,
                        int path, int threads, uint8_t* status);
 
+/* cs_sweep_ex for queries with their own layers (each sees its mask and the handle's). */
+CS_API int cs_sweep_masked(const cs_world* world, const cs_masked_sweep_query* queries, size_t count, cs_sweep_hit* hits,
+                           int path, int threads, uint8_t* status);
+
 /* Sweeps ellipsoids[i] into hits[i] on a chosen path (the same bytes on every path); `status`
  * (may be NULL) receives count enum cs_status bytes. A refused query (NaN, a radius <= 0, out of
  * range) gets a miss; the call still returns CS_OK. */
 CS_API int cs_sweep_ellipsoid(const cs_world* world, const cs_ellipsoid_query* queries, size_t count,
                               cs_sweep_hit* hits, int path, int threads, uint8_t* status);
+/* The same for ellipsoids with their own layers. */
+CS_API int cs_sweep_ellipsoid_masked(const cs_world* world, const cs_masked_ellipsoid_query* queries, size_t count,
+                                     cs_sweep_hit* hits, int path, int threads, uint8_t* status);
 
 CS_API void cs_move_settings_default(cs_move_settings* settings);
 CS_API void cs_validate_settings_default(cs_validate_settings* settings);

@@ -1,4 +1,4 @@
-// The CWSQ (queries, versions 1 to 3) and CWSR (results, version 1) file formats; see
+// The CWSQ (queries, versions 1 to 6) and CWSR (results, version 1) file formats; see
 // docs/FORMATS.md.
 // Little-endian, fixed-size records, so that recorded moves and benchmarks are reproducible
 // with any tool.
@@ -29,6 +29,28 @@ inline constexpr std::size_t kClaimedMoveBytes = 52;
 // cs_ellipsoid_query of the C API. Answered into an ordinary CWSR file.
 inline constexpr std::uint32_t kEllipsoidVersion = 3;
 inline constexpr std::size_t kEllipsoidQueryBytes = 36;
+// Versions 4, 5 and 6: the records of versions 1, 2 and 3, each followed by a u32 layer mask
+// (the layers that query, claim or ellipsoid sees, never 0): cs_masked_sweep_query,
+// cs_claimed_move and cs_masked_ellipsoid_query of the C API. Files of versions 1 to 3 read as
+// masks of every layer.
+inline constexpr std::uint32_t kMaskedQueryVersion = 4;
+inline constexpr std::size_t kMaskedQueryBytes = 44;
+inline constexpr std::uint32_t kMaskedClaimedMoveVersion = 5;
+inline constexpr std::size_t kMaskedClaimedMoveBytes = 56;
+inline constexpr std::uint32_t kMaskedEllipsoidVersion = 6;
+inline constexpr std::size_t kMaskedEllipsoidQueryBytes = 40;
+
+// What a version's records are: ellipsoid sweeps (3, 6) or capsule sweeps (the others); claimed
+// moves that carry their own dt and state (2, 5); records that carry a layer mask (4, 5, 6).
+constexpr bool holds_ellipsoids(std::uint32_t version) {
+  return version == kEllipsoidVersion || version == kMaskedEllipsoidVersion;
+}
+constexpr bool holds_claim_state(std::uint32_t version) {
+  return version == kClaimedMoveVersion || version == kMaskedClaimedMoveVersion;
+}
+constexpr bool holds_masks(std::uint32_t version) {
+  return version == kMaskedQueryVersion || version == kMaskedClaimedMoveVersion || version == kMaskedEllipsoidVersion;
+}
 
 // Refused file: the message names the file and, for a bad record, the record's index.
 class FormatError : public std::runtime_error {
@@ -36,18 +58,21 @@ class FormatError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Reads and validates every query (finite, radius >= 0, within range), of either version (a
-// version 2 file's state is checked, then left out).
+// Reads and validates every query (finite, radius >= 0, within range, a mask that is not 0) of
+// a file of capsule sweeps (versions 1, 2, 4, 5; a claimed move's state is checked, then left
+// out; its mask is kept).
 std::vector<SweepQuery> read_queries(const std::string& path);
 
-// Reads and validates every claimed move: a version 2 file's records as they are; a version 1
-// file's queries as moves over `dt_if_absent` seconds from an unknown state (vertical speed 0,
-// not known to be grounded).
+// Reads and validates every claimed move: a version 2 or 5 file's records as they are; a version
+// 1 or 4 file's queries as moves over `dt_if_absent` seconds from an unknown state (vertical
+// speed 0, not known to be grounded).
 std::vector<ClaimedMove> read_claimed_moves(const std::string& path, float dt_if_absent = 0.f);
 
-// Reads and validates every ellipsoid sweep of a version 3 file (finite, each radius > 0,
-// within range); a file of another version is refused, saying what it holds.
+// Reads and validates every ellipsoid sweep of a version 3 or 6 file (finite, each radius > 0,
+// within range, a mask that is not 0); a file of another version is refused, saying what it
+// holds.
 std::vector<SweepEllipsoidQuery> read_ellipsoid_queries(const std::string& path);
+// Writes version 3, or version 6 when some query sees fewer than every layer.
 void write_ellipsoid_queries(const std::string& path, const std::vector<SweepEllipsoidQuery>& queries,
                              std::span<const std::string> inputs = {});
 
@@ -59,14 +84,17 @@ std::uint32_t query_file_version(const std::string& path);
 // file that was there untouched, and nothing else behind. A target that exists and is not a
 // regular file (directory, symlink, FIFO, device) is refused, and so is one that is the same
 // file as any of `inputs` (pass the files the output was made from). Throws FormatError.
+// Writes version 1, or version 4 when some query sees fewer than every layer.
 void write_queries(const std::string& path, const std::vector<SweepQuery>& queries,
                    std::span<const std::string> inputs = {});
 
 class AtomicFile;
 
 enum class QueryRecords {
-  sweeps,         // version 1: SweepQuery records
-  claimed_moves,  // version 2: ClaimedMove records
+  sweeps,                // version 1: SweepQuery records
+  claimed_moves,         // version 2: ClaimedMove records
+  masked_sweeps,         // version 4: SweepQuery records with their masks
+  masked_claimed_moves,  // version 5: ClaimedMove records with their masks
 };
 
 // Writes a CWSQ file record by record (traces too large to hold in memory). The header's count
@@ -80,13 +108,16 @@ class QueryWriter {
   ~QueryWriter();
   QueryWriter(const QueryWriter&) = delete;
   QueryWriter& operator=(const QueryWriter&) = delete;
-  void add(const SweepQuery& query);  // a sweeps file only (std::logic_error otherwise)
-  void add(const ClaimedMove& move);  // a claimed_moves file only
+  // A sweeps file only (std::logic_error otherwise). A mask that is not kAllLayers needs a
+  // masked file (std::invalid_argument: an unmasked file cannot carry it), and 0 is never written.
+  void add(const SweepQuery& query);
+  void add(const ClaimedMove& move);  // a claimed_moves file only; masks as for sweeps
   void finish();  // throws FormatError if the file could not be written
   std::uint64_t count() const { return count_; }
 
  private:
   void flush();
+  bool take_mask(std::uint32_t layers, bool masked) const;
   std::string path_;
   QueryRecords records_;
   std::unique_ptr<AtomicFile> file_;

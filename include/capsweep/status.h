@@ -14,6 +14,7 @@ enum class Status : std::uint8_t {
   non_finite_motion,    // NaN or Inf in the motion vector
   non_finite_triangle,  // NaN or Inf in a triangle vertex
   out_of_range,         // a coordinate, radius or motion component beyond kMaxCoordinate
+  bad_layers,           // a layer mask that sees no layer: 0, or nothing in common with the batch's
 };
 
 // Larger magnitudes leave float with less than ~6 cm of resolution; nothing in a game world
@@ -33,5 +34,11 @@ Status check_sweep(const Capsule& moving, const Vec3& motion);
 Status check_ellipsoid_sweep(const Ellipsoid& moving, const Vec3& motion);
 // An agent's move (World::move, World::validate): check_capsule, then check_motion.
 Status check_agent_move(const Capsule& agent, const Vec3& motion);
+// A query's, agent's or claim's own layer mask within its batch's (SweepOptions::layers): it
+// sees the triangles on `layers & batch_layers`, and a mask that leaves no layer would see
+// nothing at all, which is never what a caller means, so it is refused (bad_layers).
+inline Status check_layers(std::uint32_t layers, std::uint32_t batch_layers = kAllLayers) {
+  return (layers & batch_layers) != 0 ? Status::ok : Status::bad_layers;
+}
 
 }  // namespace capsweep

@@ -23,6 +23,7 @@ struct ClaimedMove {
   float vertical_speed = 0.f;  // m/s, up positive, at `from` (MoveResult::vertical_speed)
   bool grounded = false;       // standing at `from` (MoveResult::grounded). False is not
                                // trusted blindly: the validator then probes for ground itself
+  std::uint32_t layers = kAllLayers;  // the agent's layers (Agent::layers): what the claim is judged against
 };
 
 struct ValidateSettings {

@@ -23,12 +23,16 @@ namespace capsweep {
 struct SweepQuery {
   Capsule capsule;
   Vec3 motion;
+  // The layers this query sees: the triangles on `layers & SweepOptions::layers` (kAllLayers:
+  // every triangle its batch sees). A mask that leaves no layer is refused (Status::bad_layers).
+  std::uint32_t layers = kAllLayers;
 };
 
 // An axis-aligned ellipsoid moving by `motion` (World::sweep_ellipsoid, <capsweep/sweep_ellipsoid.h>).
 struct SweepEllipsoidQuery {
   Ellipsoid ellipsoid;
   Vec3 motion;
+  std::uint32_t layers = kAllLayers;  // as SweepQuery::layers
 };
 
 // Which code answers a batch. Every path gives answers the exact oracle accepts; scalar and
@@ -45,7 +49,8 @@ struct SweepOptions {
   SweepPath path = SweepPath::simd;
   int threads = 0;  // worker threads; 0 = every core
   // The layers this batch sees: triangles on none of them are not there for any of its queries,
-  // agents or claims, on every path (kAllLayers: every triangle; see kDefaultLayers).
+  // agents or claims, on every path (kAllLayers: every triangle; see kDefaultLayers). Each query,
+  // agent and claim also has a mask of its own: it sees the layers of both.
   std::uint32_t layers = kAllLayers;
   // Asked now and then during a batch (every few dozen queries or agents, from any worker
   // thread); once it returns true the batch stops and the call throws Cancelled: a caller whose
@@ -124,7 +129,7 @@ class World {
   std::size_t sweep(std::span<const SweepQuery> queries, std::span<SweepHit> hits, const SweepOptions& options = {},
                     std::span<Status> status = {}) const;
 
-  // One query on the calling thread.
+  // One query on the calling thread (it sees query.layers & layers).
   Status sweep_one(const SweepQuery& query, SweepHit& hit, SweepPath path = SweepPath::simd,
                    std::uint32_t layers = kAllLayers) const;
 

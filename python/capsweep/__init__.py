@@ -36,11 +36,21 @@ CAPSULE_DTYPE = _struct([("a", _V3, 0), ("b", _V3, 12), ("radius", "<f4", 24)], 
 QUERY_DTYPE = _struct([("a", _V3, 0), ("b", _V3, 12), ("radius", "<f4", 24), ("motion", _V3, 28)], 40)
 #: One moving ellipsoid: the CWSQ version 3 record (centre, radii, motion).
 ELLIPSOID_QUERY_DTYPE = _struct([("centre", _V3, 0), ("radii", _V3, 12), ("motion", _V3, 24)], 36)
+#: A layer mask naming every layer. In every record below, a mask of 0 means every layer too (a
+#: zeroed record sees everything, as before masks existed); files and the C++ API refuse 0.
+ALL_LAYERS = 0xFFFFFFFF
+#: One sweep with its own layers (bit k = layer k + 1): the CWSQ version 4 record.
+MASKED_QUERY_DTYPE = _struct([("a", _V3, 0), ("b", _V3, 12), ("radius", "<f4", 24), ("motion", _V3, 28),
+                              ("layers", "<u4", 40)], 44)
+#: One moving ellipsoid with its own layers: the CWSQ version 6 record.
+MASKED_ELLIPSOID_QUERY_DTYPE = _struct([("centre", _V3, 0), ("radii", _V3, 12), ("motion", _V3, 24),
+                                        ("layers", "<u4", 36)], 40)
 #: The first contact of a sweep: the CWSR record. hit: 0 miss, 1 hit, 2 hit at the start.
 HIT_DTYPE = _struct([("hit", "u1", 0), ("feature", "u1", 1), ("reserved", "<u2", 2), ("t", "<f4", 4),
                      ("normal", _V3, 8), ("point", _V3, 20), ("depth", "<f4", 32), ("triangle", "<u4", 36)], 40)
+#: An agent; `layers`: the layers of triangles it collides with (0 = every layer).
 AGENT_DTYPE = _struct([("capsule", CAPSULE_DTYPE, 0), ("displacement", _V3, 28), ("vertical_speed", "<f4", 40),
-                       ("id", "<u4", 44)], 48)
+                       ("id", "<u4", 44), ("layers", "<u4", 48)], 52)
 MOVE_CONTACT_DTYPE = _struct([("point", _V3, 0), ("normal", _V3, 12), ("triangle", "<u4", 24),
                               ("agent", "<u4", 28)], 32)
 MOVE_RESULT_DTYPE = _struct([("capsule", CAPSULE_DTYPE, 0), ("moved", _V3, 28), ("vertical_speed", "<f4", 40),
@@ -48,10 +58,11 @@ MOVE_RESULT_DTYPE = _struct([("capsule", CAPSULE_DTYPE, 0), ("moved", _V3, 28), 
                              ("status", "u1", 47), ("ground_normal", _V3, 48), ("ground_triangle", "<u4", 60),
                              ("sweeps", "<u2", 64), ("reserved", "<u2", 66), ("pushed", "<f4", 68),
                              ("contacts", (MOVE_CONTACT_DTYPE, (4,)), 72)], 200)
-#: A claimed move: the CWSQ version 2 record (the server's last accepted state rides along).
+#: A claimed move: the CWSQ version 5 record (the server's last accepted state and the agent's
+#: layers ride along; 0 = every layer).
 CLAIMED_MOVE_DTYPE = _struct([("from", CAPSULE_DTYPE, 0), ("motion", _V3, 28), ("dt", "<f4", 40),
-                              ("vertical_speed", "<f4", 44), ("grounded", "u1", 48), ("reserved", ("u1", (3,)), 49)],
-                             52)
+                              ("vertical_speed", "<f4", 44), ("grounded", "u1", 48), ("reserved", ("u1", (3,)), 49),
+                              ("layers", "<u4", 52)], 56)
 VERDICT_DTYPE = _struct([("kind", "u1", 0), ("status", "u1", 1), ("grounded", "u1", 2), ("in_skin", "u1", 3),
                          ("legal_fraction", "<f4", 4), ("hit", HIT_DTYPE, 8), ("furthest", CAPSULE_DTYPE, 48),
                          ("corrected", CAPSULE_DTYPE, 76), ("allowed_horizontal", "<f4", 104),
@@ -61,7 +72,8 @@ OVERLAP_DTYPE = _struct([("clear", "u1", 0), ("overlapping", "u1", 1), ("status"
                          ("point_on_axis", _V3, 36), ("triangle", "<u4", 48)], 52)
 
 #: Values of the status arrays and fields (enum cs_status).
-STATUS = ("ok", "non_finite_capsule", "bad_radius", "non_finite_motion", "non_finite_triangle", "out_of_range")
+STATUS = ("ok", "non_finite_capsule", "bad_radius", "non_finite_motion", "non_finite_triangle", "out_of_range",
+          "bad_layers")
 #: VERDICT_DTYPE's kind (enum cs_verdict_kind).
 VERDICTS = ("ok", "blocked", "start_overlaps", "too_fast", "refused")
 _PATHS = {"simd": 0, "scalar": 1, "brute": 2}
@@ -172,31 +184,41 @@ class World:
         return self._native.triangle_count
 
     def sweep(self, queries, path="simd", threads=0, status=False):
-        """Sweeps each query (QUERY_DTYPE records, or float32 (n, 10) in CWSQ order) and returns an
-        array of HIT_DTYPE records (a CWSR body). Radius 0 is a ray (a == b) or a moving segment.
-        A refused query (NaN, radius < 0, out of range) gets a miss; with status=True, also returns its reason per query (uint8, STATUS)."""
+        """Sweeps each query (QUERY_DTYPE records, MASKED_QUERY_DTYPE records with each query's
+        layers, or float32 (n, 10) in CWSQ order) and returns an array of HIT_DTYPE records (a
+        CWSR body). Radius 0 is a ray (a == b) or a moving segment. A refused query (NaN, radius
+        < 0, out of range, layers sharing none with the world's view) gets a miss; with
+        status=True, also returns its reason per query (uint8, STATUS)."""
+        if _np.asarray(queries).dtype == MASKED_QUERY_DTYPE:
+            return _sweep(self._native._sweep_masked, _records(queries, MASKED_QUERY_DTYPE, 0, "queries"), path,
+                          threads, status)
         return _sweep(self._native._sweep, _records(queries, QUERY_DTYPE, 10, "queries"), path, threads, status)
 
     def sweep_ellipsoid(self, queries, path="simd", threads=0, status=False):
-        """Sweeps each moving axis-aligned ellipsoid (ELLIPSOID_QUERY_DTYPE records, or float32
-        (n, 9): centre, radii, motion) and returns HIT_DTYPE records, the same bytes on every path.
-        A refused query (NaN, a radius <= 0, out of range) gets a miss; with status=True, also
+        """Sweeps each moving axis-aligned ellipsoid (ELLIPSOID_QUERY_DTYPE records,
+        MASKED_ELLIPSOID_QUERY_DTYPE records, or float32 (n, 9): centre, radii, motion) and returns
+        HIT_DTYPE records, the same bytes on every path. A refused query (NaN, a radius <= 0, out of
+        range, layers sharing none with the world's view) gets a miss; with status=True, also
         returns its reason per query (uint8, STATUS)."""
+        if _np.asarray(queries).dtype == MASKED_ELLIPSOID_QUERY_DTYPE:
+            return _sweep(self._native._sweep_ellipsoid_masked,
+                          _records(queries, MASKED_ELLIPSOID_QUERY_DTYPE, 0, "queries"), path, threads, status)
         return _sweep(self._native._sweep_ellipsoid, _records(queries, ELLIPSOID_QUERY_DTYPE, 9, "queries"), path,
                       threads, status)
 
     def move(self, agents, settings=None, threads=0):
-        """One tick for AGENT_DTYPE records; returns MOVE_RESULT_DTYPE records (status inside).
-        settings: a dict of movement settings (default_move_settings() lists them)."""
+        """One tick for AGENT_DTYPE records (each with the layers it collides with; 0 = every layer);
+        returns MOVE_RESULT_DTYPE records (status inside). settings: a dict of movement settings
+        (default_move_settings() lists them)."""
         a = _records(agents, AGENT_DTYPE, 12, "agents")
         results = _np.empty(len(a), MOVE_RESULT_DTYPE)
         self._native._move(a, dict(settings or {}), results, _threads(threads))
         return results
 
     def validate(self, moves, tolerance=0.01, max_speed=0.0, movement=None, threads=0, jump_speed=0.0):
-        """Judges CLAIMED_MOVE_DTYPE records, or numbers of shape (n, 11) (capsule, motion, dt)
-        or (n, 13) (then vertical_speed, grounded); returns VERDICT_DTYPE records (kind: VERDICTS,
-        and the allowance each move was held to)."""
+        """Judges CLAIMED_MOVE_DTYPE records (each against its agent's layers; 0 = every layer), or
+        numbers of shape (n, 11) (capsule, motion, dt) or (n, 13) (then vertical_speed, grounded);
+        returns VERDICT_DTYPE records (kind: VERDICTS, and the allowance each move was held to)."""
         m = _claimed_moves(moves)
         verdicts = _np.empty(len(m), VERDICT_DTYPE)
         self._native._validate(m, float(tolerance), float(max_speed), float(jump_speed), dict(movement or {}),
@@ -284,13 +306,17 @@ def load_heightmap(path, cell=1.0, origin=(0.0, 0.0, 0.0), height_scale=1.0, siz
 
 
 def read_queries(path):
-    """The queries of a CWSQ file, as QUERY_DTYPE records (every one checked)."""
-    return _capsweep._query_count_and_fill(str(path), lambda n: _np.empty(n, QUERY_DTYPE))
+    """The queries of a CWSQ file of capsule sweeps or claimed moves (every one checked): QUERY_DTYPE
+    records, or MASKED_QUERY_DTYPE records when the file carries each query's layers (versions 4, 5)."""
+    return _capsweep._query_count_and_fill(
+        str(path), lambda n, masked: _np.empty(n, MASKED_QUERY_DTYPE if masked else QUERY_DTYPE))
 
 
 def read_ellipsoid_queries(path):
-    """The ellipsoid sweeps of a CWSQ version 3 file, as ELLIPSOID_QUERY_DTYPE records."""
-    return _capsweep._ellipsoid_count_and_fill(str(path), lambda n: _np.empty(n, ELLIPSOID_QUERY_DTYPE))
+    """The ellipsoid sweeps of a CWSQ version 3 file, as ELLIPSOID_QUERY_DTYPE records (version 6,
+    with each one's layers: MASKED_ELLIPSOID_QUERY_DTYPE records)."""
+    return _capsweep._ellipsoid_count_and_fill(
+        str(path), lambda n, masked: _np.empty(n, MASKED_ELLIPSOID_QUERY_DTYPE if masked else ELLIPSOID_QUERY_DTYPE))
 
 
 def write_results(path, hits):
@@ -298,6 +324,8 @@ def write_results(path, hits):
     _capsweep._write_results(str(path), _records(hits, HIT_DTYPE, 0, "hits"))
 
 
-__all__ = ["World", "load", "heightfield", "load_heightmap", "read_queries", "read_ellipsoid_queries", "write_results", "ELLIPSOID_QUERY_DTYPE", "default_move_settings", "Error", "QUERY_DTYPE",
+__all__ = ["World", "load", "heightfield", "load_heightmap", "read_queries", "read_ellipsoid_queries", "write_results", "ELLIPSOID_QUERY_DTYPE",
+           "MASKED_QUERY_DTYPE", "MASKED_ELLIPSOID_QUERY_DTYPE", "ALL_LAYERS", "default_move_settings", "Error",
+           "QUERY_DTYPE",
            "HIT_DTYPE", "CAPSULE_DTYPE", "AGENT_DTYPE", "MOVE_RESULT_DTYPE", "MOVE_CONTACT_DTYPE",
            "CLAIMED_MOVE_DTYPE", "VERDICT_DTYPE", "OVERLAP_DTYPE", "STATUS", "VERDICTS", "__version__"]

@@ -13,6 +13,7 @@
 #include <capsweep/world.h>
 #include "broadphase/world_arrays.h"
 #include "core/random.h"
+#include "tests/support/layered_world.h"
 #include "tests/support/scene_list.h"
 #include "tests/support/scene_queries.h"
 #include "tools/arena.h"
@@ -22,44 +23,10 @@ namespace {
 
 using namespace capsweep;
 
-// Floors (normal.y > 0.7) on layer 1, walls and ceilings on layer 2; one triangle in ten on layer
-// 4 instead, and one in seven on layers 1 and 8 as well.
-std::vector<std::uint32_t> layers_for(std::span<const Triangle> tris) {
-  std::vector<std::uint32_t> layers(tris.size());
-  for (std::size_t i = 0; i < tris.size(); ++i) {
-    const Vec3d v0 = to_double(tris[i].v[0]);
-    const Vec3d n = cross(to_double(tris[i].v[1]) - v0, to_double(tris[i].v[2]) - v0);
-    const double len = length(n);
-    layers[i] = len > 0 && n.y / len > 0.7 ? 1u : 2u;
-    if (i % 10 == 3) layers[i] = 4u;
-    if (i % 7 == 5) layers[i] |= 1u | 8u;
-  }
-  return layers;
-}
-
-// The world of the triangles a mask sees, and where each of them came from.
-struct Visible {
-  std::vector<std::uint32_t> original;  // sub-world index -> world index
-  std::optional<World> world;
-};
-
-Visible visible(std::span<const Triangle> tris, std::span<const std::uint32_t> layers, std::uint32_t mask) {
-  Visible v;
-  std::vector<Triangle> kept;
-  for (std::size_t i = 0; i < tris.size(); ++i) {
-    if (layers[i] & mask) {
-      kept.push_back(tris[i]);
-      v.original.push_back(std::uint32_t(i));
-    }
-  }
-  if (!kept.empty()) v.world.emplace(std::move(kept));
-  return v;
-}
-
-SweepHit mapped(SweepHit h, const Visible& v) {
-  if (h.hit) h.triangle = v.original[h.triangle];
-  return h;
-}
+using layered::layers_for;
+using layered::mapped;
+using layered::visible;
+using layered::Visible;
 
 const std::uint32_t kMasks[] = {1u, 2u, 4u, 8u, 2u | 4u, 1u | 2u | 4u | 8u, kAllLayers, 16u};
 

@@ -22,8 +22,8 @@
 #include "tests/support/batches.h"
 #include "tests/support/same_answers.h"
 #include "tests/support/scene_list.h"
-#include "tests/support/terrains.h"
 #include "tools/heightmaps.h"
+#include "tests/support/terrains.h"
 #include "tools/arena.h"
 #include "tools/workloads.h"
 
@@ -37,6 +37,12 @@ struct WorldHandle {
   cs_world* w = nullptr;
   ~WorldHandle() { cs_world_free(w); }
 };
+
+float face_normal_y(const Triangle& t) {
+  const Vec3d v0 = to_double(t.v[0]);
+  const Vec3d n = cross(to_double(t.v[1]) - v0, to_double(t.v[2]) - v0);
+  return length(n) > 0 ? float(n.y / length(n)) : 0.f;
+}
 
 std::string temp_path(const std::string& name) {
   return ::testing::TempDir() + "capi_" + std::to_string(::getpid()) + "_" + name;
@@ -75,7 +81,7 @@ TEST(CApi, LoadsAFileAndAnswersEveryKindOfRequestAsTheCppApi) {
   std::vector<cs_agent> agents;
   for (const Agent& a : b.agents) {
     agents.push_back({records::record(a.capsule), {a.displacement.x, a.displacement.y, a.displacement.z},
-                      a.vertical_speed, a.id});
+                      a.vertical_speed, a.id, 0 /* every layer */});
   }
   std::vector<Agent> cpp_agents = b.agents;
   agents[3].displacement[0] = INFINITY;
@@ -262,6 +268,109 @@ TEST(CApi, LayeredWorldsAndTheirViewsAnswerAsTheCppApi) {
   EXPECT_EQ(hit.hit, CS_HIT);
   std::remove(obj.c_str());
   std::remove(table.c_str());
+}
+
+// Masks of each query, agent and claim: the C records carry them (0: every layer), and the
+// answers are the C++ API's, record for record, also through a view (cs_world_with_layers) whose
+// mask each one's narrows.
+TEST(CApi, MasksOfQueriesAgentsAndClaimsAnswerAsTheCppApi) {
+  const std::vector<Triangle> tris = scenes::load("recast_dungeon.obj");
+  std::vector<std::uint32_t> layers(tris.size());
+  for (std::size_t i = 0; i < tris.size(); ++i) layers[i] = face_normal_y(tris[i]) > 0.7f ? 1u : (i % 3 == 0 ? 4u : 2u);
+  std::vector<float> vertices;
+  std::vector<std::uint32_t> indices;
+  for (const Triangle& t : tris) {
+    for (const Vec3& v : t.v) {
+      indices.push_back(std::uint32_t(vertices.size() / 3));
+      vertices.insert(vertices.end(), {v.x, v.y, v.z});
+    }
+  }
+  WorldHandle h, view;
+  ASSERT_EQ(cs_world_from_layered_triangles(vertices.data(), vertices.size() / 3, indices.data(), tris.size(),
+                                            layers.data(), &h.w),
+            CS_OK)
+      << cs_last_error();
+  ASSERT_EQ(cs_world_with_layers(h.w, 1u | 2u, &view.w), CS_OK);
+  const World world(tris, layers);
+  const batches::Batches b = batches::make(world, 2000, 9);
+  const std::uint32_t masks[] = {0u, 1u, 2u, 4u, 1u | 4u, kAllLayers};  // 0 in a C record: every layer
+  auto cpp_mask = [](std::uint32_t m) { return m == 0 ? kAllLayers : m; };
+  for (const cs_world* handle : {static_cast<const cs_world*>(h.w), static_cast<const cs_world*>(view.w)}) {
+    SweepOptions options;
+    options.layers = handle == view.w ? 1u | 2u : kAllLayers;
+    SCOPED_TRACE(options.layers);
+    std::vector<cs_masked_sweep_query> queries;
+    std::vector<SweepQuery> cpp_queries = b.sweeps;
+    for (std::size_t i = 0; i < cpp_queries.size(); ++i) {
+      queries.push_back({records::record(cpp_queries[i]), masks[i % 6]});
+      cpp_queries[i].layers = cpp_mask(masks[i % 6]);
+    }
+    std::vector<cs_masked_ellipsoid_query> ellipsoids;
+    std::vector<SweepEllipsoidQuery> cpp_ellipsoids = make_ellipsoid_workload(world, Workload::validate, 600, 3);
+    for (std::size_t i = 0; i < cpp_ellipsoids.size(); ++i) {
+      ellipsoids.push_back({records::record(cpp_ellipsoids[i]), masks[i % 6]});
+      cpp_ellipsoids[i].layers = cpp_mask(masks[i % 6]);
+    }
+    for (int path : {CS_PATH_SIMD, CS_PATH_SCALAR, CS_PATH_BRUTE}) {
+      options.path = SweepPath(path);
+      std::vector<cs_sweep_hit> hits(queries.size());
+      std::vector<std::uint8_t> status(queries.size(), 99);
+      ASSERT_EQ(cs_sweep_masked(handle, queries.data(), queries.size(), hits.data(), path, 0, status.data()), CS_OK);
+      std::vector<SweepHit> expected(queries.size());
+      std::vector<Status> expected_status(queries.size());
+      world.sweep(cpp_queries, expected, options, expected_status);
+      std::size_t refused = 0;
+      for (std::size_t i = 0; i < queries.size(); ++i) {
+        const cs_sweep_hit want = records::record(expected[i]);
+        ASSERT_EQ(std::memcmp(&hits[i], &want, sizeof want), 0) << "path " << path << ", query " << i;
+        ASSERT_EQ(status[i], std::uint8_t(expected_status[i])) << i;
+        refused += status[i] == CS_STATUS_BAD_LAYERS;
+      }
+      EXPECT_EQ(refused > 0, handle == view.w) << "mask 4 shares no layer with the view's 1, 2";
+      std::vector<cs_sweep_hit> e_hits(ellipsoids.size());
+      ASSERT_EQ(cs_sweep_ellipsoid_masked(handle, ellipsoids.data(), ellipsoids.size(), e_hits.data(), path, 0, nullptr),
+                CS_OK);
+      std::vector<SweepHit> e_expected(ellipsoids.size());
+      world.sweep_ellipsoid(cpp_ellipsoids, e_expected, options);
+      for (std::size_t i = 0; i < ellipsoids.size(); ++i) {
+        const cs_sweep_hit want = records::record(e_expected[i]);
+        ASSERT_EQ(std::memcmp(&e_hits[i], &want, sizeof want), 0) << "path " << path << ", ellipsoid " << i;
+      }
+    }
+    options.path = SweepPath::simd;
+    std::vector<cs_agent> agents;
+    std::vector<Agent> cpp_agents = b.agents;
+    for (std::size_t i = 0; i < cpp_agents.size(); ++i) {
+      const Agent& a = cpp_agents[i];
+      agents.push_back({records::record(a.capsule), {a.displacement.x, a.displacement.y, a.displacement.z},
+                        a.vertical_speed, a.id, masks[i % 6]});
+      cpp_agents[i].layers = cpp_mask(masks[i % 6]);
+    }
+    std::vector<cs_move_result> moved(agents.size());
+    ASSERT_EQ(cs_move(handle, agents.data(), agents.size(), nullptr, moved.data(), 0), CS_OK) << cs_last_error();
+    std::vector<MoveResult> expected_moves(agents.size());
+    std::vector<Status> move_status(agents.size());
+    world.move(cpp_agents, MoveSettings{}, expected_moves, options, {}, move_status);
+    for (std::size_t i = 0; i < agents.size(); ++i) {
+      const cs_move_result want = records::record(expected_moves[i], move_status[i]);
+      ASSERT_EQ(std::memcmp(&moved[i], &want, sizeof want), 0) << "agent " << i;
+    }
+    std::vector<cs_claimed_move> claims;
+    std::vector<ClaimedMove> cpp_claims = b.claims;
+    for (std::size_t i = 0; i < cpp_claims.size(); ++i) {
+      claims.push_back(records::record(cpp_claims[i]));
+      claims.back().layers = masks[i % 6];
+      cpp_claims[i].layers = cpp_mask(masks[i % 6]);
+    }
+    std::vector<cs_verdict> verdicts(claims.size());
+    ASSERT_EQ(cs_validate(handle, claims.data(), claims.size(), nullptr, verdicts.data(), 0), CS_OK) << cs_last_error();
+    std::vector<Verdict> expected_verdicts(claims.size());
+    world.validate(cpp_claims, ValidateSettings{}, expected_verdicts, options);
+    for (std::size_t i = 0; i < claims.size(); ++i) {
+      const cs_verdict want = records::record(expected_verdicts[i]);
+      ASSERT_EQ(std::memcmp(&verdicts[i], &want, sizeof want), 0) << "claim " << i;
+    }
+  }
 }
 
 // A heightfield world (16-bit samples, holes, a mesh on it) made through C answers as the C++

@@ -335,6 +335,41 @@ TEST_F(Command, LayerTablesAndMasksFromTheCommandLine) {
       << ellipsoid_rays.output;
   EXPECT_EQ(capsweep_cmd("sweep --scene " + obj + " --mask 0 --queries " + path("rays.cwsq") + " --out " + path("x.cwsr")).code,
             2);
+  // Each query's own mask: `queries --mask` writes it into every record (version 4, or 6 for
+  // ellipsoids), and the answers are those of the same queries in a batch with that mask.
+  for (const char* shape : {"capsule", "ellipsoid"}) {
+    SCOPED_TRACE(shape);
+    const std::string common = std::string("queries --scene ") + obj + " --layers " + table +
+                               " --workload validate --count 300 --seed 4 --shape " + shape + " --out ";
+    ASSERT_EQ(capsweep_cmd(common + path("plain.cwsq")).code, 0);
+    const CommandRun masked = capsweep_cmd(common + path("masked.cwsq") + " --mask 1");
+    ASSERT_EQ(masked.code, 0) << masked.output;
+    EXPECT_EQ(query_file_version(path("plain.cwsq")), std::string(shape) == "capsule" ? 1u : 3u);
+    EXPECT_EQ(query_file_version(path("masked.cwsq")), std::string(shape) == "capsule" ? 4u : 6u);
+    auto answer = [&](const std::string& queries, const std::string& extra, const std::string& out) {
+      const CommandRun run = capsweep_cmd("sweep --scene " + obj + " --layers " + table + " --queries " + path(queries) +
+                                          " --out " + path(out) + " " + extra);
+      EXPECT_EQ(run.code, 0) << run.output;
+      return read(path(out));
+    };
+    const std::string own = answer("masked.cwsq", "", "own.cwsr");
+    EXPECT_TRUE(own == answer("plain.cwsq", "--mask 1", "batch.cwsr"));
+    EXPECT_TRUE(own != answer("plain.cwsq", "", "all.cwsr")) << "the wall is never in the way";
+    EXPECT_TRUE(own == answer("masked.cwsq", "--mask 1,2", "both.cwsr")) << "the batch's mask only narrows";
+  }
+  // A crowd whose agents see only the floor walks through the wall; its trace carries their
+  // mask (version 5), and the validator, judging each claim against it, finds every move ok.
+  const CommandRun crowd = capsweep_cmd("crowd --scene " + obj + " --layers " + table +
+                                        " --agents 30 --ticks 120 --seed 2 --no-agent-collisions --mask 1 --trace " + path("masked_trace.cwsq"));
+  ASSERT_EQ(crowd.code, 0) << crowd.output;
+  EXPECT_EQ(query_file_version(path("masked_trace.cwsq")), 5u);
+  const std::vector<ClaimedMove> claims = read_claimed_moves(path("masked_trace.cwsq"));
+  ASSERT_GT(claims.size(), 1000u);
+  for (const ClaimedMove& m : claims) ASSERT_EQ(m.layers, 1u);
+  const CommandRun judged = capsweep_cmd("validate --scene " + obj + " --layers " + table + " --moves " +
+                                         path("masked_trace.cwsq") + " --out " + path("v.csv") + " --max-speed 2");
+  ASSERT_EQ(judged.code, 0) << judged.output;
+  EXPECT_NE(judged.output.find(std::to_string(claims.size()) + " ok"), std::string::npos) << judged.output;
   const CommandRun typo = capsweep_cmd("sweep --scene " + obj + " --layers " + write("typo.txt", "wal 2\n") +
                                        " --queries " + path("rays.cwsq") + " --out " + path("x.cwsr"));
   EXPECT_EQ(typo.code, 1);

@@ -70,9 +70,9 @@ TEST_F(QueryFile, RefusesBadMagicVersionAndLength) {
   expect_error(write("magic.cwsq", bad), "bad magic");
   bad = good;
   bad[4] = 3;  // version 3 holds ellipsoids: read_queries does not take it, and says what it holds
-  expect_error(write("version.cwsq", bad), "version 3 is not supported (expected 1 or 2)");
-  bad[4] = 4;
-  expect_error(write("version4.cwsq", bad), "version 4 is not supported (expected 1 or 2)");
+  expect_error(write("version.cwsq", bad), "version 3 is not supported (expected 1, 2, 4 or 5)");
+  bad[4] = 9;
+  expect_error(write("version9.cwsq", bad), "version 9 is not supported (expected 1, 2, 4 or 5)");
   expect_error(write("short.cwsq", good.substr(0, good.size() - 3)), "truncated");
   expect_error(write("long.cwsq", good + "xyz"), "bytes after the header");
   expect_error(write("tiny.cwsq", "CWS"), "too short");
@@ -263,7 +263,7 @@ TEST_F(QueryFile, EllipsoidQueriesRoundTripAsVersionThree) {
   // Each reader names what a file of the other kind holds.
   expect_error(path("e.cwsq"), "it holds ellipsoid sweeps");
   write_queries(path("q.cwsq"), some_queries());
-  expect_ellipsoid_error(path("q.cwsq"), "version 1 is not supported (expected 3): it holds capsule sweeps");
+  expect_ellipsoid_error(path("q.cwsq"), "version 1 is not supported (expected 3 or 6): it holds capsule sweeps");
 }
 
 TEST_F(QueryFile, RefusesBadEllipsoidsNamingTheirIndex) {
@@ -277,4 +277,119 @@ TEST_F(QueryFile, RefusesBadEllipsoidsNamingTheirIndex) {
   expect_ellipsoid_error(path("e.cwsq"), "ellipsoid 1: motion has a NaN");
   const std::string bytes = read(path("e.cwsq"));
   expect_ellipsoid_error(write("cut.cwsq", bytes.substr(0, bytes.size() - 5)), "truncated");
+}
+
+// Versions 4, 5 and 6: the records of versions 1, 2 and 3 followed by a u32 layer mask. Writers
+// choose them only when a mask is not every layer; readers keep the masks and refuse 0.
+TEST_F(QueryFile, MaskedQueriesRoundTripAsVersionFour) {
+  std::vector<SweepQuery> q = some_queries();
+  write_queries(path("all.cwsq"), q);  // every layer: still version 1, byte for byte
+  EXPECT_EQ(query_file_version(path("all.cwsq")), kFormatVersion);
+  EXPECT_EQ(read(path("all.cwsq")).size(), kHeaderBytes + q.size() * kQueryBytes);
+  q[0].layers = 5u;
+  write_queries(path("q.cwsq"), q);
+  const std::string bytes = read(path("q.cwsq"));
+  EXPECT_EQ(query_file_version(path("q.cwsq")), kMaskedQueryVersion);
+  ASSERT_EQ(bytes.size(), kHeaderBytes + q.size() * kMaskedQueryBytes);
+  std::uint32_t mask[2];
+  std::memcpy(&mask[0], bytes.data() + kHeaderBytes + 40, 4);
+  std::memcpy(&mask[1], bytes.data() + kHeaderBytes + kMaskedQueryBytes + 40, 4);
+  EXPECT_EQ(mask[0], 5u);
+  EXPECT_EQ(mask[1], kAllLayers);
+  // The first 40 bytes of each record are the version 1 record.
+  const std::string plain = read(path("all.cwsq"));
+  EXPECT_EQ(bytes.substr(kHeaderBytes + kMaskedQueryBytes, kQueryBytes), plain.substr(kHeaderBytes + kQueryBytes, kQueryBytes));
+  const auto back = read_queries(path("q.cwsq"));
+  ASSERT_EQ(back.size(), q.size());
+  for (std::size_t i = 0; i < q.size(); ++i) EXPECT_EQ(std::memcmp(&back[i], &q[i], sizeof(SweepQuery)), 0) << i;
+  // As claimed moves: the masks ride along, over the dt given, from an unknown state.
+  const auto moves = read_claimed_moves(path("q.cwsq"), 0.5f);
+  EXPECT_EQ(moves[0].layers, 5u);
+  EXPECT_EQ(moves[1].layers, kAllLayers);
+  EXPECT_EQ(moves[0].dt, 0.5f);
+  // A mask of 0 sees nothing: refused, naming the file and the query.
+  std::string bad = bytes;
+  std::memset(bad.data() + kHeaderBytes + kMaskedQueryBytes + 40, 0, 4);
+  expect_error(write("zero.cwsq", bad), "query 1: its layer mask is 0");
+  expect_ellipsoid_error(path("q.cwsq"), "version 4 is not supported (expected 3 or 6): it holds capsule sweeps");
+  expect_error(write("short4.cwsq", bytes.substr(0, bytes.size() - 4)), "truncated");
+}
+
+TEST_F(QueryFile, MaskedClaimedMovesRoundTripAsVersionFive) {
+  std::vector<ClaimedMove> moves = some_moves();
+  moves[1].layers = 0x80000001u;
+  QueryWriter w(path("m.cwsq"), {}, QueryRecords::masked_claimed_moves);
+  for (const ClaimedMove& m : moves) w.add(m);
+  w.finish();
+  const std::string bytes = read(path("m.cwsq"));
+  EXPECT_EQ(query_file_version(path("m.cwsq")), kMaskedClaimedMoveVersion);
+  ASSERT_EQ(bytes.size(), kHeaderBytes + moves.size() * kMaskedClaimedMoveBytes);
+  // A version 2 record, then the mask.
+  const std::string v2 = read(write_moves(path("v2.cwsq"), some_moves()));
+  EXPECT_EQ(bytes.substr(kHeaderBytes + kMaskedClaimedMoveBytes, kClaimedMoveBytes),
+            v2.substr(kHeaderBytes + kClaimedMoveBytes, kClaimedMoveBytes));
+  std::uint32_t mask;
+  std::memcpy(&mask, bytes.data() + kHeaderBytes + kMaskedClaimedMoveBytes + 52, 4);
+  EXPECT_EQ(mask, 0x80000001u);
+  const auto back = read_claimed_moves(path("m.cwsq"), 7.f);
+  ASSERT_EQ(back.size(), 2u);
+  for (std::size_t i = 0; i < moves.size(); ++i) {
+    EXPECT_EQ(std::memcmp(&back[i].from, &moves[i].from, sizeof(Capsule)), 0);
+    EXPECT_EQ(back[i].dt, moves[i].dt);
+    EXPECT_EQ(back[i].vertical_speed, moves[i].vertical_speed);
+    EXPECT_EQ(back[i].grounded, moves[i].grounded);
+    EXPECT_EQ(back[i].layers, moves[i].layers);
+  }
+  EXPECT_EQ(read_queries(path("m.cwsq"))[1].layers, 0x80000001u);
+  std::string bad = bytes;
+  std::memset(bad.data() + kHeaderBytes + kMaskedClaimedMoveBytes + 52, 0, 4);
+  try {
+    read_claimed_moves(write("zero.cwsq", bad));
+    FAIL() << "accepted a mask of 0";
+  } catch (const FormatError& e) {
+    EXPECT_NE(std::string(e.what()).find(path("zero.cwsq") + ": move 1: its layer mask is 0"), std::string::npos)
+        << e.what();
+  }
+  bad = bytes;
+  bad[kHeaderBytes + 49] = 1;  // the reserved bytes stay reserved
+  EXPECT_THROW(read_claimed_moves(write("reserved.cwsq", bad)), FormatError);
+}
+
+TEST_F(QueryFile, AWriterRefusesMasksItsVersionCannotCarry) {
+  std::vector<ClaimedMove> moves = some_moves();
+  moves[0].layers = 2u;
+  QueryWriter plain(path("p.cwsq"), {}, QueryRecords::claimed_moves);
+  EXPECT_THROW(plain.add(moves[0]), std::invalid_argument);  // would lose the mask
+  moves[0].layers = 0u;
+  QueryWriter masked(path("m.cwsq"), {}, QueryRecords::masked_claimed_moves);
+  EXPECT_THROW(masked.add(moves[0]), std::invalid_argument);  // no reader would take it back
+  QueryWriter sweeps(path("s.cwsq"), {}, QueryRecords::masked_sweeps);
+  EXPECT_THROW(sweeps.add(moves[1]), std::logic_error);
+  std::vector<SweepQuery> q = some_queries();
+  q[1].layers = 0;
+  EXPECT_THROW(write_queries(path("zero.cwsq"), q), FormatError);
+  EXPECT_FALSE(std::filesystem::exists(path("zero.cwsq")));
+}
+
+TEST_F(QueryFile, MaskedEllipsoidsRoundTripAsVersionSix) {
+  std::vector<SweepEllipsoidQuery> q = {{{{1, 2, 3}, {0.35f, 0.9f, 0.35f}}, {0.5f, 0, -0.25f}, 3u},
+                                        {{{-4, 0.5f, 1e5f}, {1e-3f, 2, 7}}, {0, -30, 0}}};
+  write_ellipsoid_queries(path("e.cwsq"), q);
+  const std::string bytes = read(path("e.cwsq"));
+  EXPECT_EQ(query_file_version(path("e.cwsq")), kMaskedEllipsoidVersion);
+  ASSERT_EQ(bytes.size(), kHeaderBytes + 2 * kMaskedEllipsoidQueryBytes);
+  std::uint32_t mask;
+  std::memcpy(&mask, bytes.data() + kHeaderBytes + 36, 4);
+  EXPECT_EQ(mask, 3u);
+  const auto back = read_ellipsoid_queries(path("e.cwsq"));
+  ASSERT_EQ(back.size(), 2u);
+  EXPECT_EQ(std::memcmp(back.data(), q.data(), sizeof(SweepEllipsoidQuery) * 2), 0);
+  expect_error(path("e.cwsq"), "version 6 is not supported (expected 1, 2, 4 or 5): it holds ellipsoid sweeps");
+  std::string bad = bytes;
+  std::memset(bad.data() + kHeaderBytes + kMaskedEllipsoidQueryBytes + 36, 0, 4);
+  expect_ellipsoid_error(write("zero.cwsq", bad), "ellipsoid 1: its layer mask is 0");
+  q[1].layers = kAllLayers;
+  q[0].layers = kAllLayers;
+  write_ellipsoid_queries(path("plain.cwsq"), q);
+  EXPECT_EQ(query_file_version(path("plain.cwsq")), kEllipsoidVersion);
 }

@@ -1,4 +1,4 @@
-// libFuzzer: the CWSQ (versions 1 to 3) and CWSR readers on any bytes. Each input is written to a file of this
+// libFuzzer: the CWSQ (versions 1 to 6) and CWSR readers on any bytes. Each input is written to a file of this
 // process and read back; the readers must refuse with FormatError or return records that obey
 // the format (checked), and never crash, leak or read out of bounds (ASan, UBSan).
 #include <unistd.h>
@@ -29,7 +29,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   write(q, data, size);
   try {
     for (const SweepQuery& query : read_queries(q)) {
-      if (check_sweep(query.capsule, query.motion) != Status::ok) __builtin_trap();  // accepted a bad query
+      // accepted a bad query, or a mask of 0 (which sees nothing)
+      if (check_sweep(query.capsule, query.motion) != Status::ok || query.layers == 0) __builtin_trap();
     }
   } catch (const FormatError&) {
   }
@@ -37,7 +38,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     for (const ClaimedMove& m : read_claimed_moves(q, 0.5f)) {
       // accepted a bad move: a bad capsule or motion, or a dt or vertical speed out of range
       if (check_sweep(m.from, m.motion) != Status::ok || !(m.dt >= 0 && m.dt <= 1e6f) ||
-          !(std::fabs(m.vertical_speed) <= 1e6f)) {
+          !(std::fabs(m.vertical_speed) <= 1e6f) || m.layers == 0) {
         __builtin_trap();
       }
     }
@@ -45,7 +46,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   try {
     for (const SweepEllipsoidQuery& e : read_ellipsoid_queries(q)) {
-      if (check_ellipsoid_sweep(e.ellipsoid, e.motion) != Status::ok) __builtin_trap();  // accepted a bad ellipsoid
+      if (check_ellipsoid_sweep(e.ellipsoid, e.motion) != Status::ok || e.layers == 0) __builtin_trap();  // accepted a bad ellipsoid
     }
   } catch (const FormatError&) {
   }

@@ -23,6 +23,15 @@ const World& small_world() {
 
 constexpr std::size_t kMaxBatch = 4096;
 
+// The batch's options as the server sets them: its own layers when it names any (0 is refused
+// before the batch runs).
+template <class Request>
+SweepOptions options_of(const Request& r) {
+  SweepOptions o = on_path(SweepPath::simd, 1);
+  if (r.has_layers() && r.layers() != 0) o.layers = r.layers();
+  return o;
+}
+
 template <class Request>
 bool parse(const std::uint8_t* data, std::size_t size, Request& r, std::size_t& n) {
   if (!r.ParseFromArray(data, int(size))) return false;
@@ -45,7 +54,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (!parse(data, size, r, n)) return 0;
     const std::vector<SweepQuery> q = service::read_request(r, n);
     std::vector<SweepHit> hits(q.size());
-    world.sweep(q, hits, on_path(SweepPath::simd, 1));
+    world.sweep(q, hits, options_of(r));
   } else if (kind == 1) {
     pb::MoveRequest r;
     if (!parse(data, size, r, n)) return 0;
@@ -53,7 +62,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (!check_settings(settings).empty()) return 0;
     const std::vector<Agent> agents = service::read_request(r, n);
     std::vector<MoveResult> results(agents.size());
-    world.move(agents, settings, results, on_path(SweepPath::simd, 1));
+    world.move(agents, settings, results, options_of(r));
   } else if (kind == 2) {
     pb::ValidateRequest r;
     if (!parse(data, size, r, n)) return 0;
@@ -61,20 +70,20 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (!check_settings(settings).empty()) return 0;
     const std::vector<ClaimedMove> moves = service::read_request(r, n);
     std::vector<Verdict> verdicts(moves.size());
-    world.validate(moves, settings, verdicts, on_path(SweepPath::simd, 1));
+    world.validate(moves, settings, verdicts, options_of(r));
   } else if (kind == 4) {
     pb::SweepEllipsoidRequest r;
     if (!parse(data, size, r, n)) return 0;
     const std::vector<SweepEllipsoidQuery> q = service::read_request(r, n);
     std::vector<SweepHit> hits(q.size());
-    world.sweep_ellipsoid(q, hits, on_path(SweepPath::simd, 1));
+    world.sweep_ellipsoid(q, hits, options_of(r));
   } else {
     pb::OverlapRequest r;
     if (!parse(data, size, r, n)) return 0;
     const std::vector<Capsule> capsules = service::read_request(r, n);
     std::vector<OverlapResult> results(capsules.size());
     if (r.clearance() >= 0.f && r.clearance() <= kMaxCoordinate) {
-      world.overlap(capsules, r.clearance(), results, on_path(SweepPath::simd, 1));
+      world.overlap(capsules, r.clearance(), results, options_of(r));
     }
   }
   return 0;

@@ -49,7 +49,9 @@ def test_dtypes_are_the_c_structs():
               "cs_capsule": capsweep.CAPSULE_DTYPE, "cs_agent": capsweep.AGENT_DTYPE,
               "cs_move_contact": capsweep.MOVE_CONTACT_DTYPE, "cs_move_result": capsweep.MOVE_RESULT_DTYPE,
               "cs_claimed_move": capsweep.CLAIMED_MOVE_DTYPE, "cs_verdict": capsweep.VERDICT_DTYPE,
-              "cs_overlap_result": capsweep.OVERLAP_DTYPE, "cs_ellipsoid_query": capsweep.ELLIPSOID_QUERY_DTYPE}
+              "cs_overlap_result": capsweep.OVERLAP_DTYPE, "cs_ellipsoid_query": capsweep.ELLIPSOID_QUERY_DTYPE,
+              "cs_masked_sweep_query": capsweep.MASKED_QUERY_DTYPE,
+              "cs_masked_ellipsoid_query": capsweep.MASKED_ELLIPSOID_QUERY_DTYPE}
     assert set(layouts) == set(dtypes)
     for struct, (size, fields) in layouts.items():
         dtype = dtypes[struct]
@@ -161,6 +163,65 @@ def test_layers_hide_what_a_view_does_not_see(tmp_path):
     with pytest.raises(capsweep.Error, match="'wal' names no material, mesh or node"):
         (tmp_path / "typo.txt").write_text("wal 2\n")
         capsweep.load(obj, layers=tmp_path / "typo.txt")
+
+
+def test_each_query_agent_and_claim_sees_its_own_layers(tmp_path):
+    """Masks in the records: a query's own layers hide the wall as a batch's do, a zeroed mask sees
+    every layer, a mask sharing no layer with the view is refused; files of versions 4 and 6 read
+    as masked records and answer as `capsweep sweep` answers them."""
+    vertices = np.array([[-5, 0, -5], [5, 0, -5], [5, 0, 5], [-5, 0, 5],
+                         [2, 0, -5], [2, 3, -5], [2, 3, 5], [2, 0, 5]], dtype=np.float32)
+    indices = np.array([[0, 2, 1], [0, 3, 2], [4, 5, 6], [4, 6, 7]])
+    world = capsweep.World(vertices, indices, layers=[1, 1, 2, 2])
+    rays = np.zeros(4, capsweep.MASKED_QUERY_DTYPE)
+    rays["a"] = rays["b"] = (0, 1, 0)
+    rays["motion"] = (4, 0, 0)
+    rays["layers"] = [0, 1, 2, capsweep.ALL_LAYERS]
+    hits, status = world.sweep(rays, status=True)
+    assert list(hits["hit"]) == [1, 0, 1, 1]
+    assert [capsweep.STATUS[s] for s in status] == ["ok"] * 4
+    plain = rays[["a", "b", "radius", "motion"]].astype(capsweep.QUERY_DTYPE)
+    assert world.sweep(rays[1:2]).tobytes() == world.with_layers(1).sweep(plain[1:2]).tobytes()
+    hits, status = world.with_layers(1).sweep(rays, status=True)
+    assert [capsweep.STATUS[s] for s in status] == ["ok", "ok", "bad_layers", "ok"]
+    assert list(hits["hit"]) == [0, 0, 0, 0]
+
+    e = np.zeros(2, capsweep.MASKED_ELLIPSOID_QUERY_DTYPE)
+    e["centre"], e["radii"], e["motion"] = (0, 1, 0), (0.3, 0.5, 0.3), (4, 0, 0)
+    e["layers"] = [1, 2]
+    assert list(world.sweep_ellipsoid(e)["hit"]) == [0, 1]
+
+    agents = np.zeros(2, capsweep.AGENT_DTYPE)
+    for i, layers in enumerate((1, 3)):
+        agents[i]["capsule"]["a"], agents[i]["capsule"]["b"] = (1.0, 0.37, i * 2.0), (1.0, 1.47, i * 2.0)
+        agents[i]["capsule"]["radius"] = 0.35
+        agents[i]["displacement"] = (1.0, 0, 0)
+        agents[i]["id"], agents[i]["layers"] = i, layers
+    moved = world.move(agents)
+    assert moved["capsule"]["a"][0][0] == pytest.approx(2.0, abs=1e-3)  # through the wall
+    assert moved["capsule"]["a"][1][0] < 2 - 0.35  # stopped by it
+    claims = np.zeros(2, capsweep.CLAIMED_MOVE_DTYPE)
+    claims["from"], claims["motion"], claims["dt"] = agents["capsule"], agents["displacement"], 0.1
+    claims["layers"] = agents["layers"]
+    assert [capsweep.VERDICTS[k] for k in world.validate(claims)["kind"]] == ["ok", "blocked"]
+
+    obj, table = tmp_path / "room.obj", tmp_path / "layers.txt"
+    obj.write_text("v -5 0 -5\nv 5 0 -5\nv 5 0 5\nv -5 0 5\nv 2 0 -5\nv 2 3 -5\nv 2 3 5\nv 2 0 5\n"
+                   "g floor\nf 1 3 2\nf 1 4 3\ng wall\nf 5 6 7\nf 5 7 8\n")
+    table.write_text("wall 2\n")
+    loaded = capsweep.load(obj, layers=table)
+    for shape, read, version in (("capsule", capsweep.read_queries, 4),
+                                 ("ellipsoid", capsweep.read_ellipsoid_queries, 6)):
+        q, r = tmp_path / f"{shape}.cwsq", tmp_path / f"{shape}.cwsr"
+        run("queries", "--scene", obj, "--layers", table, "--workload", "validate", "--count", 200, "--seed", 3,
+            "--shape", shape, "--mask", "1", "--out", q)
+        run("sweep", "--scene", obj, "--layers", table, "--queries", q, "--out", r)
+        assert q.read_bytes()[4] == version
+        records = read(q)
+        assert records.dtype in (capsweep.MASKED_QUERY_DTYPE, capsweep.MASKED_ELLIPSOID_QUERY_DTYPE)
+        assert (records["layers"] == 1).all()
+        answer = loaded.sweep(records) if shape == "capsule" else loaded.sweep_ellipsoid(records)
+        assert answer.tobytes() == r.read_bytes()[16:]
 
 
 def test_refused_queries_get_a_miss_and_a_status():

@@ -18,6 +18,7 @@
 #include "service/convert.h"
 #include "service/server.h"
 #include "tests/support/batches.h"
+#include "tests/support/layered_world.h"
 #include "tests/support/same_answers.h"
 #include "tests/support/scene_list.h"
 
@@ -179,6 +180,63 @@ TEST_P(ServiceScenes, EveryRpcAnswersLikeTheLibrary) {
 
 INSTANTIATE_TEST_SUITE_P(Scenes, ServiceScenes, ::testing::Values("@arena", "recast_dungeon.obj"),
                          [](const auto& info) { return scenes::test_name(info.param); });
+
+// Each element's own layers (the element_layers column), with the request's: the answers of the
+// library for the same masks, a 0 or a mask sharing no layer with the request's refused alone.
+TEST(ServiceLayers, EachElementSeesItsOwnLayersAsInTheLibrary) {
+  const std::vector<Triangle> tris = make_arena();
+  const World world(tris, layered::floors_and_walls(tris));
+  service::ServerConfig c = config_with({});
+  c.worlds.push_back({"layered", world, "@arena (floors 1, walls 2)", false, 0});
+  service::Server server(c);
+  service::Client client(client_options(server, 700));
+  batches::Batches q = batches::make(world, 2000, 23);
+  const std::uint32_t masks[] = {kAllLayers, 1u, 2u, 1u | 2u, 0u};
+  for (std::size_t i = 0; i < q.sweeps.size(); ++i) q.sweeps[i].layers = masks[i % 5];
+  for (std::size_t i = 0; i < q.agents.size(); ++i) q.agents[i].layers = masks[(i + 1) % 5];
+  for (std::size_t i = 0; i < q.claims.size(); ++i) q.claims[i].layers = masks[(i + 2) % 5];
+  std::vector<SweepEllipsoidQuery> ellipsoids = make_ellipsoid_workload(world, Workload::validate, 1000, 24);
+  for (std::size_t i = 0; i < ellipsoids.size(); ++i) ellipsoids[i].layers = masks[(i + 3) % 5];
+  for (std::uint32_t request : {kAllLayers, 1u}) {
+    SCOPED_TRACE(request);
+    BatchOptions o;
+    o.layers = request;
+    std::vector<SweepHit> here(q.sweeps.size()), there(q.sweeps.size());
+    std::vector<Status> here_status(q.sweeps.size()), there_status(q.sweeps.size());
+    world.sweep(q.sweeps, here, o, here_status);
+    client.sweep("layered", q.sweeps, there, there_status, SweepPath::simd, request);
+    expect_same(here, there, "sweep");
+    EXPECT_EQ(here_status, there_status);
+    EXPECT_EQ(std::count(there_status.begin(), there_status.end(), Status::bad_layers),
+              std::ptrdiff_t(request == kAllLayers ? q.sweeps.size() / 5 : 2 * (q.sweeps.size() / 5)));
+    std::vector<SweepHit> e_here(ellipsoids.size()), e_there(ellipsoids.size());
+    std::vector<Status> e_status(ellipsoids.size()), e_status_there(ellipsoids.size());
+    world.sweep_ellipsoid(ellipsoids, e_here, o, e_status);
+    client.sweep_ellipsoid("layered", ellipsoids, e_there, e_status_there, SweepPath::simd, request);
+    expect_same(e_here, e_there, "sweep_ellipsoid");
+    EXPECT_EQ(e_status, e_status_there);
+    std::vector<MoveResult> moved(q.agents.size()), moved_there(q.agents.size());
+    std::vector<Status> move_status(q.agents.size()), move_status_there(q.agents.size());
+    world.move(q.agents, MoveSettings{}, moved, o, {}, move_status);
+    client.move("layered", q.agents, MoveSettings{}, moved_there, move_status_there, SweepPath::simd, request);
+    expect_same(moved, moved_there, "move");
+    EXPECT_EQ(move_status, move_status_there);
+    std::vector<Verdict> verdicts(q.claims.size()), verdicts_there(q.claims.size());
+    world.validate(q.claims, ValidateSettings{}, verdicts, o);
+    client.validate("layered", q.claims, ValidateSettings{}, verdicts_there, SweepPath::simd, request);
+    expect_same(verdicts, verdicts_there, "validate");
+  }
+  // A column of the wrong length is refused, naming it.
+  pb::SweepRequest r;
+  r.set_world("layered");
+  service::write_request(std::span(q.sweeps).subspan(0, 10), r);
+  r.mutable_element_layers()->RemoveLast();
+  grpc::ClientContext ctx;
+  pb::SweepResponse resp;
+  const grpc::Status st = raw_stub(server)->Sweep(&ctx, r, &resp);
+  EXPECT_EQ(st.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(st.error_message().find("element_layers"), std::string::npos) << st.error_message();
+}
 
 class ServiceErrors : public ::testing::Test {
  protected:
