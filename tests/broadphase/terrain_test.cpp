@@ -300,6 +300,17 @@ TEST(Terrain, LayersHideTheTerrainOrTheBuildings) {
       if (e.hit) e.triangle += std::uint32_t(buildings.size());
       ASSERT_TRUE(identical(got[i], e)) << name(path) << " query " << i;
     }
+    // The same in one batch, each query with a mask of its own: the pooled chunks mix them.
+    std::vector<SweepQuery> mixed = q;
+    std::vector<SweepHit> both(q.size());
+    world.sweep(q, both, on_path(path));
+    for (std::size_t i = 0; i < mixed.size(); ++i) mixed[i].layers = i % 3 == 0 ? 1u : i % 3 == 1 ? 2u : kAllLayers;
+    world.sweep(mixed, got, on_path(path));
+    for (std::size_t i = 0; i < q.size(); ++i) {
+      SweepHit e = i % 3 == 0 ? expect_b[i] : i % 3 == 1 ? expect_t[i] : both[i];
+      if (i % 3 == 1 && e.hit) e.triangle += std::uint32_t(buildings.size());
+      ASSERT_TRUE(identical(got[i], e)) << name(path) << " mixed query " << i;
+    }
   }
 }
 
