@@ -237,7 +237,7 @@ class LanePool {
   }
 
   void flush() {
-    static const PooledSweepFn kernel = best_block_sweep().pooled;
+    static const BlockSweepVariant& variant = best_block_sweep();
     if (count_ == 0) return;
     close_lanes(block_, count_);
     close_lane_queries(lanes_, count_);
@@ -245,7 +245,8 @@ class LanePool {
     count_ = 0;
     ++counts_.calls;
     BlockHits out;
-    if (!kernel(block_, lanes_, out)) return;
+    variant.complete(block_);
+    if (!variant.pooled(block_, lanes_, out)) return;
     for (int lane = 0; lane < used; ++lane) {
       const std::uint32_t slot = owner_[lane];
       SweepHit& best = hits_[slot];
@@ -301,6 +302,7 @@ void sweep_simd(const WorldArrays& w, const SweepQuery& q, SweepHit& hit, Traver
   BlockHits lanes;
   auto flush = [&] {
     close_lanes(stage, staged);
+    kernel.complete(stage);
     staged = 0;
     if (!kernel.fn(stage, bq, lanes)) return;
     for (int lane = 0; lane < kBlockLanes; ++lane) {

@@ -78,25 +78,20 @@ struct Layout {
   std::uint64_t terrain, triangles, boxes, nodes, blocks, links, layers, child_layers, samples, holes, source, end;
 };
 
-Layout layout_of(std::uint32_t version, std::uint64_t tris, std::uint64_t nodes, std::uint64_t blocks,
-                 const TerrainHeader& terrain, std::uint64_t source_bytes) {
+Layout layout_of(std::uint64_t tris, std::uint64_t nodes, std::uint64_t blocks, const TerrainHeader& terrain,
+                 std::uint64_t source_bytes) {
   Layout l;
   l.terrain = align_up(sizeof(Header));
-  l.triangles = version >= 4 ? align_up(l.terrain + sizeof(TerrainHeader)) : l.terrain;
+  l.triangles = align_up(l.terrain + sizeof(TerrainHeader));
   l.boxes = align_up(l.triangles + tris * sizeof(Triangle));
   l.nodes = align_up(l.boxes + tris * sizeof(Aabb));
   l.blocks = align_up(l.nodes + nodes * sizeof(WideNode));
   l.links = align_up(l.blocks + blocks * sizeof(TriangleBlock));
   l.layers = align_up(l.links + tris * sizeof(TriangleLinks));  // version 3: a mask per triangle,
   l.child_layers = align_up(l.layers + tris * sizeof(std::uint32_t));  // and per node child
-  const std::uint64_t after_children = l.child_layers + nodes * WideNode::kWidth * sizeof(std::uint32_t);
-  if (version >= 4) {
-    l.samples = align_up(after_children);
-    l.holes = align_up(l.samples + sample_bytes(terrain));
-    l.source = l.holes + terrain.hole_words * sizeof(std::uint64_t);
-  } else {
-    l.samples = l.holes = l.source = after_children;
-  }
+  l.samples = align_up(l.child_layers + nodes * WideNode::kWidth * sizeof(std::uint32_t));
+  l.holes = align_up(l.samples + sample_bytes(terrain));
+  l.source = l.holes + terrain.hole_words * sizeof(std::uint64_t);
   l.end = l.source + source_bytes;
   return l;
 }
@@ -331,8 +326,7 @@ void save_snapshot(const World& world, const std::string& source, const std::str
     th.layers = t.layers;
     th.hole_words = t.holes.size();
   }
-  const Layout l = layout_of(kSnapshotVersion, w.triangles.size(), w.bvh.nodes.size(), w.bvh.blocks.size(), th,
-                             source.size());
+  const Layout l = layout_of(w.triangles.size(), w.bvh.nodes.size(), w.bvh.blocks.size(), th, source.size());
   std::vector<unsigned char> file(l.end, 0);
   auto put = [&](std::uint64_t offset, const auto& span) {
     if (!span.empty()) std::memcpy(file.data() + offset, span.data(), span.size_bytes());
@@ -443,9 +437,14 @@ Snapshot load_snapshot(const std::string& path) {
     refuse(path, "CWSW version 2 has no layers; rebuild it with `capsweep build` (this build reads version " +
                      std::to_string(kSnapshotVersion) + ")");
   }
-  if (h.version != kSnapshotVersion && h.version != 3) {
+  if (h.version == 3) {
+    refuse(path, "CWSW version 3 holds blocks of an older layout (with double normals) and no heightfield section; "
+                 "rebuild it with `capsweep build` (this build reads version " +
+                     std::to_string(kSnapshotVersion) + ")");
+  }
+  if (h.version != kSnapshotVersion) {
     refuse(path, "snapshot version " + std::to_string(h.version) + ", this build reads version " +
-                     std::to_string(kSnapshotVersion) + " (and 3; rebuild it with capsweep build)");
+                     std::to_string(kSnapshotVersion) + " (rebuild it with capsweep build)");
   }
   if (h.header_checksum != snapshot_checksum(&h, offsetof(Header, header_checksum))) {
     refuse(path, "the header is corrupt (checksum mismatch)");
@@ -454,10 +453,8 @@ Snapshot load_snapshot(const std::string& path) {
     refuse(path, "written by a build with another data layout (rebuild it with capsweep build)");
   }
   TerrainHeader th{};
-  if (h.version >= 4) {
-    if (map->bytes < sizeof(Header) + sizeof(TerrainHeader)) refuse(path, "truncated: no room for the heightfield section");
-    std::memcpy(&th, base + align_up(sizeof(Header)), sizeof th);
-  }
+  if (map->bytes < sizeof(Header) + sizeof(TerrainHeader)) refuse(path, "truncated: no room for the heightfield section");
+  std::memcpy(&th, base + align_up(sizeof(Header)), sizeof th);
   const bool terrain = th.columns != 0 || th.rows != 0;
   const bool mesh = h.triangles != 0;
   if (h.triangles >= kNoTriangle || h.nodes >= WideNode::kLeaf || h.blocks >= WideNode::kLeaf ||
@@ -476,7 +473,7 @@ Snapshot load_snapshot(const std::string& path) {
   } else if (th.sample_kind != kNoSamples || th.hole_words != 0 || th.layers != 0) {
     refuse(path, "the heightfield section holds counts out of range");
   }
-  const Layout l = layout_of(h.version, h.triangles, h.nodes, h.blocks, th, h.source_bytes);
+  const Layout l = layout_of(h.triangles, h.nodes, h.blocks, th, h.source_bytes);
   if (map->bytes < l.end) {
     refuse(path, "truncated: " + std::to_string(map->bytes) + " bytes, the header describes " + std::to_string(l.end));
   }

@@ -18,4 +18,6 @@ std::uint32_t block_live_avx2(const TriangleBlock& block, const BlockQuery& quer
 
 void block_normals_avx2(TriangleBlock& block) { block_normals<xsimd::batch<double, xsimd::avx2>>(block); }
 
+void complete_normals_avx2(KernelBlock& block) { complete_normals<xsimd::batch<double, xsimd::avx2>>(block); }
+
 }  // namespace capsweep::kernel

@@ -511,12 +511,13 @@ CAPSWEEP_INLINE V3<T> exact_normal(const V3<T> v[3]) {
 }
 
 // Fills the normals of every lane of a compact block from its float vertices (T: double lanes):
-// exact_n* as classify_triangle gives them, n* those rounded to float (what make_block stores).
+// classify_triangle's, rounded to float (what make_block stores).
 template <class T>
 void block_normals(TriangleBlock& b) {
   constexpr int width = lane_count<T>();
   static_assert(kBlockLanes % width == 0);
   alignas(64) double v[9][kBlockLanes];
+  alignas(64) double n[3][kBlockLanes];
   const float* from[9] = {b.x0, b.y0, b.z0, b.x1, b.y1, b.z1, b.x2, b.y2, b.z2};
   for (int k = 0; k < 9; ++k) {
     for (int lane = 0; lane < kBlockLanes; ++lane) v[k][lane] = double(from[k][lane]);
@@ -525,13 +526,30 @@ void block_normals(TriangleBlock& b) {
     auto load = [first](const double* array) { return load_lanes_from(array + first, static_cast<T*>(nullptr)); };
     const V3<T> p[3] = {{load(v[0]), load(v[1]), load(v[2])}, {load(v[3]), load(v[4]), load(v[5])},
                         {load(v[6]), load(v[7]), load(v[8])}};
-    const V3<T> n = exact_normal(p);
-    store_lanes_to(n.x, b.exact_nx + first);
-    store_lanes_to(n.y, b.exact_ny + first);
-    store_lanes_to(n.z, b.exact_nz + first);
+    const V3<T> e = exact_normal(p);
+    store_lanes_to(e.x, n[0] + first);
+    store_lanes_to(e.y, n[1] + first);
+    store_lanes_to(e.z, n[2] + first);
   }
   for (int lane = 0; lane < kBlockLanes; ++lane) {
-    b.nx[lane] = float(b.exact_nx[lane]), b.ny[lane] = float(b.exact_ny[lane]), b.nz[lane] = float(b.exact_nz[lane]);
+    b.nx[lane] = float(n[0][lane]), b.ny[lane] = float(n[1][lane]), b.nz[lane] = float(n[2][lane]);
+  }
+}
+
+// The exact normals of every lane of a kernel block from its (double) vertices: the full
+// kernel's, computed when it is about to run instead of stored in the BVH's blocks.
+template <class T>
+void complete_normals(KernelBlock& b) {
+  constexpr int width = lane_count<T>();
+  static_assert(kBlockLanes % width == 0);
+  for (int first = 0; first < kBlockLanes; first += width) {
+    auto load = [first](const double* array) { return load_lanes_from(array + first, static_cast<T*>(nullptr)); };
+    const V3<T> p[3] = {{load(b.x0), load(b.y0), load(b.z0)}, {load(b.x1), load(b.y1), load(b.z1)},
+                        {load(b.x2), load(b.y2), load(b.z2)}};
+    const V3<T> e = exact_normal(p);
+    store_lanes_to(e.x, b.nx + first);
+    store_lanes_to(e.y, b.ny + first);
+    store_lanes_to(e.z, b.nz + first);
   }
 }
 

@@ -18,4 +18,6 @@ std::uint32_t block_live_sse2(const TriangleBlock& block, const BlockQuery& quer
 
 void block_normals_sse2(TriangleBlock& block) { block_normals<xsimd::batch<double, xsimd::sse2>>(block); }
 
+void complete_normals_sse2(KernelBlock& block) { complete_normals<xsimd::batch<double, xsimd::sse2>>(block); }
+
 }  // namespace capsweep::kernel

@@ -21,7 +21,6 @@ void set_block_lane(TriangleBlock& block, int lane, const Triangle& t, std::uint
   block.x1[lane] = t.v[1].x, block.y1[lane] = t.v[1].y, block.z1[lane] = t.v[1].z;
   block.x2[lane] = t.v[2].x, block.y2[lane] = t.v[2].y, block.z2[lane] = t.v[2].z;
   block.nx[lane] = float(n.x), block.ny[lane] = float(n.y), block.nz[lane] = float(n.z);
-  block.exact_nx[lane] = n.x, block.exact_ny[lane] = n.y, block.exact_nz[lane] = n.z;
   block.triangle[lane] = triangle;
 }
 
@@ -32,8 +31,6 @@ void close_block(TriangleBlock& block, int used) {
     block.x1[lane] = block.x1[0], block.y1[lane] = block.y1[0], block.z1[lane] = block.z1[0];
     block.x2[lane] = block.x2[0], block.y2[lane] = block.y2[0], block.z2[lane] = block.z2[0];
     block.nx[lane] = block.nx[0], block.ny[lane] = block.ny[0], block.nz[lane] = block.nz[0];
-    block.exact_nx[lane] = block.exact_nx[0], block.exact_ny[lane] = block.exact_ny[0];
-    block.exact_nz[lane] = block.exact_nz[0];
     block.triangle[lane] = kNoTriangle;
   }
 }
@@ -52,38 +49,48 @@ TriangleBlock make_block(std::span<const Triangle> soup, std::span<const std::ui
 
 namespace {
 
-// Lane i of a compact or kernel block into lane j of a kernel block, with the normal given.
+// Lane i of a compact or kernel block into lane j of a kernel block: vertices and index.
 template <class Block>
-void put_lane(const Block& b, int i, KernelBlock& out, int j, double nx, double ny, double nz) {
+void put_lane(const Block& b, int i, KernelBlock& out, int j) {
   CAPSWEEP_ASSERT(i >= 0 && i < kBlockLanes && j >= 0 && j < kBlockLanes, "a lane into a lane");
   out.x0[j] = b.x0[i], out.y0[j] = b.y0[i], out.z0[j] = b.z0[i];
   out.x1[j] = b.x1[i], out.y1[j] = b.y1[i], out.z1[j] = b.z1[i];
   out.x2[j] = b.x2[i], out.y2[j] = b.y2[i], out.z2[j] = b.z2[i];
-  out.nx[j] = nx, out.ny[j] = ny, out.nz[j] = nz;
   out.triangle[j] = b.triangle[i];
 }
 
 }  // namespace
 
-void gather_lane(const TriangleBlock& b, int i, KernelBlock& out, int j) {
-  put_lane(b, i, out, j, b.exact_nx[i], b.exact_ny[i], b.exact_nz[i]);
-}
+void gather_lane(const TriangleBlock& b, int i, KernelBlock& out, int j) { put_lane(b, i, out, j); }
 
-void copy_lane(const KernelBlock& b, int i, KernelBlock& out, int j) { put_lane(b, i, out, j, b.nx[i], b.ny[i], b.nz[i]); }
+void copy_lane(const KernelBlock& b, int i, KernelBlock& out, int j) {
+  put_lane(b, i, out, j);
+  out.nx[j] = b.nx[i], out.ny[j] = b.ny[i], out.nz[j] = b.nz[i];
+}
 
 void close_lanes(KernelBlock& o, int used) {
   for (int j = used; j < kBlockLanes; ++j) {
     o.x0[j] = o.x0[0], o.y0[j] = o.y0[0], o.z0[j] = o.z0[0];
     o.x1[j] = o.x1[0], o.y1[j] = o.y1[0], o.z1[j] = o.z1[0];
     o.x2[j] = o.x2[0], o.y2[j] = o.y2[0], o.z2[j] = o.z2[0];
-    o.nx[j] = o.nx[0], o.ny[j] = o.ny[0], o.nz[j] = o.nz[0];
     o.triangle[j] = kNoTriangle;
+  }
+}
+
+void complete_normals_scalar(KernelBlock& b) {
+  for (int lane = 0; lane < kBlockLanes; ++lane) {
+    const Vec3d v[3] = {{b.x0[lane], b.y0[lane], b.z0[lane]}, {b.x1[lane], b.y1[lane], b.z1[lane]},
+                        {b.x2[lane], b.y2[lane], b.z2[lane]}};
+    const TriangleShape shape = classify_triangle(v);
+    const Vec3d n = shape.kind == TriangleShape::proper ? shape.normal : Vec3d{};
+    b.nx[lane] = n.x, b.ny[lane] = n.y, b.nz[lane] = n.z;
   }
 }
 
 KernelBlock widen(const TriangleBlock& block) {
   KernelBlock out;
   for (int lane = 0; lane < kBlockLanes; ++lane) gather_lane(block, lane, out, lane);
+  complete_normals_scalar(out);
   return out;
 }
 

@@ -12,25 +12,25 @@ namespace capsweep {
 
 inline constexpr int kBlockLanes = 8;
 
-// A leaf of the BVH. The rejection stage reads only the first 416 bytes: float vertices (the
-// mesh's own numbers, so exact), float normals and the indices. The full kernel also needs each
-// normal in double, exactly as classify_triangle gives it (0 for a triangle that collapses to a
-// segment or point); those sit at the end and are read only for lanes that survive rejection.
+// A leaf of the BVH, as the rejection stage reads it: float vertices (the mesh's own numbers,
+// so exact), the normals classify_triangle gives in double rounded to float (0 for a triangle
+// that collapses to a segment or point), and the indices. The full kernel's exact normals are
+// not stored: they are computed again for the few lanes that survive rejection, when their
+// kernel block is completed (complete_normals), which costs less than the 24 bytes a triangle
+// they would take (issue 13: the BVH within 64 bytes a triangle).
 // An unused lane holds a copy of lane 0 (finite arithmetic, no special cases in the kernels)
 // and triangle == kNoTriangle, which the kernels report as a miss.
-struct alignas(64) TriangleBlock {
+struct alignas(32) TriangleBlock {
   float x0[kBlockLanes], y0[kBlockLanes], z0[kBlockLanes];
   float x1[kBlockLanes], y1[kBlockLanes], z1[kBlockLanes];
   float x2[kBlockLanes], y2[kBlockLanes], z2[kBlockLanes];
-  float nx[kBlockLanes], ny[kBlockLanes], nz[kBlockLanes];  // the normals below, rounded
+  float nx[kBlockLanes], ny[kBlockLanes], nz[kBlockLanes];  // the exact normals, rounded
   std::uint32_t triangle[kBlockLanes];  // index in the world's soup, or kNoTriangle
-  double exact_nx[kBlockLanes], exact_ny[kBlockLanes], exact_nz[kBlockLanes];
-  std::uint32_t spare[kBlockLanes] = {};  // zero: explicit padding, so snapshots are reproducible
 
   bool valid(int lane) const { return triangle[lane] != kNoTriangle; }
   Triangle get(int lane) const;
 };
-static_assert(sizeof(TriangleBlock) == 640, "13 x 8 floats or indices, 3 x 8 doubles, to a cache line");
+static_assert(sizeof(TriangleBlock) == 416, "13 x 8 floats or indices, each row one AVX2 register");
 
 // What the full kernel reads: eight triangles in double, gathered from the lanes of one or more
 // blocks that survived rejection.
@@ -47,19 +47,23 @@ static_assert(sizeof(KernelBlock) == 832, "12 x 8 doubles, 8 indices, padded to 
 
 // Packs 1 to kBlockLanes triangles; `indices` are their positions in `soup`.
 TriangleBlock make_block(std::span<const Triangle> soup, std::span<const std::uint32_t> indices);
-// The same one lane at a time (blocks made on the fly, as a heightfield's are): lane `lane`
-// holds triangle t, named `triangle`; then close_block makes lanes [used, kBlockLanes) unused
-// copies of lane 0. make_block is exactly these calls.
+// The same one lane at a time: lane `lane` holds triangle t, named `triangle`; then
+// close_block makes lanes [used, kBlockLanes) unused copies of lane 0. make_block is exactly
+// these calls.
 void set_block_lane(TriangleBlock& block, int lane, const Triangle& t, std::uint32_t triangle);
 void close_block(TriangleBlock& block, int used);
 
-// Copies lane `from` of a block into lane `to` of a kernel block.
+// Copies lane `from` of a block into lane `to` of a kernel block: its vertices and index (the
+// normal comes with complete_normals).
 void gather_lane(const TriangleBlock& block, int from, KernelBlock& out, int to);
-// Copies lane `from` of a kernel block into lane `to` of another.
+// Copies lane `from` of a kernel block into lane `to` of another (vertices, index and normal).
 void copy_lane(const KernelBlock& block, int from, KernelBlock& out, int to);
 // Marks lanes [used, kBlockLanes) of a kernel block unused (copies of lane 0).
 void close_lanes(KernelBlock& out, int used);
-// Every lane of a block, as the full kernel reads it.
+// Every lane of a block, as the full kernel reads it (normals completed, one lane at a time).
 KernelBlock widen(const TriangleBlock& block);
+// The exact normals of a kernel block's lanes from their vertices, one lane at a time with
+// classify_triangle (the spec; BlockSweepVariant::complete does the same eight at a time).
+void complete_normals_scalar(KernelBlock& block);
 
 }  // namespace capsweep

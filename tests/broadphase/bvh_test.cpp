@@ -129,7 +129,7 @@ TEST(Bvh, BuildDoesNotDependOnTheThreadCount) {
   ASSERT_EQ(one.blocks.size(), two.blocks.size());
   // Compare the data, not the padding.
   constexpr std::size_t node_bytes = offsetof(WideNode, child) + sizeof(WideNode::child);
-  constexpr std::size_t block_bytes = offsetof(TriangleBlock, exact_nz) + sizeof(TriangleBlock::exact_nz);
+  constexpr std::size_t block_bytes = offsetof(TriangleBlock, triangle) + sizeof(TriangleBlock::triangle);
   for (std::size_t i = 0; i < one.nodes.size(); ++i) {
     ASSERT_EQ(std::memcmp(&one.nodes[i], &two.nodes[i], node_bytes), 0) << "node " << i;
   }

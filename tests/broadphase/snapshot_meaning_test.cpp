@@ -101,9 +101,11 @@ TEST_F(SnapshotMeaning, ABlockWhoseCopyOfItsTrianglesDiffersIsRefused) {
   EXPECT_EQ(refusal_after_resealing(), path_ + ": block 3 does not hold the triangles it names");
 }
 
-TEST_F(SnapshotMeaning, ABlockWhoseExactNormalDiffersIsRefused) {
+// A block carries its triangles' normals (rounded to float: the exact ones are computed again
+// for the lanes the full kernel runs); a flipped one is refused.
+TEST_F(SnapshotMeaning, ABlockWhoseNormalDiffersIsRefused) {
   const TriangleBlock& block = world_.arrays().bvh.blocks[0];
-  poke(blocks_ + offsetof(TriangleBlock, exact_nx), -block.exact_nx[0]);
+  poke(blocks_ + offsetof(TriangleBlock, nx), -block.nx[0]);
   EXPECT_EQ(refusal_after_resealing(), path_ + ": block 0 does not hold the triangles it names");
 }
 

@@ -311,6 +311,7 @@ TEST(TriangleBlock, GatheredLanesKeepTheirTriangleAndExactNormal) {
   gather_lane(block, 2, out, 0);
   gather_lane(block, 4, out, 1);
   close_lanes(out, 2);
+  best_block_sweep().complete(out);  // what the engine does before the full kernel
   EXPECT_EQ(out.triangle[0], 4u);
   EXPECT_EQ(out.triangle[1], 5u);
   for (int lane = 2; lane < kBlockLanes; ++lane) EXPECT_FALSE(out.valid(lane));
@@ -349,8 +350,8 @@ TEST(BlockSweep, DegenerateLanesSweepLikeTheScalarCore) {
                                    Triangle{{{0.5f, 0, 2}, {0.5f, 0, 2}, {0.5f, 0, 2}}}};
   const std::uint32_t ids[] = {0, 1};
   const TriangleBlock block = make_block(soup, ids);
-  EXPECT_EQ(block.exact_nx[0], 0.0);
-  EXPECT_EQ(block.exact_ny[1], 0.0);
+  EXPECT_EQ(block.nx[0], 0.f);
+  EXPECT_EQ(block.ny[1], 0.f);
   const KernelBlock wide = widen(block);
   Random rng(7);
   for (int n = 0; n < 2000; ++n) {
@@ -375,13 +376,15 @@ TEST(BlockSweep, DegenerateLanesSweepLikeTheScalarCore) {
 
 }  // namespace
 
-// The normals of blocks made on the fly (a heightfield's) are make_block's: classify_triangle's
-// bits, on every ISA and the scalar twin, for random, terrain-like and degenerate triangles
-// (collinear, coincident vertices, slivers, ties for the longest edge, far from the origin).
+// The normals of blocks made on the fly (a heightfield's) are make_block's, and the exact
+// normals completed in a gathered kernel block are classify_triangle's bits: on every ISA and
+// the scalar twins, for random, terrain-like and degenerate triangles (collinear, coincident
+// vertices, slivers, ties for the longest edge, far from the origin).
 TEST(BlockNormals, EveryIsaGivesTheBitsOfClassifyTriangle) {
   Random rng(404);
   std::vector<BlockNormalsFn> fns{block_normals_scalar};
-  for (const BlockSweepVariant& v : block_sweep_variants()) fns.push_back(v.normals);
+  std::vector<CompleteNormalsFn> completes{complete_normals_scalar, complete_normals_wide_scalar};
+  for (const BlockSweepVariant& v : block_sweep_variants()) fns.push_back(v.normals), completes.push_back(v.complete);
   std::size_t degenerate = 0;
   for (int round = 0; round < 40000; ++round) {
     std::vector<Triangle> tris;
@@ -416,15 +419,28 @@ TEST(BlockNormals, EveryIsaGivesTheBitsOfClassifyTriangle) {
       ids.push_back(std::uint32_t(lane));
     }
     const TriangleBlock expected = make_block(tris, ids);
-    for (int lane = 0; lane < kBlockLanes; ++lane) degenerate += expected.exact_nx[lane] == 0 && expected.exact_ny[lane] == 0;
     for (BlockNormalsFn fn : fns) {
       TriangleBlock got = expected;
-      for (int lane = 0; lane < kBlockLanes; ++lane) {
-        got.exact_nx[lane] = got.exact_ny[lane] = got.exact_nz[lane] = 12345.0;
-        got.nx[lane] = got.ny[lane] = got.nz[lane] = 12345.f;
-      }
+      for (int lane = 0; lane < kBlockLanes; ++lane) got.nx[lane] = got.ny[lane] = got.nz[lane] = 12345.f;
       fn(got);
       ASSERT_EQ(std::memcmp(&got, &expected, sizeof got), 0) << "round " << round;
+    }
+    KernelBlock gathered;
+    for (int lane = 0; lane < kBlockLanes; ++lane) gather_lane(expected, kBlockLanes - 1 - lane, gathered, lane);
+    for (CompleteNormalsFn complete : completes) {
+      KernelBlock got = gathered;
+      for (int lane = 0; lane < kBlockLanes; ++lane) got.nx[lane] = got.ny[lane] = got.nz[lane] = 12345.0;
+      complete(got);
+      for (int lane = 0; lane < kBlockLanes; ++lane) {
+        const Triangle t = expected.get(kBlockLanes - 1 - lane);
+        const Vec3d v[3] = {to_double(t.v[0]), to_double(t.v[1]), to_double(t.v[2])};
+        const TriangleShape shape = classify_triangle(v);
+        const Vec3d n = shape.kind == TriangleShape::proper ? shape.normal : Vec3d{};
+        ASSERT_TRUE(std::memcmp(&got.nx[lane], &n.x, 8) == 0 && std::memcmp(&got.ny[lane], &n.y, 8) == 0 &&
+                    std::memcmp(&got.nz[lane], &n.z, 8) == 0)
+            << "round " << round << " lane " << lane;
+        degenerate += shape.kind != TriangleShape::proper;
+      }
     }
   }
   EXPECT_GT(degenerate, 10000u);
