@@ -56,7 +56,8 @@ struct Bvh {
 struct TraversalStats {
   std::uint64_t nodes = 0;      // wide nodes whose four children were tested
   std::uint64_t leaves = 0;     // blocks handed to the leaf function
-  std::uint64_t triangles = 0;  // used lanes in those blocks
+  std::uint64_t triangles = 0;  // used lanes in those blocks (counted only when asked: a loop per leaf)
+  bool count_triangles = false;
 };
 
 // Builds over the whole soup (which must not be empty). Subtrees of large meshes are built in

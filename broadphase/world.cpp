@@ -325,7 +325,9 @@ void sweep_simd(const WorldArrays& w, const SweepQuery& q, SweepHit& hit, Traver
     }
   };
   walk_world(w, make_swept_box(q.capsule, q.motion), limit, stats, [&](const TriangleBlock& block) {
-    for (int lane = 0; lane < kBlockLanes && block.valid(lane); ++lane) ++stats.triangles;
+    if (stats.count_triangles) {
+      for (int lane = 0; lane < kBlockLanes && block.valid(lane); ++lane) ++stats.triangles;
+    }
     std::uint32_t shown = 0xFFu;  // the lanes on the batch's layers
     if (layers != kAllLayers) {
       shown = 0;
@@ -409,6 +411,7 @@ Status World::sweep_one(const SweepQuery& q, SweepHit& hit, SweepPath path, std:
 
 Status sweep_counted(const World& world, const SweepQuery& q, SweepHit& hit, SweepPath path, TraversalStats& stats,
                      std::uint32_t layers) {
+  stats.count_triangles = true;
   return sweep_path(world.arrays(), q, hit, path, stats, KeepAll{}, layers);
 }
 

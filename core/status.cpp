@@ -39,6 +39,13 @@ Status check_motion(const Vec3& m) {
 }
 
 Status check_sweep(const Capsule& moving, const Vec3& motion) {
+  // Every query of a batch comes here: one pass over the ten numbers answers the common case (a
+  // NaN fails both compares); only a refused query pays for finding its reason.
+  const float v[10] = {moving.a.x, moving.a.y, moving.a.z, moving.b.x, moving.b.y,
+                       moving.b.z, moving.radius, motion.x, motion.y, motion.z};
+  bool fine = moving.radius >= 0.f;
+  for (const float x : v) fine &= (x >= -kMaxCoordinate) & (x <= kMaxCoordinate);
+  if (fine) return Status::ok;
   if (Status s = check_capsule_with_min_radius(moving, true); s != Status::ok) return s;
   return check_motion(motion);
 }
