@@ -1,6 +1,7 @@
 // World::move on every scene: 10,000 walking agents, or as many as the scene holds standing
 // apart (2,000 on the 40 m arena), agent-vs-agent off and on, one thread (per core) and all
-// threads. Validated before timed: one thread and all threads give identical bytes. Counters:
+// threads; capsules (Move/...) and the same people as ellipsoids (MoveEllipsoid/..., radii 0.35,
+// 0.9, 0.35). Validated before timed: one thread and all threads give identical bytes. Counters:
 // agent-ticks/s and sweeps per agent-tick. (Where the rest of the time goes: perf, see README.)
 #include <benchmark/benchmark.h>
 
@@ -20,9 +21,9 @@ struct MoveFixture {
   std::vector<ClaimedMove> claims;   // every segment it travels in the next 10 ticks, with its state
 };
 
-const MoveFixture& fixture(const std::string& scene) {
-  static std::map<std::string, std::unique_ptr<MoveFixture>> cache;
-  auto& slot = cache[scene];
+const MoveFixture& fixture(const std::string& scene, AgentShape shape) {
+  static std::map<std::pair<std::string, AgentShape>, std::unique_ptr<MoveFixture>> cache;
+  auto& slot = cache[{scene, shape}];
   if (slot) return *slot;
   slot = std::make_unique<MoveFixture>();
   const World& w = world_for(scene);
@@ -30,6 +31,7 @@ const MoveFixture& fixture(const std::string& scene) {
   cs.agents = scene == "arena" ? 2000 : 10000;
   cs.seed = 5;
   cs.up_to_capacity = true;  // the dungeon holds about 2,600 people standing apart
+  cs.agent_shapes = {shape};
   Crowd crowd(w, cs);
   for (int i = 0; i < 30; ++i) crowd.tick();
   slot->agents = crowd.agents();
@@ -44,10 +46,12 @@ const MoveFixture& fixture(const std::string& scene) {
 }
 
 bool same(const MoveResult& a, const MoveResult& b) {
-  return std::memcmp(&a.capsule, &b.capsule, sizeof(Capsule)) == 0 && a.flags == b.flags && a.sweeps == b.sweeps;
+  return std::memcmp(&a.capsule, &b.capsule, sizeof(Capsule)) == 0 &&
+         std::memcmp(&a.ellipsoid, &b.ellipsoid, sizeof(Ellipsoid)) == 0 && a.flags == b.flags && a.sweeps == b.sweeps;
 }
 bool same(const Verdict& a, const Verdict& b) {
-  return a.kind == b.kind && std::memcmp(&a.corrected, &b.corrected, sizeof(Capsule)) == 0;
+  return a.kind == b.kind && std::memcmp(&a.corrected, &b.corrected, sizeof(Capsule)) == 0 &&
+         std::memcmp(&a.corrected_ellipsoid, &b.corrected_ellipsoid, sizeof(Ellipsoid)) == 0;
 }
 
 // Every benchmark validates before it times: the batch `run(options, answers)` on one thread
@@ -66,9 +70,9 @@ bool one_thread_agrees(int threads, std::vector<Answer>& out, Run run) {
   return true;
 }
 
-void BM_Move(benchmark::State& state, const std::string& scene, bool agents_collide, int threads) {
+void BM_Move(benchmark::State& state, const std::string& scene, AgentShape shape, bool agents_collide, int threads) {
   const World& w = world_for(scene);
-  const MoveFixture& f = fixture(scene);
+  const MoveFixture& f = fixture(scene, shape);
   MoveSettings ms;
   ms.agents_collide = agents_collide;
   BatchOptions chosen;
@@ -93,9 +97,9 @@ void BM_Move(benchmark::State& state, const std::string& scene, bool agents_coll
 
 // World::validate on the same crowd's own moves (each traced segment, with the state its agent
 // started the tick in), speed limit on: validations/s.
-void BM_Validate(benchmark::State& state, const std::string& scene, int threads) {
+void BM_Validate(benchmark::State& state, const std::string& scene, AgentShape shape, int threads) {
   const World& w = world_for(scene);
-  const MoveFixture& f = fixture(scene);
+  const MoveFixture& f = fixture(scene, shape);
   ValidateSettings vs;
   vs.max_speed = 7;
   BatchOptions chosen;
@@ -121,22 +125,27 @@ void BM_Validate(benchmark::State& state, const std::string& scene, int threads)
 
 const bool registered = [] {
   for (const std::string& scene : scene_names()) {
-    for (bool collide : {false, true}) {
+    for (AgentShape shape : {AgentShape::capsule, AgentShape::ellipsoid}) {
+      const std::string suffix = shape == AgentShape::capsule ? "" : "Ellipsoid";
+      for (bool collide : {false, true}) {
+        for (int threads : {1, 0}) {
+          benchmark::RegisterBenchmark(("Move" + suffix + "/" + scene + "/" + (collide ? "agents_on" : "agents_off") +
+                                        "/" + (threads == 1 ? "1thread" : "allthreads"))
+                                           .c_str(),
+                                       BM_Move, scene, shape, collide, threads)
+              ->Unit(benchmark::kMillisecond)
+              ->UseRealTime()
+              ->MinTime(1.0);
+        }
+      }
       for (int threads : {1, 0}) {
-        benchmark::RegisterBenchmark(("Move/" + scene + "/" + (collide ? "agents_on" : "agents_off") + "/" +
-                                      (threads == 1 ? "1thread" : "allthreads")).c_str(),
-                                     BM_Move, scene, collide, threads)
+        benchmark::RegisterBenchmark(
+            ("Validate" + suffix + "/" + scene + "/" + (threads == 1 ? "1thread" : "allthreads")).c_str(), BM_Validate,
+            scene, shape, threads)
             ->Unit(benchmark::kMillisecond)
             ->UseRealTime()
-            ->MinTime(1.0);
+            ->MinTime(0.5);
       }
-    }
-    for (int threads : {1, 0}) {
-      benchmark::RegisterBenchmark(("Validate/" + scene + "/" + (threads == 1 ? "1thread" : "allthreads")).c_str(),
-                                   BM_Validate, scene, threads)
-          ->Unit(benchmark::kMillisecond)
-          ->UseRealTime()
-          ->MinTime(0.5);
     }
   }
   return true;

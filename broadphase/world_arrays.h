@@ -10,6 +10,7 @@
 #include "broadphase/adjacency.h"
 #include "broadphase/bvh.h"
 #include "broadphase/terrain.h"
+#include "core/ellipsoid_contact.h"
 
 namespace capsweep {
 
@@ -94,6 +95,24 @@ Status sweep_counted(const World& world, const SweepQuery& query, SweepHit& hit,
 // triangles the face normal is used (and reported), where that keeps the exactness tolerance.
 Status sweep_approaching(const World& world, const SweepQuery& query, SweepHit& hit, SweepPath path = SweepPath::simd,
                          std::uint32_t layers = kAllLayers);
+
+// One ellipsoid sweep on the calling thread, as World::sweep_ellipsoid answers it (it sees
+// query.layers & layers).
+Status sweep_ellipsoid_one(const World& world, const SweepEllipsoidQuery& query, SweepHit& hit,
+                           SweepPath path = SweepPath::simd, std::uint32_t layers = kAllLayers);
+
+// The same for an ellipsoid body (the solver's ellipsoid agents), with its eSpace kernel.
+Status sweep_ellipsoid_approaching(const World& world, const SweepEllipsoidQuery& query, SweepHit& hit,
+                                   SweepPath path = SweepPath::simd, std::uint32_t layers = kAllLayers);
+
+// The ellipsoid's deepest overlap with the world (eSpace distance < 1): the largest push-out,
+// then the lower triangle index (core/ellipsoid_contact.h). False when it overlaps nothing.
+bool deepest_ellipsoid_overlap(const World& world, const Ellipsoid& ellipsoid, EllipsoidContact& contact,
+                               std::uint32_t& triangle, std::uint32_t layers = kAllLayers);
+
+// Whether the ellipsoid touches no triangle: its eSpace distance to each is more than 1. (A
+// clearance around it is an ellipsoid scaled out by it: core/body.h.)
+bool ellipsoid_clear(const World& world, const Ellipsoid& ellipsoid, std::uint32_t layers = kAllLayers);
 
 // Replaces the normal of a contact on a seam (an edge or vertex inside a flat surface) by the
 // face normal, when that keeps the tolerance for a capsule of this radius. `layers` is the

@@ -16,6 +16,8 @@
 #include "broadphase/walk.h"
 #include "broadphase/world_arrays.h"
 #include <capsweep/sweep_ellipsoid.h>
+#include "core/body.h"
+#include "core/ellipsoid_contact.h"
 #include "simd/block_sweep.h"
 
 namespace capsweep {
@@ -33,32 +35,55 @@ Aabb ellipsoid_reach(const SweepEllipsoidQuery& q) {
   return b;
 }
 
+struct KeepAll {
+  bool operator()(SweepHit&) const { return true; }
+};
+
+// Keeps the contacts the motion moves into, as sweep_approaching does for capsules: the eSpace
+// distance to a triangle is convex along the path, and the sign of the world normal against the
+// motion is the sign of the eSpace normal against the eSpace motion (n' / r . d = n' . d / r).
+struct KeepApproaching {
+  const World& world;
+  Vec3 motion;
+  float radius;          // the largest radius: the seam rule's bound for any direction
+  std::uint32_t layers;  // the walk's mask
+  bool operator()(SweepHit& h) const {
+    seam_normal(world, h, radius, layers);
+    return dot(h.normal, motion) < 0;
+  }
+};
+
 // Takes triangle i (t, with its box) as a candidate for query q, if it is on the walk's layers.
+template <class Keep>
 void try_triangle(const WorldArrays& w, const SweepEllipsoidQuery& q, const Aabb& reach, std::uint32_t i,
-                  const Triangle& t, const Aabb& box, std::uint32_t layers, SweepHit& best) {
+                  const Triangle& t, const Aabb& box, std::uint32_t layers, SweepHit& best, const Keep& keep) {
   if (!reach.overlaps(box) || !seen(w, i, layers)) return;
   SweepHit h;
   sweep_ellipsoid_triangle_unchecked(q.ellipsoid, q.motion, t, h);
   h.triangle = i;
-  if (is_better_hit(h, best)) best = h;
+  if (is_better_hit(h, best) && keep(h)) best = h;
 }
 
+// Lane `lane` of a block the walk handed over (a BVH block or a heightfield's).
+template <class Keep>
 void try_lane(const WorldArrays& w, const SweepEllipsoidQuery& q, const Aabb& reach, const TriangleBlock& block,
-              int lane, std::uint32_t layers, SweepHit& best) {
-  try_triangle(w, q, reach, block.triangle[lane], block.get(lane), lane_box(w, block, lane), layers, best);
+              int lane, std::uint32_t layers, SweepHit& best, const Keep& keep) {
+  try_triangle(w, q, reach, block.triangle[lane], block.get(lane), lane_box(w, block, lane), layers, best, keep);
 }
 
+// `layers`: the query's walk mask, before walk_layers.
+template <class Keep = KeepAll>
 void sweep_one_ellipsoid(const WorldArrays& w, const SweepEllipsoidQuery& q, SweepHit& hit, SweepPath path,
-                         std::uint32_t layers) {
+                         std::uint32_t layers, const Keep& keep = {}) {
   hit = SweepHit{};
   const Aabb reach = ellipsoid_reach(q);
   layers = walk_layers(w, layers);
   if (path == SweepPath::brute) {
     for (std::uint32_t i = 0; i < w.triangles.size(); ++i) {
-      try_triangle(w, q, reach, i, w.triangles[i], w.boxes[i], layers, hit);
+      try_triangle(w, q, reach, i, w.triangles[i], w.boxes[i], layers, hit, keep);
     }
     for_each_terrain_triangle_near(w.terrain, reach, [&](std::uint32_t i, const Triangle& t) {
-      try_triangle(w, q, reach, i, t, bounds(t), layers, hit);
+      try_triangle(w, q, reach, i, t, bounds(t), layers, hit, keep);
     });
     return;
   }
@@ -72,10 +97,10 @@ void sweep_one_ellipsoid(const WorldArrays& w, const SweepEllipsoidQuery& q, Swe
       // The wide rejection stage against the bounding capsule: a rejected lane is farther than
       // the capsule's reach, so the ellipsoid inside it cannot touch it before the limit.
       for (std::uint32_t live = kernel.live(block, bq); live != 0; live &= live - 1) {
-        try_lane(w, q, reach, block, std::countr_zero(live), layers, hit);
+        try_lane(w, q, reach, block, std::countr_zero(live), layers, hit, keep);
       }
     } else {
-      for (int lane = 0; lane < kBlockLanes && block.valid(lane); ++lane) try_lane(w, q, reach, block, lane, layers, hit);
+      for (int lane = 0; lane < kBlockLanes && block.valid(lane); ++lane) try_lane(w, q, reach, block, lane, layers, hit, keep);
     }
     if (hit.hit) {
       limit = hit.t;  // a node or lane entered later holds only worse answers
@@ -85,7 +110,71 @@ void sweep_one_ellipsoid(const WorldArrays& w, const SweepEllipsoidQuery& q, Swe
   }, layers);
 }
 
+// Calls visit(triangle, contact) for every triangle on the walk's layers whose box meets the
+// ellipsoid's, with their discrete eSpace contact; visit returns true to stop.
+template <class Visit>
+void for_each_ellipsoid_contact(const WorldArrays& w, const Ellipsoid& e, std::uint32_t layers, Visit&& visit) {
+  layers = walk_layers(w, layers);
+  const Aabb box = ellipsoid_reach({e, {}});
+  float limit = 1.f;
+  TraversalStats stats;
+  walk_world(w, make_swept_box(bounding_capsule(e), {}), limit, stats, [&](const TriangleBlock& block) {
+    for (int lane = 0; lane < kBlockLanes && block.valid(lane); ++lane) {
+      const std::uint32_t i = block.triangle[lane];
+      if (!box.overlaps(lane_box(w, block, lane)) || !seen(w, i, layers)) continue;
+      EllipsoidContact k;
+      ellipsoid_triangle_contact(e, block.get(lane), k);
+      if (visit(i, k)) return true;
+    }
+    return false;
+  }, layers);
+}
+
 }  // namespace
+
+Status sweep_ellipsoid_approaching(const World& world, const SweepEllipsoidQuery& q, SweepHit& hit, SweepPath path,
+                                   std::uint32_t layers) {
+  hit = SweepHit{};
+  if (Status s = check_ellipsoid_sweep(q.ellipsoid, q.motion); s != Status::ok) return s;
+  if (Status s = check_layers(q.layers, layers); s != Status::ok) return s;
+  const WorldArrays& w = world.arrays();
+  const KeepApproaching keep{world, q.motion, largest_radius(q.ellipsoid), walk_layers(w, q.layers & layers)};
+  sweep_one_ellipsoid(w, q, hit, path == SweepPath::simd ? SweepPath::simd : SweepPath::scalar, q.layers & layers, keep);
+  return Status::ok;
+}
+
+Status sweep_ellipsoid_one(const World& world, const SweepEllipsoidQuery& q, SweepHit& hit, SweepPath path,
+                           std::uint32_t layers) {
+  hit = SweepHit{};
+  if (Status s = check_ellipsoid_sweep(q.ellipsoid, q.motion); s != Status::ok) return s;
+  if (Status s = check_layers(q.layers, layers); s != Status::ok) return s;
+  sweep_one_ellipsoid(world.arrays(), q, hit, path, q.layers & layers);
+  return Status::ok;
+}
+
+bool deepest_ellipsoid_overlap(const World& world, const Ellipsoid& e, EllipsoidContact& contact,
+                               std::uint32_t& triangle, std::uint32_t layers) {
+  bool found = false;
+  for_each_ellipsoid_contact(world.arrays(), e, layers, [&](std::uint32_t i, const EllipsoidContact& k) {
+    // The largest push, then the lower index: the same whatever order the walk takes.
+    if (k.overlapping && (!found || k.depth > contact.depth || (k.depth == contact.depth && i < triangle))) {
+      contact = k;
+      triangle = i;
+      found = true;
+    }
+    return false;
+  });
+  return found;
+}
+
+bool ellipsoid_clear(const World& world, const Ellipsoid& e, std::uint32_t layers) {
+  bool clear = true;
+  for_each_ellipsoid_contact(world.arrays(), e, layers, [&](std::uint32_t, const EllipsoidContact& k) {
+    clear = k.distance > 1.0;
+    return !clear;
+  });
+  return clear;
+}
 
 std::size_t World::sweep_ellipsoid(std::span<const SweepEllipsoidQuery> queries, std::span<SweepHit> hits,
                                    const SweepOptions& options, std::span<Status> status) const {

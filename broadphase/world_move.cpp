@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <limits>
 #include <numbers>
 
 #include <tbb/blocked_range.h>
@@ -24,26 +25,46 @@ namespace capsweep {
 
 namespace {
 
+// What other agents meet of an agent at the start of a tick: its capsule, or the smallest capsule
+// holding its ellipsoid; a refused ellipsoid (NaN, a radius <= 0, out of range) is not there (a
+// NaN capsule, which overlaps nothing).
+Capsule start_capsule(const Agent& a) {
+  if (a.shape != AgentShape::ellipsoid) return a.capsule;
+  if (check_ellipsoid_sweep(a.ellipsoid, {}) != Status::ok) {
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    return {{nan, nan, nan}, {nan, nan, nan}, nan};
+  }
+  return bounding_capsule(a.ellipsoid);
+}
+
 // What one agent's tick sees: the world, and the other agents at their tick-start positions.
+// Agents meet each other as capsules (start_capsule): an ellipsoid agent sweeps the capsule
+// holding its skinned ellipsoid against them, which keeps it at least a skin from what they meet
+// (an exact ellipsoid-ellipsoid sweep has no closed form), and never moves it into another.
 class WorldCollider final : public MoveCollider {
  public:
-  // `members[k]` is the agent the grid files as k (empty: the grid holds every agent, in order).
-  // `near` is scratch for the agents within reach (reused across the agents of a thread).
-  // `layers`: the batch's layer mask (SweepOptions::layers).
+  // `capsules[j]` is agent j's start_capsule; `members[k]` is the agent the grid files as k
+  // (empty: the grid holds every agent, in order). `near` is scratch for the agents within
+  // reach (reused across the agents of a thread). `layers`: the agent's and the batch's layers.
   WorldCollider(const World& world, SweepPath path, std::uint32_t layers, const AgentGrid* grid,
-                std::span<const Agent> agents, std::size_t self, std::vector<std::uint32_t>* near = nullptr,
-                std::span<const std::uint32_t> members = {})
+                std::span<const Agent> agents, std::span<const Capsule> capsules, std::size_t self,
+                std::vector<std::uint32_t>* near = nullptr, std::span<const std::uint32_t> members = {})
       : world_(world), path_(path == SweepPath::simd ? SweepPath::simd : SweepPath::scalar), layers_(layers), grid_(grid),
-        agents_(agents), members_(members), self_(self), near_(near) {
+        agents_(agents), capsules_(capsules), members_(members), self_(self), near_(near) {
     if (near_) near_->clear();
   }
 
   std::uint64_t pair_sweeps() const { return pair_sweeps_; }
 
-  void sweep(const Capsule& capsule, const Vec3& motion, MoveHit& out) const override {
+  void sweep(const Body& body, const Vec3& motion, MoveHit& out) const override {
     out = MoveHit{};
-    sweep_approaching(world_, {capsule, motion}, out.hit, path_, layers_);
+    if (body.is_capsule()) {
+      sweep_approaching(world_, {body.capsule, motion}, out.hit, path_, layers_);
+    } else {
+      sweep_ellipsoid_approaching(world_, {body.ellipsoid, motion}, out.hit, path_, layers_);
+    }
     if (!grid_) return;
+    const Capsule capsule = agent_capsule(body);
     const Aabb box = swept_bounds(capsule, motion);
     // The grid is asked once per agent-tick for everyone within reach of the first sweep (all
     // of a walk, a step and a snap usually stay inside), and again only when a sweep leaves
@@ -59,10 +80,10 @@ class WorldCollider final : public MoveCollider {
       if (!grid_->box(k).overlaps(box)) continue;
       const std::size_t j = members_.empty() ? k : members_[k];
       if (j == self_) continue;
-      if (apart_upright(capsule, motion, agents_[j].capsule)) continue;
+      if (apart_upright(capsule, motion, capsules_[j])) continue;
       ++pair_sweeps_;
       SweepHit h;
-      sweep_capsule_capsule(capsule, motion, agents_[j].capsule, h);
+      sweep_capsule_capsule(capsule, motion, capsules_[j], h);
       if (!h.hit || !(dot(h.normal, motion) < 0)) continue;
       // Earliest wins; at equal times the world, then the lower agent id.
       const std::uint32_t id = agents_[j].id;
@@ -73,8 +94,19 @@ class WorldCollider final : public MoveCollider {
     }
   }
 
-  bool deepest_overlap(const Capsule& capsule, Contact& out, std::uint32_t& triangle) const override {
-    return world_.deepest_overlap(capsule, out, triangle, layers_);
+  bool deepest_overlap(const Body& body, MoveOverlap& out) const override {
+    if (body.is_capsule()) {
+      Contact k;
+      if (!world_.deepest_overlap(body.capsule, k, out.triangle, layers_)) return false;
+      out.normal = k.normal;
+      out.depth = k.depth;
+      return true;
+    }
+    EllipsoidContact k;
+    if (!deepest_ellipsoid_overlap(world_, body.ellipsoid, k, out.triangle, layers_)) return false;
+    out.normal = k.normal;
+    out.depth = k.depth;
+    return true;
   }
 
   bool walkable(const MoveHit& hit, float min_up, Vec3& ground_normal) const override {
@@ -87,6 +119,7 @@ class WorldCollider final : public MoveCollider {
   std::uint32_t layers_;
   const AgentGrid* grid_;
   std::span<const Agent> agents_;
+  std::span<const Capsule> capsules_;
   std::span<const std::uint32_t> members_;
   std::size_t self_;
   std::vector<std::uint32_t>* near_;
@@ -134,11 +167,27 @@ bool within(const Vec3& motion, const MoveAllowance& a) {
 }
 
 // The solver's ground probe (move_agent, stage 2) from outside it: walkable ground within
-// `reach` below the capsule grown by the skin. `ground` and `normal` get what it stands on.
-bool ground_below(const World& world, const Capsule& c, const MoveSettings& m, float reach, SweepPath path,
+// `reach` below the body grown by the skin. `ground` and `normal` get what it stands on.
+bool ground_below(const World& world, const Body& body, const MoveSettings& m, float reach, SweepPath path,
                   std::uint32_t layers, SweepHit& ground, Vec3& normal) {
-  sweep_approaching(world, {{c.a, c.b, c.radius + m.skin}, Vec3{0, -reach, 0}}, ground, path, layers);
+  const Body skinned = with_skin(body, m.skin);
+  if (skinned.is_capsule()) {
+    sweep_approaching(world, {skinned.capsule, Vec3{0, -reach, 0}}, ground, path, layers);
+  } else {
+    sweep_ellipsoid_approaching(world, {skinned.ellipsoid, Vec3{0, -reach, 0}}, ground, path, layers);
+  }
   return walkable(world, ground, std::cos(m.max_slope_degrees * std::numbers::pi_v<float> / 180.f), normal, layers);
+}
+
+// A start in the solver's skin, with half the backoff as margin for rounding (World::validate):
+// the body grown by skin + backoff / 2 (a capsule) or scaled out so that it reaches at most that
+// far beyond the skin in any direction (an ellipsoid: k = 1 + skin / r_min + backoff / (2 r_max);
+// an agent resting a backoff beyond its skin is outside it) touches the world.
+bool in_skin(const World& world, const Body& body, const MoveSettings& m, std::uint32_t layers) {
+  if (body.is_capsule()) return !world.is_clear(body.capsule, m.skin + 0.5f * m.backoff, layers);
+  const Ellipsoid& e = body.ellipsoid;
+  const float by = m.skin + 0.5f * m.backoff * smallest_radius(e) / largest_radius(e);
+  return !ellipsoid_clear(world, scaled_out(e, by), layers);
 }
 
 }  // namespace
@@ -299,9 +348,10 @@ std::size_t World::move(std::span<const Agent> agents, const MoveSettings& setti
     AgentGrid grid, sweep_grid;
     std::vector<std::uint8_t> piled(agents.size(), 0);
     std::vector<std::uint32_t> members;  // the agents sweep_grid holds, when some are piled
+    std::vector<Capsule> capsules;       // what the others meet of each agent (start_capsule)
     if (settings.agents_collide) {
-      std::vector<Capsule> capsules(agents.size());
-      for (std::size_t i = 0; i < agents.size(); ++i) capsules[i] = agents[i].capsule;
+      capsules.resize(agents.size());
+      for (std::size_t i = 0; i < agents.size(); ++i) capsules[i] = start_capsule(agents[i]);
       grid.build(capsules);
       std::atomic<bool> any_piled{false};
       tbb::parallel_for(tbb::blocked_range<std::size_t>(0, agents.size(), 64), [&](const auto& range) {
@@ -325,27 +375,28 @@ std::size_t World::move(std::span<const Agent> agents, const MoveSettings& setti
         if (stop.before(i)) break;
         const Agent& a = agents[i];
         MoveSegments* trace = segments.empty() ? nullptr : &segments[i];
-        Status s = check_agent_move(a.capsule, a.displacement);
+        Status s = check_body_move(body_of(a), a.displacement);
         if (s == Status::ok && !std::isfinite(a.vertical_speed)) s = Status::non_finite_motion;
         if (s == Status::ok) s = check_layers(a.layers, options.layers);
         if (!status.empty()) status[i] = s;
-        if (s != Status::ok) {
-          ++refused;
+        if (s != Status::ok || piled[i]) {
+          // Stays where it is: refused, or held in a pile-up.
           results[i] = MoveResult{};
-          results[i].capsule = a.capsule;
+          results[i].capsule = start_capsule(a);
+          results[i].shape = a.shape;
+          results[i].ellipsoid = a.shape == AgentShape::ellipsoid ? a.ellipsoid : Ellipsoid{};
           results[i].flags = kMoveBlocked;
+          if (s != Status::ok) {
+            ++refused;
+          } else {
+            results[i].vertical_speed = a.vertical_speed;
+            results[i].flags |= kMoveHeldByAgents;
+          }
           if (trace) trace->count = 0;
           continue;
         }
-        if (piled[i]) {
-          results[i] = MoveResult{};
-          results[i].capsule = a.capsule;
-          results[i].vertical_speed = a.vertical_speed;
-          results[i].flags = kMoveBlocked | kMoveHeldByAgents;
-          if (trace) trace->count = 0;
-          continue;
-        }
-        const WorldCollider collider(*this, options.path, a.layers & options.layers, others, agents, i, &near, members);
+        const WorldCollider collider(*this, options.path, a.layers & options.layers, others, agents, capsules, i, &near,
+                                     members);
         move_agent(collider, a, settings, results[i], trace);
         pair_sweeps += collider.pair_sweeps();
       }
@@ -360,7 +411,7 @@ std::size_t World::move(std::span<const Agent> agents, const MoveSettings& setti
     std::vector<std::uint8_t> held(agents.size(), 0);
     for (int round = 0; round < 16; ++round) {
       std::vector<Capsule> ends(agents.size());
-      for (std::size_t i = 0; i < agents.size(); ++i) ends[i] = held[i] ? agents[i].capsule : results[i].capsule;
+      for (std::size_t i = 0; i < agents.size(); ++i) ends[i] = held[i] ? capsules[i] : results[i].capsule;
       AgentGrid end_grid;
       end_grid.build(ends);
       std::vector<std::uint8_t> hold(agents.size(), 0);
@@ -383,14 +434,15 @@ std::size_t World::move(std::span<const Agent> agents, const MoveSettings& setti
           any = true;
           held[i] = 1;
           MoveResult& r = results[i];
-          r.capsule = agents[i].capsule;
+          r.capsule = capsules[i];
+          if (agents[i].shape == AgentShape::ellipsoid) r.ellipsoid = agents[i].ellipsoid;
           r.moved = {};
           r.pushed = 0;
           // The ground found was under the end it does not keep: look under the start it keeps,
           // as the next tick's probe will, so `grounded` stays what the next tick starts from.
           SweepHit g;
           Vec3 ground_normal;
-          r.grounded = ground_below(*this, r.capsule, settings, settings.ground_distance,
+          r.grounded = ground_below(*this, body_of(agents[i]), settings, settings.ground_distance,
                                     options.path == SweepPath::simd ? SweepPath::simd : SweepPath::scalar,
                                     agents[i].layers & options.layers, g, ground_normal);
           r.ground_normal = r.grounded ? ground_normal : Vec3{};
@@ -413,44 +465,77 @@ void World::validate(std::span<const ClaimedMove> moves, const ValidateSettings&
   if (std::string why = check_settings(settings); !why.empty()) throw std::invalid_argument("World::validate: " + why);
   const SweepPath path = options.path == SweepPath::simd ? SweepPath::simd : SweepPath::scalar;
   StopCheck stop(options.stop);
+  // Where a body is, in the verdict: a capsule; an ellipsoid and the capsule holding it.
+  const auto place = [](const Body& b, Capsule& capsule, Ellipsoid& ellipsoid) {
+    capsule = b.is_capsule() ? b.capsule : bounding_capsule(b.ellipsoid);
+    if (!b.is_capsule()) ellipsoid = b.ellipsoid;
+  };
   run_in_arena(options.threads, [&] {
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, moves.size(), 16), [&](const auto& range) {
       for (std::size_t i = range.begin(); i != range.end(); ++i) {
         if (stop.before(i)) return;
         const ClaimedMove& m = moves[i];
+        const Body body = body_of(m);
         Verdict& v = verdicts[i];
         v = Verdict{};
-        v.furthest = v.corrected = m.from;
-        v.status = check_agent_move(m.from, m.motion);
+        v.status = check_body_move(body, m.motion);
         if (v.status == Status::ok && !(std::isfinite(m.dt) && m.dt >= 0 && std::isfinite(m.vertical_speed))) {
           v.status = Status::non_finite_motion;
         }
         if (v.status == Status::ok && !(m.dt <= 1e6f && std::fabs(m.vertical_speed) <= 1e6f)) v.status = Status::out_of_range;
-        if (v.status == Status::ok && !(settings.tolerance >= 0 && settings.tolerance < m.from.radius)) {
-          v.status = Status::bad_radius;  // the tolerance must leave a capsule to sweep
+        const float thinnest = body.is_capsule() ? m.from.radius : smallest_radius(m.ellipsoid);
+        if (v.status == Status::ok && !(settings.tolerance >= 0 && settings.tolerance < thinnest)) {
+          v.status = Status::bad_radius;  // the tolerance must leave a body to sweep
         }
         if (v.status == Status::ok) v.status = check_layers(m.layers, options.layers);
         const std::uint32_t layers = m.layers & options.layers;  // what this claim is judged against
         if (v.status != Status::ok) {
           v.kind = VerdictKind::refused;
           v.legal_fraction = 0;
+          v.furthest = v.corrected = body.is_capsule() ? m.from : Capsule{};
+          v.furthest_ellipsoid = v.corrected_ellipsoid = body.is_capsule() ? Ellipsoid{} : m.ellipsoid;
           continue;
         }
-        const Capsule shrunk{m.from.a, m.from.b, m.from.radius - settings.tolerance};
-        Contact contact;
-        std::uint32_t triangle;
-        if (deepest_overlap(shrunk, contact, triangle, layers)) {
+        // The straight path, swept with the body shrunk by the tolerance (an ellipsoid: each
+        // radius), which the body itself overlaps by at most the tolerance.
+        const float tol = settings.tolerance;
+        bool overlapping = false;
+        if (body.is_capsule()) {
+          const Capsule shrunk{m.from.a, m.from.b, m.from.radius - tol};
+          Contact contact;
+          std::uint32_t triangle;
+          overlapping = deepest_overlap(shrunk, contact, triangle, layers);
+          if (overlapping) {
+            v.hit.normal = contact.normal;
+            v.hit.point = contact.point;
+            v.hit.depth = contact.depth;
+            v.hit.feature = contact.feature;
+            v.hit.triangle = triangle;
+          } else {
+            sweep_one({shrunk, m.motion}, v.hit, path, layers);
+          }
+        } else {
+          const Ellipsoid& e = m.ellipsoid;
+          const Ellipsoid shrunk{e.centre, {e.radii.x - tol, e.radii.y - tol, e.radii.z - tol}};
+          EllipsoidContact contact;
+          std::uint32_t triangle;
+          overlapping = deepest_ellipsoid_overlap(*this, shrunk, contact, triangle, layers);
+          if (overlapping) {
+            v.hit.normal = contact.normal;
+            v.hit.point = contact.point;
+            v.hit.depth = contact.depth;
+            v.hit.feature = contact.feature;
+            v.hit.triangle = triangle;
+          } else {
+            sweep_ellipsoid_one(*this, {shrunk, m.motion}, v.hit, path, layers);
+          }
+        }
+        if (overlapping) {
           v.kind = VerdictKind::start_overlaps;
           v.legal_fraction = 0;
           v.hit.hit = true;
           v.hit.t = 0;
-          v.hit.normal = contact.normal;
-          v.hit.point = contact.point;
-          v.hit.depth = contact.depth;
-          v.hit.feature = contact.feature;
-          v.hit.triangle = triangle;
         } else {
-          sweep_one({shrunk, m.motion}, v.hit, path, layers);
           v.legal_fraction = v.hit.hit ? v.hit.t : 1.f;
           // The allowance's looser cases are looked for only when the claim is outside the
           // tighter one: most claims cost no sweep beyond their path.
@@ -461,36 +546,38 @@ void World::validate(std::span<const ClaimedMove> moves, const ValidateSettings&
           SweepHit ground;
           Vec3 normal;
           if (!v.grounded && !within(m.motion, v.allowed) &&
-              ground_below(*this, m.from, settings.movement, settings.movement.ground_distance + settings.tolerance,
-                           path, layers, ground, normal)) {
+              ground_below(*this, body, settings.movement, settings.movement.ground_distance + settings.tolerance, path,
+                           layers, ground, normal)) {
             v.grounded = true;
             v.allowed = allowance(m, settings, true, false);
           }
           // A start inside the skin the solver keeps from surfaces: it lifts the agent back out.
           // Agents rest skin + backoff away; halfway to that still counts as inside (rounding),
           // an agent at rest does not (else every resting claim would get the push as slack).
-          if (!within(m.motion, v.allowed) &&
-              !is_clear(m.from, settings.movement.skin + 0.5f * settings.movement.backoff, layers)) {
+          if (!within(m.motion, v.allowed) && in_skin(*this, body, settings.movement, layers)) {
             v.in_skin = true;
             v.allowed = allowance(m, settings, v.grounded, true);
           }
           const bool too_fast = !within(m.motion, v.allowed);
           v.kind = too_fast ? VerdictKind::too_fast : v.hit.hit ? VerdictKind::blocked : VerdictKind::ok;
         }
-        const Vec3 free_part = m.motion * v.legal_fraction;
-        v.furthest = {m.from.a + free_part, m.from.b + free_part, m.from.radius};
+        place(moved_by(body, m.motion * v.legal_fraction), v.furthest, v.furthest_ellipsoid);
         if (v.kind == VerdictKind::ok) {
-          v.corrected = {m.from.a + m.motion, m.from.b + m.motion, m.from.radius};
+          place(moved_by(body, m.motion), v.corrected, v.corrected_ellipsoid);
           continue;
         }
         // Where the agent would have got: one tick of the movement solver on the claim.
         MoveSettings ms = settings.movement;
         ms.agents_collide = false;
         if (m.dt > 0 && m.dt <= 10) ms.dt = m.dt;  // gravity over the claim's own duration
-        const WorldCollider collider(*this, path, layers, nullptr, {}, 0);
+        const WorldCollider collider(*this, path, layers, nullptr, {}, {}, 0);
+        Agent agent{m.from, m.motion, m.vertical_speed, 0};
+        agent.shape = m.shape;
+        agent.ellipsoid = m.ellipsoid;
         MoveResult r;
-        move_agent(collider, {m.from, m.motion, m.vertical_speed, 0}, ms, r);
+        move_agent(collider, agent, ms, r);
         v.corrected = r.capsule;
+        v.corrected_ellipsoid = r.ellipsoid;
       }
     });
   });

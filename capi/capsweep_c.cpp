@@ -275,7 +275,11 @@ int cs_move(const cs_world* world, const cs_agent* agents, size_t count, const c
   return guarded("cs_move", [&] {
     check_batch(world, agents, results, count, threads);
     std::vector<Agent> in(count);
-    for (std::size_t i = 0; i < count; ++i) in[i] = records::agent(agents[i]);
+    for (std::size_t i = 0; i < count; ++i) {
+      require(agents[i].shape <= CS_SHAPE_ELLIPSOID,
+              "agent " + std::to_string(i) + ": shape must be 0 (a capsule) or 1 (an ellipsoid)");
+      in[i] = records::agent(agents[i]);
+    }
     std::vector<MoveResult> out(count);
     std::vector<Status> status(count);
     world->world.move(in, settings ? records::settings(*settings) : MoveSettings{}, out, layered(on_path(SweepPath::simd, threads), world), {},
@@ -290,12 +294,12 @@ int cs_validate(const cs_world* world, const cs_claimed_move* moves, size_t coun
     check_batch(world, moves, verdicts, count, threads);
     std::vector<ClaimedMove> in(count);
     for (std::size_t i = 0; i < count; ++i) {
-      // The record is a CWSQ version 5 record: refused here as the file reader refuses it (but
+      // The record is a CWSQ version 7 record: refused here as the file reader refuses it (but
       // for a mask of 0, which in C means every layer).
       const cs_claimed_move& m = moves[i];
       require(m.grounded <= 1, "move " + std::to_string(i) + ": grounded must be 0 or 1");
-      require(m.reserved[0] == 0 && m.reserved[1] == 0 && m.reserved[2] == 0,
-              "move " + std::to_string(i) + ": reserved bytes must be 0");
+      require(m.shape <= CS_SHAPE_ELLIPSOID, "move " + std::to_string(i) + ": shape must be 0 (a capsule) or 1 (an ellipsoid)");
+      require(m.reserved[0] == 0 && m.reserved[1] == 0, "move " + std::to_string(i) + ": reserved bytes must be 0");
       in[i] = records::claimed_move(m);
     }
     std::vector<Verdict> out(count);

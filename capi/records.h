@@ -29,11 +29,15 @@ static_assert(sizeof(cs_sweep_hit) == kResultBytes && offsetof(cs_sweep_hit, hit
 static_assert(sizeof(cs_masked_sweep_query) == kMaskedQueryBytes && offsetof(cs_masked_sweep_query, layers) == kQueryBytes &&
               sizeof(cs_masked_ellipsoid_query) == kMaskedEllipsoidQueryBytes &&
               offsetof(cs_masked_ellipsoid_query, layers) == kEllipsoidQueryBytes);
-static_assert(sizeof(cs_claimed_move) == kMaskedClaimedMoveBytes && offsetof(cs_claimed_move, grounded) == 48 &&
-              offsetof(cs_claimed_move, layers) == kClaimedMoveBytes);
-static_assert(sizeof(cs_agent) == 52 && sizeof(cs_move_settings) == 52 && sizeof(cs_move_contact) == 32 &&
-              sizeof(cs_move_result) == 200 &&
-              sizeof(cs_validate_settings) == 64 && sizeof(cs_verdict) == 116 && sizeof(cs_overlap_result) == 52);
+static_assert(sizeof(cs_claimed_move) == kShapedClaimedMoveBytes && offsetof(cs_claimed_move, grounded) == 48 &&
+              offsetof(cs_claimed_move, shape) == 49 && offsetof(cs_claimed_move, layers) == kClaimedMoveBytes &&
+              offsetof(cs_claimed_move, from_ellipsoid) == kMaskedClaimedMoveBytes);
+static_assert(sizeof(cs_ellipsoid) == 24 && offsetof(cs_agent, shape) == 52 && offsetof(cs_agent, ellipsoid) == 56 &&
+              offsetof(cs_move_result, shape) == 66 && offsetof(cs_move_result, ellipsoid) == 200 &&
+              offsetof(cs_verdict, furthest_ellipsoid) == 116 && int(AgentShape::ellipsoid) == CS_SHAPE_ELLIPSOID);
+static_assert(sizeof(cs_agent) == 80 && sizeof(cs_move_settings) == 52 && sizeof(cs_move_contact) == 32 &&
+              sizeof(cs_move_result) == 224 &&
+              sizeof(cs_validate_settings) == 64 && sizeof(cs_verdict) == 164 && sizeof(cs_overlap_result) == 52);
 static_assert(int(Status::out_of_range) == CS_STATUS_OUT_OF_RANGE && int(Status::bad_layers) == CS_STATUS_BAD_LAYERS && int(Feature::vertex) == CS_FEATURE_VERTEX &&
               int(VerdictKind::refused) == CS_VERDICT_REFUSED && int(SweepPath::brute) == CS_PATH_BRUTE &&
               int(kMoveHeldByAgents) == int(CS_MOVE_HELD_BY_AGENTS) && kMaxMoveContacts == 4);
@@ -95,8 +99,18 @@ inline SweepHit hit(const cs_sweep_hit& r) {
   return h;
 }
 
+inline Ellipsoid ellipsoid(const cs_ellipsoid& e) { return {vec(e.centre), vec(e.radii)}; }
+inline cs_ellipsoid record(const Ellipsoid& e) {
+  cs_ellipsoid r;
+  put(r.centre, e.centre);
+  put(r.radii, e.radii);
+  return r;
+}
+
+// Shapes are checked where records enter (cs_move, cs_validate): 0 or 1 here.
 inline Agent agent(const cs_agent& a) {
-  return {capsule(a.capsule), vec(a.displacement), a.vertical_speed, a.id, layers(a.layers)};
+  return {capsule(a.capsule), vec(a.displacement), a.vertical_speed, a.id, layers(a.layers), AgentShape(a.shape),
+          ellipsoid(a.ellipsoid)};
 }
 
 inline MoveSettings settings(const cs_move_settings& s) {
@@ -145,6 +159,8 @@ inline cs_move_result record(const MoveResult& m, Status status) {
   put(r.ground_normal, m.ground_normal);
   r.ground_triangle = m.ground_triangle;
   r.sweeps = m.sweeps;
+  r.shape = std::uint8_t(m.shape);
+  r.ellipsoid = record(m.ellipsoid);
   r.pushed = m.pushed;
   for (int k = 0; k < kMaxMoveContacts; ++k) {
     const MoveContact& c = m.contacts[k];
@@ -157,7 +173,8 @@ inline cs_move_result record(const MoveResult& m, Status status) {
 }
 
 inline ClaimedMove claimed_move(const cs_claimed_move& m) {
-  return {capsule(m.from), vec(m.motion), m.dt, m.vertical_speed, m.grounded != 0, layers(m.layers)};
+  return {capsule(m.from),   vec(m.motion),           m.dt, m.vertical_speed, m.grounded != 0, layers(m.layers),
+          AgentShape(m.shape), ellipsoid(m.from_ellipsoid)};
 }
 inline cs_claimed_move record(const ClaimedMove& m) {
   cs_claimed_move r;
@@ -168,6 +185,21 @@ inline cs_claimed_move record(const ClaimedMove& m) {
   r.vertical_speed = m.vertical_speed;
   r.grounded = m.grounded ? 1 : 0;
   r.layers = m.layers;
+  r.shape = std::uint8_t(m.shape);
+  r.from_ellipsoid = record(m.ellipsoid);
+  return r;
+}
+
+inline cs_agent record(const Agent& a) {
+  cs_agent r;
+  std::memset(&r, 0, sizeof r);
+  r.capsule = record(a.capsule);
+  put(r.displacement, a.displacement);
+  r.vertical_speed = a.vertical_speed;
+  r.id = a.id;
+  r.layers = a.layers;
+  r.shape = std::uint8_t(a.shape);
+  r.ellipsoid = record(a.ellipsoid);
   return r;
 }
 
@@ -185,6 +217,8 @@ inline cs_verdict record(const Verdict& v) {
   r.allowed_horizontal = v.allowed.horizontal;
   r.allowed_down = v.allowed.down;
   r.allowed_up = v.allowed.up;
+  r.furthest_ellipsoid = record(v.furthest_ellipsoid);
+  r.corrected_ellipsoid = record(v.corrected_ellipsoid);
   return r;
 }
 

@@ -36,7 +36,8 @@ void add_scene_options(CLI::App& command, SceneArgs& scene, bool required = true
 World load_world(const SceneArgs& scene);
 
 // A CWSQ file of either kind: capsules, rays and segments (versions 1, 2, 4, 5) or ellipsoids
-// (versions 3, 6), each query with its layers, for the commands that answer both (sweep, client).
+// (versions 3, 6), each query with its layers, or the moves of capsule or ellipsoid agents
+// (version 7, all of one shape), for the commands that answer both (sweep, client).
 struct SweepFile {
   bool of_ellipsoids = false;
   std::vector<SweepQuery> capsules;

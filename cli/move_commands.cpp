@@ -16,6 +16,7 @@
 #include "cli/commands.h"
 #include "tools/crowd.h"
 #include "tools/picture.h"
+#include "core/body.h"
 #include <capsweep/query_file.h>
 #include "simd/block_sweep.h"
 
@@ -35,6 +36,8 @@ std::uint64_t state_hash(const std::vector<Agent>& agents) {
   for (const Agent& a : agents) {
     const unsigned char* p = reinterpret_cast<const unsigned char*>(&a);
     for (std::size_t k = 0; k < sizeof(Capsule); ++k) h = (h ^ p[k]) * 1099511628211ull;
+    const unsigned char* e = reinterpret_cast<const unsigned char*>(&a.ellipsoid);
+    for (std::size_t k = 0; k < sizeof(Ellipsoid); ++k) h = (h ^ e[k]) * 1099511628211ull;
     std::uint32_t vs;
     std::memcpy(&vs, &a.vertical_speed, sizeof vs);
     h = (h ^ vs) * 1099511628211ull;
@@ -64,8 +67,13 @@ class ProgressBar {
 
 int run_crowd(const World& world, CrowdSettings settings, const CrowdRun& run) {
   const int threads = effective_threads(settings.batch.threads);
-  std::printf("capsweep crowd: %zu agents, %zu ticks at %.0f Hz on %s (%zu triangles), agents %s, %d threads, %s kernel\n",
-              settings.agents, run.ticks, 1.0 / settings.move.dt, run.scene_name.c_str(), world.triangle_count(),
+  const char* shapes = settings.agent_shapes.empty() || settings.agent_shapes == std::vector{AgentShape::capsule}
+                           ? "capsules"
+                       : settings.agent_shapes == std::vector{AgentShape::ellipsoid} ? "ellipsoids"
+                                                                                        : "capsules and ellipsoids";
+  std::printf("capsweep crowd: %zu agents (%s), %zu ticks at %.0f Hz on %s (%zu triangles), agents %s, %d threads, %s "
+              "kernel\n",
+              settings.agents, shapes, run.ticks, 1.0 / settings.move.dt, run.scene_name.c_str(), world.triangle_count(),
               settings.move.agents_collide ? "collide" : "pass through each other", threads, best_block_sweep().isa);
 
   // One core, first: the per-core rate, and the reference the all-core run must match bit for bit.
@@ -84,12 +92,15 @@ int run_crowd(const World& world, CrowdSettings settings, const CrowdRun& run) {
   Crowd crowd(world, settings);
   // The trace is a claimed-move file (CWSQ version 2): each segment with the state its agent
   // started the tick in, which is what a server validating it would know (Crowd::claims); version
-  // 5 when the agents see fewer than every layer, so that each claim carries its agent's mask.
+  // 5 when the agents see fewer than every layer, so that each claim carries its agent's mask;
+  // version 7 when some are ellipsoids.
   std::vector<ClaimedMove> claims;
   std::unique_ptr<QueryWriter> trace;
   if (settings.trace) {
     trace = std::make_unique<QueryWriter>(run.trace_path, std::vector<std::string>{run.scene_name},
-                                          crowd.masked() ? QueryRecords::masked_claimed_moves : QueryRecords::claimed_moves);
+                                          crowd.has_ellipsoids() ? QueryRecords::shaped_claimed_moves
+                                          : crowd.masked()       ? QueryRecords::masked_claimed_moves
+                                                                 : QueryRecords::claimed_moves);
   }
   std::optional<TopDownPicture> picture;
   if (!run.png_path.empty()) picture.emplace(world);
@@ -211,6 +222,7 @@ struct CrowdArgs {
   float speed = 0;  // 0: each agent walks at 1-2 m/s
   bool no_agent_collisions = false;
   std::uint32_t layers = kAllLayers;  // every agent's (Agent::layers)
+  std::string shape = "capsule";      // capsule, ellipsoid or mixed
   std::string png, trace;
   SceneArgs scene;
 };
@@ -224,6 +236,11 @@ void add_crowd_options(CLI::App& c, CrowdArgs& a) {
   add_mask(c, a.layers,
            "The layers every agent collides with, e.g. 1,3 (the trace then carries them: CWSQ version 5); default "
            "every layer");
+  c.add_option("--shape", a.shape,
+               "capsule; ellipsoid: each agent the person as an ellipsoid (radii 0.35, 0.9, 0.35); mixed: every "
+               "other agent an ellipsoid (the trace is then CWSQ version 7)")
+      ->check(CLI::IsMember({"capsule", "ellipsoid", "mixed"}))
+      ->capture_default_str();
 }
 
 CrowdSettings crowd_settings(const CrowdArgs& a) {
@@ -234,6 +251,8 @@ CrowdSettings crowd_settings(const CrowdArgs& a) {
   s.move.agents_collide = !a.no_agent_collisions;
   if (a.speed > 0) s.min_speed = s.max_speed = a.speed;
   if (a.layers != kAllLayers) s.agent_layers = {a.layers};
+  if (a.shape == "ellipsoid") s.agent_shapes = {AgentShape::ellipsoid};
+  if (a.shape == "mixed") s.agent_shapes = {AgentShape::capsule, AgentShape::ellipsoid};
   return s;
 }
 
@@ -269,8 +288,8 @@ Command add_crowd(CLI::App& app) {
   c->add_option("--agents", a->agents, "Agents")->required()->check(CLI::Range(1, 10'000'000));
   c->add_option("--ticks", a->ticks, "Ticks at 60 Hz")->required()->check(CLI::Range(1, 10'000'000));
   c->add_option("--trace", a->trace,
-                "Every straight segment travelled as a claimed move (CWSQ version 2, or 5 with --mask: the capsule where "
-                "it starts, its displacement, the agent's state)");
+                "Every straight segment travelled as a claimed move (CWSQ version 2, 5 with --mask, 7 with ellipsoids: "
+                "the body where it starts, its displacement, the agent's state)");
   c->add_option("--png", a->png, "The trails from above");
   add_crowd_options(*c, *a);
   return [a] {
@@ -300,7 +319,9 @@ Command add_validate(CLI::App& app) {
                                    "Judges claimed moves (CWSQ: the capsule at its last accepted position, the claimed "
                                    "displacement; version 2 adds dt, vertical speed and grounded): one CSV line per move");
   add_scene_options(*c, a->scene);
-  c->add_option("--moves", a->moves, "The claimed moves (CWSQ version 1, 2, 4 or 5; 4 and 5 carry each move's layers)")
+  c->add_option("--moves", a->moves,
+                "The claimed moves (CWSQ version 1, 2, 4, 5 or 7; 4, 5 and 7 carry each move's layers, 7 capsule or "
+                "ellipsoid agents)")
       ->required();
   c->add_option("--out", a->out, "The verdicts (CSV), written atomically")->required();
   add_mask(*c, a->layers, "The layers the batch sees, e.g. 1,3 (with each move's own, from a version 4 or 5 file: both); "
@@ -335,13 +356,15 @@ Command add_validate(CLI::App& app) {
     }
     const std::string out_path = a->out;
     const std::vector<ClaimedMove> moves = read_claimed_moves(a->moves, float(a->dt));
-    // The capsule shrunk by the tolerance must remain a capsule: say so once, naming the move,
-    // rather than refusing every move with a radius error.
+    // The body shrunk by the tolerance must remain a body: say so once, naming the move, rather
+    // than refusing every move with a radius error.
     for (std::size_t i = 0; i < moves.size(); ++i) {
-      if (!(vs.tolerance < moves[i].from.radius)) {
-        throw UsageError("--tolerance (" + std::to_string(vs.tolerance) + " m) must be smaller than the capsule radius (" +
-                         std::to_string(moves[i].from.radius) + " m) of move " + std::to_string(i) + " in " +
-                         a->moves);
+      const bool ellipsoid = moves[i].shape == AgentShape::ellipsoid;
+      const float thinnest = ellipsoid ? smallest_radius(moves[i].ellipsoid) : moves[i].from.radius;
+      if (!(vs.tolerance < thinnest)) {
+        throw UsageError("--tolerance (" + std::to_string(vs.tolerance) + " m) must be smaller than the " +
+                         (ellipsoid ? "ellipsoid's smallest radius (" : "capsule radius (") + std::to_string(thinnest) +
+                         " m) of move " + std::to_string(i) + " in " + a->moves);
       }
     }
     const World world = load_world(a->scene);
@@ -361,12 +384,16 @@ Command add_validate(CLI::App& app) {
     for (std::size_t i = 0; i < verdicts.size(); ++i) {
       const Verdict& v = verdicts[i];
       const bool hit = v.hit.hit;
+      // Where the body is: a capsule's first endpoint, an ellipsoid's centre.
+      const bool ellipsoid = moves[i].shape == AgentShape::ellipsoid;
+      const Vec3 furthest = ellipsoid ? v.furthest_ellipsoid.centre : v.furthest.a;
+      const Vec3 corrected = ellipsoid ? v.corrected_ellipsoid.centre : v.corrected.a;
       out << i << ',' << name(v.kind) << ',' << v.legal_fraction << ',';
       if (hit && v.hit.triangle != kNoTriangle) out << v.hit.triangle;
       out << ',' << (hit ? v.hit.normal.x : 0) << ',' << (hit ? v.hit.normal.y : 0) << ',' << (hit ? v.hit.normal.z : 0)
           << ',' << (hit ? v.hit.point.x : 0) << ',' << (hit ? v.hit.point.y : 0) << ',' << (hit ? v.hit.point.z : 0)
-          << ',' << v.furthest.a.x << ',' << v.furthest.a.y << ',' << v.furthest.a.z << ',' << v.corrected.a.x << ','
-          << v.corrected.a.y << ',' << v.corrected.a.z << ',' << (v.grounded ? 1 : 0) << ',' << (v.in_skin ? 1 : 0)
+          << ',' << furthest.x << ',' << furthest.y << ',' << furthest.z << ',' << corrected.x << ',' << corrected.y
+          << ',' << corrected.z << ',' << (v.grounded ? 1 : 0) << ',' << (v.in_skin ? 1 : 0)
           << ',' << v.allowed.horizontal
           << ',' << v.allowed.down << ',' << v.allowed.up << ',';
       if (v.kind == VerdictKind::refused) out << describe(v.status);

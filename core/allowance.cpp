@@ -7,6 +7,8 @@
 
 #include <capsweep/validate.h>
 
+#include "core/body.h"
+
 namespace capsweep {
 
 MoveAllowance allowance(const ClaimedMove& move, const ValidateSettings& settings, bool grounded, bool in_skin) {
@@ -21,9 +23,12 @@ MoveAllowance allowance(const ClaimedMove& move, const ValidateSettings& setting
   const double fall = std::min(std::max(slowest - m.gravity * dt, -double(m.max_fall_speed)) * dt, 0.0);
   const double rise = std::max(fastest_up, 0.0) * dt;
   // The solver lifts an agent it finds inside its skin back out (restore_skin: at most four
-  // times skin plus backoff; a crease slide's lift is bounded the same way in practice).
-  const double push = in_skin ? 4.0 * (double(m.skin) + m.backoff) : 0.0;
-  const double slack = double(settings.tolerance) + m.skin + m.backoff + push;
+  // times skin plus backoff; a crease slide's lift is bounded the same way in practice). An
+  // ellipsoid's skin reaches up to skin r_max / r_min beyond it (core/body.h).
+  const Body body = body_of(move);
+  const double skin = body.is_capsule() ? double(m.skin) : double(skin_reach(body, m.skin));
+  const double push = in_skin ? 4.0 * (skin + m.backoff) : 0.0;
+  const double slack = double(settings.tolerance) + skin + m.backoff + push;
   const double h = std::hypot(double(move.motion.x), double(move.motion.z));
   // 90 degrees makes walls walkable: tan is then unbounded, and so is the climb.
   const double slope = m.max_slope_degrees >= 90.f ? INFINITY : std::tan(m.max_slope_degrees * std::numbers::pi / 180);

@@ -11,7 +11,6 @@ namespace {
 
 constexpr Vec3 kUp{0, 1, 0};
 
-Capsule moved_by(const Capsule& c, const Vec3& d) { return {c.a + d, c.b + d, c.radius}; }
 Vec3 horizontal(const Vec3& v) { return {v.x, 0, v.z}; }
 
 // Clipped motions lean off their planes by this fraction of their length, so that float
@@ -71,7 +70,9 @@ class Solver {
         min_up_(std::cos(s.max_slope_degrees * std::numbers::pi_v<float> / 180.f)) {}
 
   void run(const Agent& agent) {
-    Capsule c = agent.capsule;
+    const Body start = body_of(agent);
+    Body c = start;
+    skin_reach_ = skin_reach(c, s_.skin);
     depenetrate(c);
 
     MoveHit ground;
@@ -104,8 +105,10 @@ class Solver {
       }
     }
 
-    result_.capsule = c;
-    result_.moved = c.a - agent.capsule.a;
+    result_.capsule = agent_capsule(c);
+    result_.shape = c.shape;
+    if (!c.is_capsule()) result_.ellipsoid = c.ellipsoid;
+    result_.moved = position(c) - position(start);
     result_.vertical_speed = vertical_speed;
     result_.grounded = grounded;
     if (grounded) {
@@ -121,13 +124,13 @@ class Solver {
 
  private:
   // Stage 1: a start inside geometry is pushed out along the discrete penetration normal, the
-  // deepest overlap first, a bounded number of times. Pushes are not travel (no segment).
-  void depenetrate(Capsule& c) {
+  // deepest overlap first, a bounded number of times, and a skin beyond (for an ellipsoid, as far
+  // as its skin reaches). Pushes are not travel (no segment).
+  void depenetrate(Body& c) {
     for (int i = 0; i < s_.max_depenetration_iterations; ++i) {
-      Contact contact;
-      std::uint32_t triangle;
-      if (!world_.deepest_overlap(c, contact, triangle)) return;
-      const float push = contact.depth + s_.skin;
+      MoveOverlap contact;
+      if (!world_.deepest_overlap(c, contact)) return;
+      const float push = contact.depth + skin_reach_;
       c = moved_by(c, contact.normal * push);
       result_.pushed += push;
       result_.flags |= kMoveDepenetrated;
@@ -135,15 +138,15 @@ class Solver {
   }
 
   // Stage 2: is there walkable ground within `distance` below?
-  bool probe_ground(const Capsule& c, float distance, MoveHit& ground, Vec3& normal) {
+  bool probe_ground(const Body& c, float distance, MoveHit& ground, Vec3& normal) {
     ground = sweep(c, kUp * -distance);
     return supports(c, kUp * -distance, ground, normal);
   }
 
   // Stage 3: walk. Collide-and-slide; if a step-like obstacle blocked a grounded agent, also
   // try up / forward / down and keep whichever got further.
-  void walk_or_step(Capsule& c, const Vec3& walk, bool grounded) {
-    const Capsule start = c;
+  void walk_or_step(Body& c, const Vec3& walk, bool grounded) {
+    const Body start = c;
     MoveSegments plain_segments;
     MoveSegments* plain_trace = segments_ ? &plain_segments : nullptr;
     PassOutcome plain;
@@ -154,10 +157,10 @@ class Solver {
       MoveContact contacts[kMaxMoveContacts];
       std::copy(std::begin(result_.contacts), std::end(result_.contacts), contacts);
       MoveSegments step_segments;
-      Capsule stepped = start;
+      Body stepped = start;
       const Vec3 dir = walk / length(walk);
       if (step_up(stepped, walk, step_segments) &&
-          dot(stepped.a - start.a, dir) > dot(c.a - start.a, dir) + s_.min_distance) {
+          dot(position(stepped) - position(start), dir) > dot(position(c) - position(start), dir) + s_.min_distance) {
         c = stepped;
         result_.flags |= kMoveSteppedUp;
         if (segments_) append(step_segments);
@@ -169,9 +172,9 @@ class Solver {
     if (segments_) append(plain_segments);
   }
 
-  bool step_up(Capsule& c, const Vec3& walk, MoveSegments& trace) {
+  bool step_up(Body& c, const Vec3& walk, MoveSegments& trace) {
     MoveSegments* t = segments_ ? &trace : nullptr;
-    const float feet = std::fmin(c.a.y, c.b.y) - c.radius;
+    const float feet = bottom(c);
     const Vec3 up = kUp * s_.step_height;
     const MoveHit ceiling = sweep(c, up);  // a ceiling stops the lift
     const float lift = s_.step_height * (ceiling.hit.hit ? advance(c, up, ceiling, t) : 1.f);
@@ -185,21 +188,21 @@ class Solver {
     if (!land.hit.hit || land.hit.t == 0.f || !supports(c, down, land, normal)) return false;
     // A step is what the feet can reach: landing on a rim higher than that (hanging on the
     // edge of a ledge, lifted by the rounded bottom) is no step.
-    if (land.hit.point.y > feet + s_.step_height + s_.skin) return false;
+    if (land.hit.point.y > feet + s_.step_height + skin_reach_) return false;
     advance(c, down, land, t);
     return true;
   }
 
   // Stage 4: follow the ground down (stairs, slopes) up to the snap distance: a fall pass
   // (sliding off rims on the way) that only counts if it lands.
-  bool snap(Capsule& c, MoveHit& ground, Vec3& normal) {
+  bool snap(Body& c, MoveHit& ground, Vec3& normal) {
     const float reach = std::fmax(s_.snap_distance, s_.ground_distance);
-    Capsule snapped = c;
+    Body snapped = c;
     MoveSegments local;
     PassOutcome fall;
     slide_pass(snapped, kUp * -reach, Pass::fall, fall, segments_ ? &local : nullptr);
     if (!fall.landed) return false;
-    if (c.a.y - snapped.a.y > s_.skin) result_.flags |= kMoveSnapped;
+    if (position(c).y - position(snapped).y > s_.skin) result_.flags |= kMoveSnapped;
     c = snapped;
     if (segments_) append(local);
     ground = fall.ground;
@@ -207,10 +210,10 @@ class Solver {
     return true;
   }
 
-  // One collide-and-slide pass: sweep, advance to the contact (the sweep uses the capsule
-  // grown by the skin, so the agent stops one skin short), clip the rest of the motion against
-  // the planes hit, repeat.
-  void slide_pass(Capsule& c, Vec3 motion, Pass pass, PassOutcome& out, MoveSegments* trace) {
+  // One collide-and-slide pass: sweep, advance to the contact (the sweep uses the body grown by
+  // the skin, so the agent stops one skin short), clip the rest of the motion against the planes
+  // hit, repeat.
+  void slide_pass(Body& c, Vec3 motion, Pass pass, PassOutcome& out, MoveSegments* trace) {
     PlaneSet planes;
     for (int i = 0; i < s_.max_iterations; ++i) {
       if (!(length(motion) >= s_.min_distance)) return;
@@ -219,10 +222,10 @@ class Solver {
       // the air (the rest waits, level, for the next iteration; the snap covers the overshoot).
       Vec3 later;
       if (pass == Pass::walk && motion.y != 0) {
-        const float len = length(motion);
-        if (len > c.radius) {
-          later = horizontal(motion) * (1.f - c.radius / len);
-          motion = motion * (c.radius / len);
+        const float len = length(motion), radius = side_radius(c);
+        if (len > radius) {
+          later = horizontal(motion) * (1.f - radius / len);
+          motion = motion * (radius / len);
         }
       }
       const MoveHit h = sweep(c, motion);
@@ -261,28 +264,25 @@ class Solver {
 
   // Whether the hit of `c` moving by `motion` is ground to stand on. A contact normal too
   // steep to walk still counts on the rim of a walkable face (the top of a step touched by the
-  // rounded bottom) if the rim lies under the body: within 0.9 radius of the axis, horizontally.
-  bool supports(const Capsule& c, const Vec3& motion, const MoveHit& h, Vec3& normal) const {
+  // rounded bottom) if the rim lies under the body: within 0.9 radius of the axis (an
+  // ellipsoid: 0.9 of its horizontal radii from the centre), horizontally.
+  bool supports(const Body& c, const Vec3& motion, const MoveHit& h, Vec3& normal) const {
     if (!h.hit.hit || !world_.walkable(h, min_up_, normal)) return false;
     if (h.hit.normal.y >= min_up_) return true;
-    const Vec3 at = c.a + motion * h.hit.t, axis = c.b - c.a;
-    const float len_sq = length_sq(axis);
-    const float s = len_sq > 0 ? std::clamp(dot(h.hit.point - at, axis) / len_sq, 0.f, 1.f) : 0.f;
-    const Vec3 off = horizontal(h.hit.point - (at + axis * s));
-    return length_sq(off) <= 0.81f * c.radius * c.radius;
+    return under_body(c, motion * h.hit.t, h.hit.point, 0.81f);
   }
 
-  MoveHit sweep(const Capsule& c, const Vec3& motion) {
+  MoveHit sweep(const Body& c, const Vec3& motion) {
     ++result_.sweeps;
     MoveHit h;
-    world_.sweep({c.a, c.b, c.radius + s_.skin}, motion, h);
+    world_.sweep(with_skin(c, s_.skin), motion, h);
     return h;
   }
 
   // How far a start contact lies inside the skin, plus the backoff: the lift that takes the
   // agent back out (0 for a contact met on the way or a real overlap, depenetration's case).
   float skin_deficit(const MoveHit& h) const {
-    return h.hit.t == 0 && h.hit.depth > 0 && h.hit.depth <= s_.skin ? h.hit.depth + s_.backoff : 0.f;
+    return h.hit.t == 0 && h.hit.depth > 0 && h.hit.depth <= skin_reach_ ? h.hit.depth + s_.backoff : 0.f;
   }
 
   // Far from the origin float positions round by up to half an ulp per tick (0.25 mm at
@@ -291,8 +291,8 @@ class Solver {
   // out by that plus the backoff, as a swept move, so drift never builds up. When the push is
   // stopped at once by another surface whose skin the agent is also inside (a crease), the
   // push is recomputed to leave both (the shortest vector p with p . n_i = need_i).
-  void restore_skin(Capsule& c, const MoveHit& h, MoveSegments* trace) {
-    if (h.hit.t != 0 || !(h.hit.depth > 0) || h.hit.depth > s_.skin) return;  // deeper: depenetration's case
+  void restore_skin(Body& c, const MoveHit& h, MoveSegments* trace) {
+    if (h.hit.t != 0 || !(h.hit.depth > 0) || h.hit.depth > skin_reach_) return;  // deeper: depenetration's case
     Vec3d n[3];
     double need[3];
     int count = 0;
@@ -312,14 +312,14 @@ class Solver {
         if (!(std::fabs(det) > 1e-6)) return;
         push = (cross(n[1], n[2]) * need[0] + cross(n[2], n[0]) * need[1] + cross(n[0], n[1]) * need[2]) / det;
       }
-      if (!(length(push) <= 4.0 * (s_.skin + s_.backoff))) return;
+      if (!(length(push) <= 4.0 * (skin_reach_ + s_.backoff))) return;
       const Vec3 p = to_float(push);
       const MoveHit block = sweep(c, p);
       if (!block.hit.hit) {
         travel(c, p, trace);
         return;
       }
-      if (block.hit.t > 0 || count == 3 || !(block.hit.depth > 0) || block.hit.depth > s_.skin) {
+      if (block.hit.t > 0 || count == 3 || !(block.hit.depth > 0) || block.hit.depth > skin_reach_) {
         advance(c, p, block, trace);
         return;
       }
@@ -331,7 +331,7 @@ class Solver {
   // Moves to a hit, then back along the way it came until the hit surface is `backoff`
   // beyond the skin (the distance grows at least as fast as the cosine of the approach: it is
   // convex along the path). Returns the fraction of `motion` travelled.
-  float advance(Capsule& c, const Vec3& motion, const MoveHit& h, MoveSegments* trace) const {
+  float advance(Body& c, const Vec3& motion, const MoveHit& h, MoveSegments* trace) const {
     const float len = length(motion);
     const float approach = -dot(h.hit.normal, motion) / len;  // cosine, > 0 for a hit moved into
     const float reached = h.hit.t * len;
@@ -341,8 +341,10 @@ class Solver {
     return fraction;
   }
 
-  static void travel(Capsule& c, const Vec3& motion, MoveSegments* trace) {
-    if (trace && trace->count < MoveSegments::kMax) trace->segment[trace->count++] = {c, motion};
+  static void travel(Body& c, const Vec3& motion, MoveSegments* trace) {
+    if (trace && trace->count < MoveSegments::kMax) {
+      trace->segment[trace->count++] = {agent_capsule(c), motion, c.is_capsule() ? Ellipsoid{} : c.ellipsoid};
+    }
     c = moved_by(c, motion);
   }
 
@@ -367,6 +369,7 @@ class Solver {
   MoveResult& result_;
   MoveSegments* segments_;
   const float min_up_;
+  float skin_reach_ = 0.f;  // how far the skin reaches beyond this agent's body (skin_reach)
 };
 
 }  // namespace

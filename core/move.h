@@ -6,6 +6,8 @@
 
 #include <capsweep/move.h>
 
+#include "core/body.h"
+
 namespace capsweep {
 
 // A hit seen by the solver: a SweepHit against the world or another agent.
@@ -14,16 +16,25 @@ struct MoveHit {
   std::uint32_t agent = kNoAgent;
 };
 
-// What the solver asks of the world. Implemented by the world for one agent's tick.
+// The deepest overlap of a body with the world: the push that clears it.
+struct MoveOverlap {
+  Vec3 normal;  // unit, from the triangle toward the body
+  float depth = 0.f;
+  std::uint32_t triangle = kNoTriangle;
+};
+
+// What the solver asks of the world. Implemented by the world for one agent's tick. The body is
+// a capsule or an ellipsoid (core/body.h); the solver passes it grown by the skin to sweeps.
 class MoveCollider {
  public:
   virtual ~MoveCollider() = default;
-  // The first contact the capsule makes while moving by `motion` *into* an obstacle: contacts
+  // The first contact the body makes while moving by `motion` *into* an obstacle: contacts
   // whose normal does not oppose the motion are passed through (along them, the distance to
   // that obstacle cannot shrink). Seams between coplanar triangles report the face normal.
-  virtual void sweep(const Capsule& capsule, const Vec3& motion, MoveHit& out) const = 0;
-  // The deepest overlap of the capsule with the world (distance < radius), if any.
-  virtual bool deepest_overlap(const Capsule& capsule, Contact& out, std::uint32_t& triangle) const = 0;
+  virtual void sweep(const Body& body, const Vec3& motion, MoveHit& out) const = 0;
+  // The deepest overlap of the body with the world (a capsule: distance < radius; an
+  // ellipsoid: its eSpace distance < 1), if any.
+  virtual bool deepest_overlap(const Body& body, MoveOverlap& out) const = 0;
   // Whether `hit` is ground one can stand on: its normal, or on an edge or vertex the face of
   // a triangle there, at least `min_up` upward. Writes that surface's normal.
   virtual bool walkable(const MoveHit& hit, float min_up, Vec3& ground_normal) const = 0;

@@ -4,6 +4,8 @@
 #include <cmath>
 
 #include <capsweep/sweep.h>
+#include "core/contact_core.h"
+#include "core/ellipsoid_contact.h"
 #include "core/sweep_frame.h"
 
 namespace capsweep {
@@ -58,6 +60,22 @@ void sweep_ellipsoid_triangle_unchecked(const Ellipsoid& e, const Vec3& motion, 
   hit.point = to_float(centre + multiply(best.point, radii));
   hit.depth = float(best.depth / len);
   hit.feature = best.feature;
+}
+
+void ellipsoid_triangle_contact(const Ellipsoid& e, const Triangle& triangle, EllipsoidContact& out) {
+  const Vec3d centre = to_double(e.centre), radii = to_double(e.radii);
+  Vec3d v[3];
+  for (int i = 0; i < 3; ++i) v[i] = divide(to_double(triangle.v[i]) - centre, radii);
+  const detail::ContactD c = detail::contact({}, {}, 1.0, v, classify_triangle(v));
+  out = EllipsoidContact{};
+  out.distance = c.distance;
+  out.overlapping = c.distance < 1.0;
+  const Vec3d n = divide(c.normal, radii);
+  const double len = length(n);
+  out.normal = to_float(n / len);
+  if (out.overlapping) out.depth = float(c.depth / len);
+  out.point = to_float(centre + multiply(c.on_triangle, radii));
+  out.feature = c.feature;
 }
 
 Status sweep_ellipsoid_triangle(const Ellipsoid& e, const Vec3& motion, const Triangle& triangle, SweepHit& hit) {

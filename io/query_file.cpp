@@ -56,6 +56,7 @@ struct Accepted {
 std::string holds(std::uint32_t version) {
   if (holds_ellipsoids(version)) return ": it holds ellipsoid sweeps (read_ellipsoid_queries, capsweep sweep)";
   if (version >= kFormatVersion && version <= kMaskedClaimedMoveVersion) return ": it holds capsule sweeps";
+  if (version == kShapedClaimedMoveVersion) return ": it holds claimed moves of capsule and ellipsoid agents";
   return "";
 }
 
@@ -110,19 +111,23 @@ std::string header(std::uint32_t magic, std::size_t count, std::size_t record_by
   return out;
 }
 
-// Every CWSQ record of capsule sweeps or claimed moves (versions 1, 2, 4, 5), checked; sweeps
-// get `dt_if_absent` and no state, records without a mask every layer.
-std::vector<ClaimedMove> read_records(const std::string& path, float dt_if_absent) {
+// Every CWSQ record of capsule sweeps or claimed moves (versions 1, 2, 4, 5, 7), checked; sweeps
+// get `dt_if_absent` and no state, records without a mask every layer. `version_out`: the file's.
+std::vector<ClaimedMove> read_records(const std::string& path, float dt_if_absent, std::uint32_t* version_out = nullptr) {
   const std::string bytes = read_file(path);
   std::uint32_t version = 0;
   const std::uint64_t count =
       check_header(path, bytes, kQueryMagic, "CWSQ",
                    {{kFormatVersion, kQueryBytes}, {kClaimedMoveVersion, kClaimedMoveBytes},
-                    {kMaskedQueryVersion, kMaskedQueryBytes}, {kMaskedClaimedMoveVersion, kMaskedClaimedMoveBytes}},
+                    {kMaskedQueryVersion, kMaskedQueryBytes}, {kMaskedClaimedMoveVersion, kMaskedClaimedMoveBytes},
+                    {kShapedClaimedMoveVersion, kShapedClaimedMoveBytes}},
                    &version);
+  if (version_out) *version_out = version;
   const bool claims = holds_claim_state(version), masked = holds_masks(version);
-  const std::size_t record_bytes = claims ? (masked ? kMaskedClaimedMoveBytes : kClaimedMoveBytes)
-                                          : (masked ? kMaskedQueryBytes : kQueryBytes);
+  const bool shaped = version == kShapedClaimedMoveVersion;
+  const std::size_t record_bytes = shaped   ? kShapedClaimedMoveBytes
+                                   : claims ? (masked ? kMaskedClaimedMoveBytes : kClaimedMoveBytes)
+                                            : (masked ? kMaskedQueryBytes : kQueryBytes);
   std::vector<ClaimedMove> moves(count);
   for (std::uint64_t i = 0; i < count; ++i) {
     const char* p = bytes.data() + kHeaderBytes + i * record_bytes;
@@ -134,9 +139,23 @@ std::vector<ClaimedMove> read_records(const std::string& path, float dt_if_absen
     ClaimedMove& m = moves[i];
     m.from = {{f[0], f[1], f[2]}, {f[3], f[4], f[5]}, f[6]};
     m.motion = {f[7], f[8], f[9]};
-    // A sweep may be a ray (radius 0); a claimed move is an agent's, which is solid.
-    const Status s = claims ? check_agent_move(m.from, m.motion) : check_sweep(m.from, m.motion);
-    if (s != Status::ok) throw fail(describe(s));
+    const std::uint8_t shape = shaped ? load<std::uint8_t>(p + 49) : 0;
+    if (shape > 1) throw fail("shape must be 0 (a capsule) or 1 (an ellipsoid)");
+    if (shape == 1) {
+      float e[6];
+      std::memcpy(e, p + 56, sizeof e);
+      m.shape = AgentShape::ellipsoid;
+      m.ellipsoid = {{e[0], e[1], e[2]}, {e[3], e[4], e[5]}};
+      if (Status s = check_ellipsoid_sweep(m.ellipsoid, m.motion); s != Status::ok) {
+        throw fail(s == Status::bad_radius ? "every radius of the ellipsoid must be positive"
+                   : s == Status::non_finite_capsule ? "the ellipsoid's centre or a radius is NaN or infinite"
+                                                     : describe(s));
+      }
+    } else {
+      // A sweep may be a ray (radius 0); a claimed move is an agent's, which is solid.
+      const Status s = claims ? check_agent_move(m.from, m.motion) : check_sweep(m.from, m.motion);
+      if (s != Status::ok) throw fail(describe(s));
+    }
     if (masked) m.layers = read_mask(p + (claims ? kClaimedMoveBytes : kQueryBytes), fail);
     if (!claims) {
       m.dt = dt_if_absent;
@@ -148,7 +167,9 @@ std::vector<ClaimedMove> read_records(const std::string& path, float dt_if_absen
     if (!(std::isfinite(m.dt) && m.dt >= 0 && m.dt <= 1e6f)) throw fail("dt must be within [0, 1e6] s");
     if (!(std::fabs(m.vertical_speed) <= 1e6f)) throw fail("vertical speed must be finite, within 1e6 m/s");
     if (grounded > 1) throw fail("grounded must be 0 or 1");
-    if (load<std::uint16_t>(p + 49) != 0 || load<std::uint8_t>(p + 51) != 0) throw fail("reserved bytes must be 0");
+    if ((!shaped && load<std::uint8_t>(p + 49) != 0) || load<std::uint16_t>(p + 50) != 0) {
+      throw fail("reserved bytes must be 0");
+    }
     m.grounded = grounded != 0;
   }
   return moves;
@@ -161,11 +182,14 @@ void store_query(std::string& out, const SweepQuery& q) {
   }
 }
 
-void store_move(std::string& out, const ClaimedMove& m) {
-  store_query(out, {m.from, m.motion});
+// A claimed move's first 52 bytes (version 2); `shaped`: byte 49 is its shape (version 7).
+void store_move(std::string& out, const ClaimedMove& m, bool shaped = false) {
+  const bool ellipsoid = shaped && m.shape == AgentShape::ellipsoid;
+  store_query(out, {ellipsoid ? Capsule{} : m.from, m.motion});
   store(out, m.dt);
   store(out, m.vertical_speed);
-  store(out, std::uint32_t(m.grounded ? 1 : 0));  // grounded, then three reserved zero bytes
+  // grounded, the shape (version 7) or a reserved zero byte, then two reserved zero bytes
+  store(out, std::uint32_t(m.grounded ? 1 : 0) | std::uint32_t(ellipsoid ? 1 : 0) << 8);
 }
 
 // Whether a batch needs a masked version: some record sees fewer than every layer. A mask of 0
@@ -187,11 +211,31 @@ bool needs_masks(const Records& records, const std::string& path) {
 std::vector<SweepQuery> read_queries(const std::string& path) {
   const std::vector<ClaimedMove> moves = read_records(path, 0.f);
   std::vector<SweepQuery> queries(moves.size());
-  for (std::size_t i = 0; i < moves.size(); ++i) queries[i] = {moves[i].from, moves[i].motion, moves[i].layers};
+  for (std::size_t i = 0; i < moves.size(); ++i) {
+    if (moves[i].shape == AgentShape::ellipsoid) {
+      throw FormatError(path + ": move " + std::to_string(i) +
+                        " is an ellipsoid agent's, not a capsule sweep (read_ellipsoid_queries reads a file of "
+                        "ellipsoid agents' moves, capsweep validate any)");
+    }
+    queries[i] = {moves[i].from, moves[i].motion, moves[i].layers};
+  }
   return queries;
 }
 
 std::vector<SweepEllipsoidQuery> read_ellipsoid_queries(const std::string& path) {
+  if (query_file_version(path) == kShapedClaimedMoveVersion) {  // claimed moves: their paths
+    const std::vector<ClaimedMove> moves = read_records(path, 0.f);
+    std::vector<SweepEllipsoidQuery> queries(moves.size());
+    for (std::size_t i = 0; i < moves.size(); ++i) {
+      if (moves[i].shape != AgentShape::ellipsoid) {
+        throw FormatError(path + ": move " + std::to_string(i) +
+                          " is a capsule agent's, not an ellipsoid sweep (read_queries reads a file of capsule "
+                          "agents' moves, capsweep validate any)");
+      }
+      queries[i] = {moves[i].ellipsoid, moves[i].motion, moves[i].layers};
+    }
+    return queries;
+  }
   const std::string bytes = read_file(path);
   std::uint32_t version = 0;
   const std::uint64_t count =
@@ -272,6 +316,9 @@ QueryWriter::QueryWriter(const std::string& path, std::span<const std::string> i
     case QueryRecords::masked_claimed_moves:
       buffer_ = header(kQueryMagic, 0, kMaskedClaimedMoveBytes, kMaskedClaimedMoveVersion);
       break;
+    case QueryRecords::shaped_claimed_moves:
+      buffer_ = header(kQueryMagic, 0, kShapedClaimedMoveBytes, kShapedClaimedMoveVersion);
+      break;
   }
 }
 
@@ -308,11 +355,21 @@ void QueryWriter::add(const SweepQuery& q) {
 }
 
 void QueryWriter::add(const ClaimedMove& m) {
-  if (records_ != QueryRecords::claimed_moves && records_ != QueryRecords::masked_claimed_moves) {
+  if (records_ != QueryRecords::claimed_moves && records_ != QueryRecords::masked_claimed_moves &&
+      records_ != QueryRecords::shaped_claimed_moves) {
     throw std::logic_error("QueryWriter: a sweep file takes SweepQuery");
   }
-  store_move(buffer_, m);
-  if (take_mask(m.layers, records_ == QueryRecords::masked_claimed_moves)) store(buffer_, m.layers);
+  const bool shaped = records_ == QueryRecords::shaped_claimed_moves;
+  if (!shaped && m.shape != AgentShape::capsule) {
+    throw std::invalid_argument(path_ + ": record " + std::to_string(count_) +
+                                " is an ellipsoid agent's move: write it to version 7");
+  }
+  store_move(buffer_, m, shaped);
+  if (take_mask(m.layers, records_ != QueryRecords::claimed_moves)) store(buffer_, m.layers);
+  if (shaped) {
+    const Ellipsoid e = m.shape == AgentShape::ellipsoid ? m.ellipsoid : Ellipsoid{};
+    for (float v : {e.centre.x, e.centre.y, e.centre.z, e.radii.x, e.radii.y, e.radii.z}) store(buffer_, v);
+  }
   ++count_;
   if (buffer_.size() >= (1u << 20)) flush();
 }

@@ -160,13 +160,19 @@ py::dict layouts() {
   }
   {
     py::dict fields;
+    CS_FIELD(cs_ellipsoid, centre); CS_FIELD(cs_ellipsoid, radii);
+    all["cs_ellipsoid"] = py::make_tuple(sizeof(cs_ellipsoid), fields);
+  }
+  {
+    py::dict fields;
     CS_FIELD(cs_capsule, a); CS_FIELD(cs_capsule, b); CS_FIELD(cs_capsule, radius);
     all["cs_capsule"] = py::make_tuple(sizeof(cs_capsule), fields);
   }
   {
     py::dict fields;
     CS_FIELD(cs_agent, capsule); CS_FIELD(cs_agent, displacement); CS_FIELD(cs_agent, vertical_speed);
-    CS_FIELD(cs_agent, id); CS_FIELD(cs_agent, layers);
+    CS_FIELD(cs_agent, id); CS_FIELD(cs_agent, layers); CS_FIELD(cs_agent, shape); CS_FIELD(cs_agent, reserved);
+    CS_FIELD(cs_agent, ellipsoid);
     all["cs_agent"] = py::make_tuple(sizeof(cs_agent), fields);
   }
   {
@@ -180,15 +186,16 @@ py::dict layouts() {
     CS_FIELD(cs_move_result, capsule); CS_FIELD(cs_move_result, moved); CS_FIELD(cs_move_result, vertical_speed);
     CS_FIELD(cs_move_result, grounded); CS_FIELD(cs_move_result, flags); CS_FIELD(cs_move_result, contact_count);
     CS_FIELD(cs_move_result, status); CS_FIELD(cs_move_result, ground_normal);
-    CS_FIELD(cs_move_result, ground_triangle); CS_FIELD(cs_move_result, sweeps); CS_FIELD(cs_move_result, reserved);
-    CS_FIELD(cs_move_result, pushed); CS_FIELD(cs_move_result, contacts);
+    CS_FIELD(cs_move_result, ground_triangle); CS_FIELD(cs_move_result, sweeps); CS_FIELD(cs_move_result, shape);
+    CS_FIELD(cs_move_result, reserved); CS_FIELD(cs_move_result, pushed); CS_FIELD(cs_move_result, contacts);
+    CS_FIELD(cs_move_result, ellipsoid);
     all["cs_move_result"] = py::make_tuple(sizeof(cs_move_result), fields);
   }
   {
     py::dict fields;
     CS_FIELD(cs_claimed_move, from); CS_FIELD(cs_claimed_move, motion); CS_FIELD(cs_claimed_move, dt);
-    CS_FIELD(cs_claimed_move, vertical_speed); CS_FIELD(cs_claimed_move, grounded); CS_FIELD(cs_claimed_move, reserved);
-    CS_FIELD(cs_claimed_move, layers);
+    CS_FIELD(cs_claimed_move, vertical_speed); CS_FIELD(cs_claimed_move, grounded); CS_FIELD(cs_claimed_move, shape);
+    CS_FIELD(cs_claimed_move, reserved); CS_FIELD(cs_claimed_move, layers); CS_FIELD(cs_claimed_move, from_ellipsoid);
     all["cs_claimed_move"] = py::make_tuple(sizeof(cs_claimed_move), fields);
   }
   {
@@ -196,7 +203,8 @@ py::dict layouts() {
     CS_FIELD(cs_verdict, kind); CS_FIELD(cs_verdict, status); CS_FIELD(cs_verdict, grounded);
     CS_FIELD(cs_verdict, in_skin); CS_FIELD(cs_verdict, legal_fraction); CS_FIELD(cs_verdict, hit);
     CS_FIELD(cs_verdict, furthest); CS_FIELD(cs_verdict, corrected); CS_FIELD(cs_verdict, allowed_horizontal);
-    CS_FIELD(cs_verdict, allowed_down); CS_FIELD(cs_verdict, allowed_up);
+    CS_FIELD(cs_verdict, allowed_down); CS_FIELD(cs_verdict, allowed_up); CS_FIELD(cs_verdict, furthest_ellipsoid);
+    CS_FIELD(cs_verdict, corrected_ellipsoid);
     all["cs_verdict"] = py::make_tuple(sizeof(cs_verdict), fields);
   }
   {
@@ -454,6 +462,20 @@ PYBIND11_MODULE(_capsweep, m) {
       auto* q = records_of<cs_ellipsoid_query>(array.cast<py::array>(), n, true, "queries");
       for (std::size_t i = 0; i < n; ++i) q[i] = records::record(queries[i]);
     }
+    return array;
+  });
+  m.def("_claimed_move_count_and_fill", [](const std::string& path, float dt, py::object make_array) -> py::object {
+    std::vector<ClaimedMove> moves;
+    try {
+      moves = read_claimed_moves(path, dt);
+    } catch (const FormatError& e) {
+      PyErr_SetString(error_type.ptr(), e.what());
+      throw py::error_already_set();
+    }
+    py::object array = make_array(moves.size());
+    std::size_t n = 0;
+    auto* out = records_of<cs_claimed_move>(array.cast<py::array>(), n, true, "moves");
+    for (std::size_t i = 0; i < n; ++i) out[i] = records::record(moves[i]);
     return array;
   });
   m.def("_write_results", [](const std::string& path, const py::array& hits) {

@@ -1,6 +1,8 @@
 #include "service/convert.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 
 namespace capsweep::service {
 
@@ -30,6 +32,70 @@ void shape_of(const pb::CapsuleColumns& c, const std::string& name, BatchShape& 
   shape_of(c.a(), name + ".a", shape);
   shape_of(c.b(), name + ".b", shape);
 }
+
+namespace {
+
+void optional_shape_of(const pb::Vec3Column& c, const std::string& name, BatchShape& shape) {
+  shape.optional_column((name + ".x").c_str(), std::size_t(c.x_size()));
+  shape.optional_column((name + ".y").c_str(), std::size_t(c.y_size()));
+  shape.optional_column((name + ".z").c_str(), std::size_t(c.z_size()));
+}
+
+void optional_shape_of(const pb::CapsuleColumns& c, const std::string& name, BatchShape& shape) {
+  shape.optional_column((name + ".radius").c_str(), std::size_t(c.radius_size()));
+  optional_shape_of(c.a(), name + ".a", shape);
+  optional_shape_of(c.b(), name + ".b", shape);
+}
+
+// The bodies of a Move or Validate request: its shape column (empty: every element a capsule),
+// the capsule columns `capsule_name`, required when some element is a capsule, and the ellipsoid
+// columns, required when some element is an ellipsoid; either may be empty otherwise.
+void bodies_of(const google::protobuf::RepeatedField<int>& shapes, const pb::CapsuleColumns& capsules,
+               const std::string& capsule_name, const pb::Vec3Column& centre, const pb::Vec3Column& radii,
+               const std::string& ellipsoid_name, BatchShape& s) {
+  bool capsule = shapes.empty(), ellipsoid = false;
+  if (!shapes.empty()) s.column("shape", std::size_t(shapes.size()));
+  for (int i = 0; i < shapes.size(); ++i) {
+    if (shapes[i] != pb::SHAPE_CAPSULE && shapes[i] != pb::SHAPE_ELLIPSOID) {
+      s.fail("shape: element " + std::to_string(i) + " is " + std::to_string(shapes[i]) +
+             ", not a shape (0: capsule, 1: ellipsoid)");
+      return;
+    }
+    capsule = capsule || shapes[i] == pb::SHAPE_CAPSULE;
+    ellipsoid = ellipsoid || shapes[i] == pb::SHAPE_ELLIPSOID;
+  }
+  if (capsule) {
+    shape_of(capsules, capsule_name, s);
+  } else {
+    optional_shape_of(capsules, capsule_name, s);
+  }
+  if (ellipsoid) {
+    shape_of(centre, ellipsoid_name + "_centre", s);
+    shape_of(radii, ellipsoid_name + "_radii", s);
+  } else {
+    optional_shape_of(centre, ellipsoid_name + "_centre", s);
+    optional_shape_of(radii, ellipsoid_name + "_radii", s);
+  }
+}
+
+bool has_column(const pb::Vec3Column& c, std::size_t i) { return std::size_t(c.x_size()) > i; }
+bool has_column(const pb::CapsuleColumns& c, std::size_t i) { return std::size_t(c.radius_size()) > i; }
+
+// Element i's shape and ellipsoid (zero where the columns are empty).
+AgentShape shape_at(const google::protobuf::RepeatedField<int>& shapes, std::size_t i) {
+  return shapes.empty() ? AgentShape::capsule : AgentShape(shapes[int(i)]);
+}
+Ellipsoid ellipsoid_at(const pb::Vec3Column& centre, const pb::Vec3Column& radii, std::size_t i) {
+  return has_column(centre, i) ? Ellipsoid{vec3_at(centre, i), vec3_at(radii, i)} : Ellipsoid{};
+}
+
+// Whether an ellipsoid is all zero bits (a capsule's): columns of them are then left out.
+bool zero(const Ellipsoid& e) {
+  const Ellipsoid z{};
+  return std::memcmp(&e, &z, sizeof e) == 0;
+}
+
+}  // namespace
 
 Vec3 vec3_at(const pb::Vec3Column& c, std::size_t i) { return {c.x(int(i)), c.y(int(i)), c.z(int(i))}; }
 
@@ -278,14 +344,36 @@ std::vector<SweepEllipsoidQuery> read_request(const pb::SweepEllipsoidRequest& r
   return q;
 }
 
+// The bodies of agents or claims as columns: the capsule columns when some is a capsule, the
+// shape and ellipsoid columns when some is an ellipsoid.
+template <class Items, class CapsuleOf>
+void write_bodies(const Items& items, CapsuleOf capsule_of, pb::CapsuleColumns& capsules,
+                  google::protobuf::RepeatedField<int>* shapes, pb::Vec3Column& centre, pb::Vec3Column& radii) {
+  const std::size_t n = items.size();
+  bool capsule = false, ellipsoid = false;
+  for (const auto& item : items) (item.shape == AgentShape::ellipsoid ? ellipsoid : capsule) = true;
+  if (capsule) {
+    CapsuleOut out(capsules, n);
+    for (std::size_t i = 0; i < n; ++i) out.put(i, capsule_of(items[i]));
+  }
+  if (!ellipsoid) return;
+  int* shape = sized(shapes, n);
+  Vec3Out c(centre, n), r(radii, n);
+  for (std::size_t i = 0; i < n; ++i) {
+    shape[i] = int(items[i].shape);
+    c.put(i, items[i].ellipsoid.centre);
+    r.put(i, items[i].ellipsoid.radii);
+  }
+}
+
 void write_request(std::span<const Agent> agents, pb::MoveRequest& r) {
   const std::size_t n = agents.size();
-  CapsuleOut capsules(*r.mutable_capsules(), n);
+  write_bodies(agents, [](const Agent& a) { return a.capsule; }, *r.mutable_capsules(), r.mutable_shape(),
+               *r.mutable_ellipsoid_centre(), *r.mutable_ellipsoid_radii());
   Vec3Out displacement(*r.mutable_displacement(), n);
   float* vertical_speed = sized(r.mutable_vertical_speed(), n);
   std::uint32_t* id = sized(r.mutable_id(), n);
   for (std::size_t i = 0; i < n; ++i) {
-    capsules.put(i, agents[i].capsule);
     displacement.put(i, agents[i].displacement);
     vertical_speed[i] = agents[i].vertical_speed;
     id[i] = agents[i].id;
@@ -295,7 +383,7 @@ void write_request(std::span<const Agent> agents, pb::MoveRequest& r) {
 
 BatchShape shape_of(const pb::MoveRequest& r) {
   BatchShape s;
-  shape_of(r.capsules(), "capsules", s);
+  bodies_of(r.shape(), r.capsules(), "capsules", r.ellipsoid_centre(), r.ellipsoid_radii(), "ellipsoid", s);
   shape_of(r.displacement(), "displacement", s);
   s.optional_column("vertical_speed", std::size_t(r.vertical_speed_size()));
   s.optional_column("id", std::size_t(r.id_size()));
@@ -307,7 +395,9 @@ std::vector<Agent> read_request(const pb::MoveRequest& r, std::size_t n) {
   std::vector<Agent> agents(n);
   for (std::size_t i = 0; i < n; ++i) {
     Agent& a = agents[i];
-    a.capsule = capsule_at(r.capsules(), i);
+    a.capsule = has_column(r.capsules(), i) ? capsule_at(r.capsules(), i) : Capsule{};
+    a.shape = shape_at(r.shape(), i);
+    a.ellipsoid = ellipsoid_at(r.ellipsoid_centre(), r.ellipsoid_radii(), i);
     a.displacement = vec3_at(r.displacement(), i);
     a.vertical_speed = r.vertical_speed_size() ? r.vertical_speed(int(i)) : 0.f;
     a.id = r.id_size() ? r.id(int(i)) : std::uint32_t(i);
@@ -318,13 +408,13 @@ std::vector<Agent> read_request(const pb::MoveRequest& r, std::size_t n) {
 
 void write_request(std::span<const ClaimedMove> moves, pb::ValidateRequest& r) {
   const std::size_t n = moves.size();
-  CapsuleOut from(*r.mutable_from(), n);
+  write_bodies(moves, [](const ClaimedMove& m) { return m.from; }, *r.mutable_from(), r.mutable_shape(),
+               *r.mutable_from_ellipsoid_centre(), *r.mutable_from_ellipsoid_radii());
   Vec3Out motion(*r.mutable_motion(), n);
   float* dt = sized(r.mutable_dt(), n);
   float* vertical_speed = sized(r.mutable_vertical_speed(), n);
   bool* grounded = sized(r.mutable_grounded(), n);
   for (std::size_t i = 0; i < n; ++i) {
-    from.put(i, moves[i].from);
     motion.put(i, moves[i].motion);
     dt[i] = moves[i].dt;
     vertical_speed[i] = moves[i].vertical_speed;
@@ -335,7 +425,7 @@ void write_request(std::span<const ClaimedMove> moves, pb::ValidateRequest& r) {
 
 BatchShape shape_of(const pb::ValidateRequest& r) {
   BatchShape s;
-  shape_of(r.from(), "from", s);
+  bodies_of(r.shape(), r.from(), "from", r.from_ellipsoid_centre(), r.from_ellipsoid_radii(), "from_ellipsoid", s);
   shape_of(r.motion(), "motion", s);
   s.optional_column("dt", std::size_t(r.dt_size()));
   s.optional_column("vertical_speed", std::size_t(r.vertical_speed_size()));
@@ -347,9 +437,14 @@ BatchShape shape_of(const pb::ValidateRequest& r) {
 std::vector<ClaimedMove> read_request(const pb::ValidateRequest& r, std::size_t n) {
   std::vector<ClaimedMove> moves(n);
   for (std::size_t i = 0; i < n; ++i) {
-    moves[i] = {capsule_at(r.from(), i), vec3_at(r.motion(), i), r.dt_size() ? r.dt(int(i)) : 0.f,
-                r.vertical_speed_size() ? r.vertical_speed(int(i)) : 0.f, r.grounded_size() ? r.grounded(int(i)) : false,
-                layers_at(r.element_layers(), i)};
+    moves[i] = {has_column(r.from(), i) ? capsule_at(r.from(), i) : Capsule{},
+                vec3_at(r.motion(), i),
+                r.dt_size() ? r.dt(int(i)) : 0.f,
+                r.vertical_speed_size() ? r.vertical_speed(int(i)) : 0.f,
+                r.grounded_size() ? r.grounded(int(i)) : false,
+                layers_at(r.element_layers(), i),
+                shape_at(r.shape(), i),
+                ellipsoid_at(r.from_ellipsoid_centre(), r.from_ellipsoid_radii(), i)};
   }
   return moves;
 }
@@ -413,6 +508,18 @@ void write_response(std::span<const MoveResult> results, std::span<const Status>
       r.add_contact_agent(m.contacts[k].agent);
     }
   }
+  // Ellipsoid agents' bodies, only when there are any.
+  if (std::none_of(results.begin(), results.end(),
+                   [](const MoveResult& m) { return m.shape != AgentShape::capsule || !zero(m.ellipsoid); })) {
+    return;
+  }
+  int* shape = sized(r.mutable_shape(), n);
+  Vec3Out centre(*r.mutable_ellipsoid_centre(), n), radii(*r.mutable_ellipsoid_radii(), n);
+  for (std::size_t i = 0; i < n; ++i) {
+    shape[i] = int(results[i].shape);
+    centre.put(i, results[i].ellipsoid.centre);
+    radii.put(i, results[i].ellipsoid.radii);
+  }
 }
 
 bool read_response(const pb::MoveResponse& r, std::span<MoveResult> results, std::span<Status> status) {
@@ -432,6 +539,13 @@ bool read_response(const pb::MoveResponse& r, std::span<MoveResult> results, std
       std::size_t(r.contact_triangle_size()) != contacts || std::size_t(r.contact_agent_size()) != contacts) {
     return false;
   }
+  const bool ellipsoids = r.shape_size() != 0;
+  if (ellipsoids && (std::size_t(r.shape_size()) != n || !has(r.ellipsoid_centre(), n) || !has(r.ellipsoid_radii(), n))) {
+    return false;
+  }
+  for (int i = 0; i < r.shape_size(); ++i) {
+    if (r.shape(i) != pb::SHAPE_CAPSULE && r.shape(i) != pb::SHAPE_ELLIPSOID) return false;
+  }
   std::size_t next = 0;
   for (std::size_t i = 0; i < n; ++i) {
     MoveResult& m = results[i];
@@ -446,6 +560,10 @@ bool read_response(const pb::MoveResponse& r, std::span<MoveResult> results, std
     m.sweeps = std::uint16_t(r.sweeps(int(i)));
     m.pushed = r.pushed(int(i));
     m.contact_count = std::uint8_t(r.contact_count(int(i)));
+    if (ellipsoids) {
+      m.shape = AgentShape(r.shape(int(i)));
+      m.ellipsoid = ellipsoid_at(r.ellipsoid_centre(), r.ellipsoid_radii(), i);
+    }
     for (int k = 0; k < m.contact_count; ++k, ++next) {
       m.contacts[k].point = vec3_at(r.contact_point(), next);
       m.contacts[k].normal = vec3_at(r.contact_normal(), next);
@@ -484,6 +602,19 @@ void write_response(std::span<const Verdict> verdicts, pb::ValidateResponse& r) 
   }
   write_status(status, *r.mutable_status());
   write_hits(hits, *r.mutable_hits());
+  // Ellipsoid agents' claims, only when there are any.
+  if (std::all_of(verdicts.begin(), verdicts.end(),
+                  [](const Verdict& v) { return zero(v.furthest_ellipsoid) && zero(v.corrected_ellipsoid); })) {
+    return;
+  }
+  Vec3Out fc(*r.mutable_furthest_ellipsoid_centre(), n), fr(*r.mutable_furthest_ellipsoid_radii(), n);
+  Vec3Out cc(*r.mutable_corrected_ellipsoid_centre(), n), cr(*r.mutable_corrected_ellipsoid_radii(), n);
+  for (std::size_t i = 0; i < n; ++i) {
+    fc.put(i, verdicts[i].furthest_ellipsoid.centre);
+    fr.put(i, verdicts[i].furthest_ellipsoid.radii);
+    cc.put(i, verdicts[i].corrected_ellipsoid.centre);
+    cr.put(i, verdicts[i].corrected_ellipsoid.radii);
+  }
 }
 
 bool read_response(const pb::ValidateResponse& r, std::span<Verdict> verdicts) {
@@ -497,11 +628,20 @@ bool read_response(const pb::ValidateResponse& r, std::span<Verdict> verdicts) {
       std::size_t(r.allowed_down_size()) != n || std::size_t(r.allowed_up_size()) != n) {
     return false;
   }
+  const bool ellipsoids = r.furthest_ellipsoid_centre().x_size() != 0;
+  if (ellipsoids && (!has(r.furthest_ellipsoid_centre(), n) || !has(r.furthest_ellipsoid_radii(), n) ||
+                     !has(r.corrected_ellipsoid_centre(), n) || !has(r.corrected_ellipsoid_radii(), n))) {
+    return false;
+  }
   for (std::size_t i = 0; i < n; ++i) {
     if (r.kind(int(i)) < 0 || r.kind(int(i)) > int(VerdictKind::refused)) return false;
     verdicts[i] = {VerdictKind(r.kind(int(i))), status[i], hits[i], r.legal_fraction(int(i)),
                    capsule_at(r.furthest(), i), capsule_at(r.corrected(), i), r.grounded(int(i)), r.in_skin(int(i)),
                    {r.allowed_horizontal(int(i)), r.allowed_down(int(i)), r.allowed_up(int(i))}};
+    if (ellipsoids) {
+      verdicts[i].furthest_ellipsoid = ellipsoid_at(r.furthest_ellipsoid_centre(), r.furthest_ellipsoid_radii(), i);
+      verdicts[i].corrected_ellipsoid = ellipsoid_at(r.corrected_ellipsoid_centre(), r.corrected_ellipsoid_radii(), i);
+    }
   }
   return true;
 }

@@ -21,6 +21,9 @@ class BatchShape {
  public:
   void column(const char* name, std::size_t size);
   void optional_column(const char* name, std::size_t size);  // empty is allowed
+  void fail(const std::string& why) {
+    if (error_.empty()) error_ = why;
+  }
   std::size_t size() const { return size_; }
   bool ok() const { return error_.empty(); }
   const std::string& error() const { return error_; }

@@ -10,6 +10,7 @@
 #include <tbb/task_arena.h>
 
 #include "broadphase/agent_grid.h"
+#include "broadphase/world_arrays.h"
 
 namespace capsweep {
 
@@ -37,18 +38,19 @@ Crowd::Crowd(const World& world, const CrowdSettings& settings)
   Random rng(settings.seed);
   // Spawn: standing places (2 cm above the ground) clear of the mesh by a skin and of the
   // agents already placed.
-  std::vector<Capsule> placed;
+  std::vector<Capsule> placed;  // what other agents meet of each (agent_capsule)
+  std::vector<Body> bodies;
   AgentGrid grid;
   std::size_t failures = 0, grid_size = 0;
   while (placed.size() < settings.agents) {
-    const Capsule c = places_.person(rng);
-    bool free = world.is_clear(c, settings.move.skin, sees(placed.size()));
+    const Body b = body(placed.size(), places_.person(rng));
+    bool free = clear_of_mesh(b, settings.move.skin, placed.size());
     if (free) {
       if (placed.size() >= grid_size + 64) {  // refresh the grid of placed agents now and then
         grid.build(placed);
         grid_size = placed.size();
       }
-      const Capsule grown{c.a, c.b, c.radius + settings.move.skin};
+      const Capsule grown = agent_capsule(with_skin(b, settings.move.skin));
       grid.for_each_overlapping(swept_bounds(grown, {}), [&](std::uint32_t j) {
         if (free && capsules_overlap(grown, placed[j], 0)) free = false;
       });
@@ -62,7 +64,8 @@ Crowd::Crowd(const World& world, const CrowdSettings& settings)
       }
       continue;
     }
-    placed.push_back(c);
+    placed.push_back(agent_capsule(b));
+    bodies.push_back(b);
   }
   const std::size_t n = placed.size();
   settings_.agents = n;
@@ -74,6 +77,8 @@ Crowd::Crowd(const World& world, const CrowdSettings& settings)
   if (settings.trace) segments_.resize(n);
   for (std::size_t i = 0; i < n; ++i) {
     agents_[i].capsule = placed[i];
+    agents_[i].shape = bodies[i].shape;
+    agents_[i].ellipsoid = bodies[i].ellipsoid;
     agents_[i].id = std::uint32_t(i);
     agents_[i].layers = settings.agent_layers.empty() ? kAllLayers : settings.agent_layers[i % settings.agent_layers.size()];
     rng_.emplace_back(settings.seed * 0x9E3779B97F4A7C15ull + i + 1);
@@ -87,16 +92,17 @@ Crowd::Crowd(const World& world, const CrowdSettings& settings)
 void Crowd::respawn(std::size_t i) {
   ++totals_.respawned;
   for (int attempt = 0; attempt < 1000; ++attempt) {
-    const Capsule c = places_.person(rng_[i]);
-    if (!world_.is_clear(c, settings_.move.skin, sees(i))) continue;
-    const Capsule grown{c.a, c.b, c.radius + settings_.move.skin};
+    const Body b = body(i, places_.person(rng_[i]));
+    if (!clear_of_mesh(b, settings_.move.skin, i)) continue;
+    const Capsule grown = agent_capsule(with_skin(b, settings_.move.skin));
     bool free = true;
     for (std::size_t j = 0; j < agents_.size() && free; ++j) {
       // Agents after i have not been updated yet: their end of tick is in results_.
       free = j == i || !capsules_overlap(grown, j < i ? agents_[j].capsule : results_[j].capsule, 0);
     }
     if (!free) continue;
-    agents_[i].capsule = c;
+    agents_[i].capsule = agent_capsule(b);
+    agents_[i].ellipsoid = b.ellipsoid;
     agents_[i].vertical_speed = 0;
     goal_[i] = to_float(places_.point(rng_[i]));
     return;
@@ -116,13 +122,13 @@ void Crowd::steer() {
         a.displacement = {float(std::cos(angle)) * step, 0, float(std::sin(angle)) * step};
         continue;
       }
-      Vec3 to_goal = goal_[i] - a.capsule.a;
+      Vec3 to_goal = goal_[i] - position(body_of(a));
       to_goal.y = 0;
       float distance = length(to_goal);
       if (distance < kReached || stuck_[i] >= kStuckTicks) {
         goal_[i] = to_float(places_.point(rng_[i]));
         stuck_[i] = 0;
-        to_goal = goal_[i] - a.capsule.a;
+        to_goal = goal_[i] - position(body_of(a));
         to_goal.y = 0;
         distance = length(to_goal);
       }
@@ -136,7 +142,7 @@ void Crowd::claims(std::vector<ClaimedMove>& out) const {
     const MoveSegments& s = segments_[i];
     for (int k = 0; k < s.count; ++k) {
       out.push_back({s.segment[k].capsule, s.segment[k].motion, settings_.move.dt, previous_[i].vertical_speed,
-                     grounded_before_[i] != 0, previous_[i].layers});
+                     grounded_before_[i] != 0, previous_[i].layers, previous_[i].shape, s.segment[k].ellipsoid});
     }
   }
 }
@@ -146,6 +152,33 @@ bool Crowd::masked() const {
     if (layers != kAllLayers) return true;
   }
   return false;
+}
+
+bool Crowd::has_ellipsoids() const {
+  for (AgentShape shape : settings_.agent_shapes) {
+    if (shape == AgentShape::ellipsoid) return true;
+  }
+  return false;
+}
+
+AgentShape Crowd::shape_of(std::size_t i) const {
+  return settings_.agent_shapes.empty() ? AgentShape::capsule : settings_.agent_shapes[i % settings_.agent_shapes.size()];
+}
+
+// An ellipsoid stands at the capsule's centre, lifted by as much as its skin reaches below it
+// beyond the capsule's skin (its skin is thicker along its longer axes: core/body.h), so that it
+// starts as clear of the ground as the capsule.
+Body Crowd::body(std::size_t i, const Capsule& person) const {
+  if (shape_of(i) == AgentShape::capsule) return Body::of(person);
+  const Ellipsoid e{(person.a + person.b) * 0.5f, settings_.ellipsoid_radii};
+  const float lift = std::fmax(scaled_out(e, settings_.move.skin).radii.y - e.radii.y - settings_.move.skin, 0.f);
+  return Body::of(Ellipsoid{e.centre + Vec3{0, lift, 0}, e.radii});
+}
+
+// Farther than `clearance` from the mesh agent i sees (an ellipsoid: scaled out by it, clear).
+bool Crowd::clear_of_mesh(const Body& b, float clearance, std::size_t i) const {
+  if (b.is_capsule()) return world_.is_clear(b.capsule, clearance, sees(i));
+  return ellipsoid_clear(world_, scaled_out(b.ellipsoid, clearance), sees(i));
 }
 
 std::uint32_t Crowd::sees(std::size_t i) const {
@@ -169,9 +202,10 @@ void Crowd::tick() {
     const float made = length(Vec3{r.moved.x, 0, r.moved.z});
     stuck_[i] = wanted > 0 && made < kStuckFraction * wanted ? stuck_[i] + 1 : 0;
     a.capsule = r.capsule;
+    a.ellipsoid = r.ellipsoid;
     a.vertical_speed = r.vertical_speed;
     grounded_[i] = r.grounded;
-    if (a.capsule.a.y < floor_) {
+    if (position(body_of(a)).y < floor_) {
       respawn(i);
       grounded_[i] = 1;  // starts again standing
     }
@@ -198,7 +232,7 @@ CrowdViolations Crowd::check() const {
   auto body = [&] {
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, ends.size(), 64), [&](const auto& range) {
       for (std::size_t i = range.begin(); i != range.end(); ++i) {
-        penetrating[i] = !world_.is_clear(ends[i], clearance, sees(i));
+        penetrating[i] = !clear_of_mesh(body_of(agents_[i]), clearance, i);
         if (!settings_.move.agents_collide) continue;
         grid.for_each_overlapping(swept_bounds(ends[i], {}), [&](std::uint32_t j) {
           if (j > i && capsules_overlap(ends[i], ends[j], tolerance_)) overlapping[i] = 1;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include <capsweep/world.h>
+#include "core/body.h"
 #include "tools/workloads.h"
 
 namespace capsweep {
@@ -29,12 +30,18 @@ struct CrowdSettings {
   // Agent i collides with the layers agent_layers[i % size] (Agent::layers; empty: every layer):
   // it spawns clear of them only, and the invariants hold it to them only.
   std::vector<std::uint32_t> agent_layers;
+  // Agent i's body is agent_shapes[i % size] (empty: every agent a capsule): the person's
+  // capsule, or an ellipsoid of `ellipsoid_radii` at the capsule's centre.
+  std::vector<AgentShape> agent_shapes;
+  Vec3 ellipsoid_radii = kPersonEllipsoidRadii;
 };
 
 // Checks of one tick's end state (counted, not thrown: the demo prints them).
 struct CrowdViolations {
-  std::size_t penetrating = 0;  // agents closer to the mesh than skin - tolerance
-  std::size_t overlapping = 0;  // pairs of agents overlapping by more than the tolerance
+  std::size_t penetrating = 0;  // agents closer to the mesh than skin - tolerance (an ellipsoid:
+                                // scaled out by skin - tolerance, it touches the mesh)
+  std::size_t overlapping = 0;  // pairs of agents overlapping by more than the tolerance (as the
+                                // capsules other agents meet: an ellipsoid's holds it)
 };
 
 struct CrowdTotals {
@@ -63,8 +70,10 @@ class Crowd {
   // it (the previous result's vertical speed and grounded flag; agents spawn and respawn
   // standing), and the agent's layers. Appended to `out`, agents in order.
   void claims(std::vector<ClaimedMove>& out) const;
-  // Whether some agent sees fewer than every layer (its claims need a masked CWSQ version).
+  // Whether some agent sees fewer than every layer (its claims need a masked CWSQ version), and
+  // whether some agent is an ellipsoid (they need version 7).
   bool masked() const;
+  bool has_ellipsoids() const;
   const CrowdTotals& totals() const { return totals_; }
   float tolerance() const { return tolerance_; }
 
@@ -72,6 +81,9 @@ class Crowd {
   void steer();
   void respawn(std::size_t i);
   std::uint32_t sees(std::size_t i) const;  // the layers agent i collides with, within the batch's
+  AgentShape shape_of(std::size_t i) const;
+  Body body(std::size_t i, const Capsule& person) const;  // agent i standing where `person` stands
+  bool clear_of_mesh(const Body& b, float clearance, std::size_t i) const;
 
   const World& world_;
   CrowdSettings settings_;

@@ -76,6 +76,16 @@ typedef struct cs_sweep_query {
   float motion[3];
 } cs_sweep_query;
 
+/* An axis-aligned ellipsoid: the points x with sum(((x - centre) / radii)^2) <= 1, each radius
+ * > 0. 24 bytes. */
+typedef struct cs_ellipsoid {
+  float centre[3];
+  float radii[3];
+} cs_ellipsoid;
+
+/* An agent's body (cs_agent.shape, cs_claimed_move.shape): its capsule or its ellipsoid. */
+enum cs_agent_shape { CS_SHAPE_CAPSULE = 0, CS_SHAPE_ELLIPSOID = 1 };
+
 /* One moving axis-aligned ellipsoid: the points x with sum(((x - centre) / radii)^2) <= 1, each
  * radius > 0, moving by `motion` (<capsweep/sweep_ellipsoid.h>). A CWSQ version 3 record: 36 bytes. */
 typedef struct cs_ellipsoid_query {
@@ -115,13 +125,17 @@ typedef struct cs_sweep_hit {
   uint32_t triangle; /* index of the touched triangle, in the order the world was made from */
 } cs_sweep_hit;
 
-/* An agent for one tick of cs_move. 52 bytes. */
+/* An agent for one tick of cs_move: a capsule or an ellipsoid (shape), where it is at the start
+ * of the tick. 80 bytes. */
 typedef struct cs_agent {
-  cs_capsule capsule;    /* where the agent is at the start of the tick */
+  cs_capsule capsule;    /* a capsule agent's body */
   float displacement[3]; /* where it wants to walk this tick (horizontal part used) */
   float vertical_speed;  /* m/s, up positive: pass back the result's vertical_speed */
   uint32_t id;           /* reported in other agents' contacts; breaks ties between agents */
   uint32_t layers;       /* the layers of triangles it collides with; 0 = every layer (see above) */
+  uint8_t shape;         /* enum cs_agent_shape (0: a capsule, as a zeroed struct) */
+  uint8_t reserved[3];   /* 0 */
+  cs_ellipsoid ellipsoid; /* an ellipsoid agent's body */
 } cs_agent;
 
 /* Every tunable of the movement solver; cs_move_settings_default() fills capsweep's defaults
@@ -161,9 +175,9 @@ enum cs_move_flags {
   CS_MOVE_HELD_BY_AGENTS = 32
 };
 
-/* Where an agent is after the tick. 200 bytes. */
+/* Where an agent is after the tick. 224 bytes. */
 typedef struct cs_move_result {
-  cs_capsule capsule;   /* at the end of the tick */
+  cs_capsule capsule;   /* at the end of the tick (an ellipsoid agent: the capsule holding it) */
   float moved[3];       /* the displacement made (including pushes and falls) */
   float vertical_speed; /* to pass back in the next tick's cs_agent */
   uint8_t grounded;
@@ -173,24 +187,29 @@ typedef struct cs_move_result {
   float ground_normal[3];
   uint32_t ground_triangle;
   uint16_t sweeps; /* sweeps this agent cost this tick */
-  uint16_t reserved;
+  uint8_t shape;   /* the agent's, enum cs_agent_shape */
+  uint8_t reserved;
   float pushed; /* total depenetration push, metres */
   cs_move_contact contacts[4];
+  cs_ellipsoid ellipsoid; /* an ellipsoid agent's body at the end of the tick (else zero) */
 } cs_move_result;
 
-/* A move a client claims: the capsule at its last accepted position, the displacement since
- * then, over dt seconds (0 = unknown: no speed check), and the server's state there: the last
- * accepted vertical speed and whether the agent stood on the ground (cs_move_result's
- * vertical_speed and grounded), and the agent's layers. 56 bytes: exactly a CWSQ version 5
- * record (docs/FORMATS.md; its first 52 bytes are a version 2 record). */
+/* A move a client claims: the body at its last accepted position (a capsule or an ellipsoid),
+ * the displacement since then, over dt seconds (0 = unknown: no speed check), and the server's
+ * state there: the last accepted vertical speed and whether the agent stood on the ground
+ * (cs_move_result's vertical_speed and grounded), and the agent's layers. 80 bytes: exactly a
+ * CWSQ version 7 record (docs/FORMATS.md; its first 56 bytes, with shape 0, are a version 5
+ * record, and its first 52 a version 2 record). */
 typedef struct cs_claimed_move {
-  cs_capsule from;
+  cs_capsule from;      /* a capsule agent's body */
   float motion[3];
   float dt;
   float vertical_speed; /* m/s, up positive */
   uint8_t grounded;     /* 0 is not trusted blindly: the validator then probes for ground */
-  uint8_t reserved[3];  /* 0 */
+  uint8_t shape;        /* enum cs_agent_shape */
+  uint8_t reserved[2];  /* 0 */
   uint32_t layers;      /* the agent's layers (cs_agent's); 0 = every layer (see above) */
+  cs_ellipsoid from_ellipsoid; /* an ellipsoid agent's body */
 } cs_claimed_move;
 
 /* cs_validate_settings_default() fills the defaults. 64 bytes. */
@@ -209,7 +228,7 @@ enum cs_verdict_kind {
   CS_VERDICT_REFUSED = 4
 };
 
-/* 116 bytes. */
+/* 164 bytes. */
 typedef struct cs_verdict {
   uint8_t kind;     /* enum cs_verdict_kind */
   uint8_t status;   /* enum cs_status, for CS_VERDICT_REFUSED */
@@ -222,6 +241,9 @@ typedef struct cs_verdict {
   /* what the move could cover, metres (infinite where unchecked): horizontal length, and the
    * vertical window [down, up]; outside it the verdict is CS_VERDICT_TOO_FAST */
   float allowed_horizontal, allowed_down, allowed_up;
+  /* an ellipsoid agent's claim: the ellipsoid at the end of the free part and where
+   * collide-and-slide takes it (furthest and corrected then hold the capsules holding them) */
+  cs_ellipsoid furthest_ellipsoid, corrected_ellipsoid;
 } cs_verdict;
 
 /* A static capsule against the world. 52 bytes. */

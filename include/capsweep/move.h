@@ -17,8 +17,14 @@ namespace capsweep {
 
 inline constexpr std::uint32_t kNoAgent = 0xFFFFFFFFu;
 
+// An agent's body: a capsule, or an axis-aligned ellipsoid (Fauerby's collide-and-slide fits one
+// to a character's mesh). The solver is the same for both; an ellipsoid is swept, probed and
+// pushed out in its eSpace, while slopes, steps, snapping and gravity stay in world space.
+// Other agents meet an ellipsoid agent as the smallest capsule that holds it.
+enum class AgentShape : std::uint8_t { capsule = 0, ellipsoid = 1 };
+
 struct Agent {
-  Capsule capsule;             // where the agent is at the start of the tick
+  Capsule capsule;             // a capsule agent's body where it is at the start of the tick
   Vec3 displacement;           // where it wants to walk this tick, metres (horizontal part used)
   float vertical_speed = 0.f;  // m/s, up positive: a falling agent carries it from tick to tick
   std::uint32_t id = 0;        // reported in other agents' contacts and breaks ties between them,
@@ -27,6 +33,8 @@ struct Agent {
   // sweeps, ground probes, overlaps and depenetration see nothing else; other agents are not
   // on layers (they always collide). A mask that leaves no layer is refused (bad_layers).
   std::uint32_t layers = kAllLayers;
+  AgentShape shape = AgentShape::capsule;  // which of `capsule` and `ellipsoid` is its body
+  Ellipsoid ellipsoid;  // an ellipsoid agent's body at the start of the tick (each radius > 0)
 };
 
 // Every tunable, with its unit, default and why.
@@ -100,7 +108,9 @@ enum MoveFlags : std::uint8_t {
 };
 
 struct MoveResult {
-  Capsule capsule;             // where the agent is at the end of the tick
+  // Where the agent is at the end of the tick: a capsule agent's body, or for an ellipsoid
+  // agent the smallest capsule that holds its ellipsoid (what other agents meet).
+  Capsule capsule;
   Vec3 moved;                  // the displacement actually made (including pushes and falls)
   float vertical_speed = 0.f;  // to pass back in the next tick's Agent
   bool grounded = false;
@@ -111,16 +121,19 @@ struct MoveResult {
   std::uint16_t sweeps = 0;    // sweeps this agent cost this tick
   float pushed = 0.f;          // total depenetration push, metres
   MoveContact contacts[kMaxMoveContacts];
+  AgentShape shape = AgentShape::capsule;  // the agent's
+  Ellipsoid ellipsoid;         // an ellipsoid agent's body at the end of the tick (else zero)
 };
 
-// Every straight segment an agent travelled in a tick, in order: the capsule where it starts
-// and its displacement. Depenetration pushes are not travel and are not listed.
+// Every straight segment an agent travelled in a tick, in order: the body where it starts and
+// its displacement. Depenetration pushes are not travel and are not listed.
 struct MoveSegments {
   static constexpr int kMax = 32;
   int count = 0;
   struct Segment {
-    Capsule capsule;
+    Capsule capsule;      // a capsule agent's body (an ellipsoid agent's: the capsule holding it)
     Vec3 motion;
+    Ellipsoid ellipsoid;  // an ellipsoid agent's body (else zero)
   } segment[kMax];
 };
 

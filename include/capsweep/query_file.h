@@ -1,4 +1,4 @@
-// The CWSQ (queries, versions 1 to 6) and CWSR (results, version 1) file formats; see
+// The CWSQ (queries, versions 1 to 7) and CWSR (results, version 1) file formats; see
 // docs/FORMATS.md.
 // Little-endian, fixed-size records, so that recorded moves and benchmarks are reproducible
 // with any tool.
@@ -39,17 +39,23 @@ inline constexpr std::uint32_t kMaskedClaimedMoveVersion = 5;
 inline constexpr std::size_t kMaskedClaimedMoveBytes = 56;
 inline constexpr std::uint32_t kMaskedEllipsoidVersion = 6;
 inline constexpr std::size_t kMaskedEllipsoidQueryBytes = 40;
+// Version 7: claimed moves of capsule or ellipsoid agents (the C API's cs_claimed_move, 80 bytes):
+// a version 5 record whose byte 49 is the shape, followed by the ellipsoid (centre, radii).
+inline constexpr std::uint32_t kShapedClaimedMoveVersion = 7;
+inline constexpr std::size_t kShapedClaimedMoveBytes = 80;
 
-// What a version's records are: ellipsoid sweeps (3, 6) or capsule sweeps (the others); claimed
-// moves that carry their own dt and state (2, 5); records that carry a layer mask (4, 5, 6).
+// What a version's records are: ellipsoid sweeps (3, 6), capsule sweeps (1, 2, 4, 5), either
+// (7: each record says); claimed moves that carry their own dt and state (2, 5, 7); records that
+// carry a layer mask (4, 5, 6, 7).
 constexpr bool holds_ellipsoids(std::uint32_t version) {
   return version == kEllipsoidVersion || version == kMaskedEllipsoidVersion;
 }
 constexpr bool holds_claim_state(std::uint32_t version) {
-  return version == kClaimedMoveVersion || version == kMaskedClaimedMoveVersion;
+  return version == kClaimedMoveVersion || version == kMaskedClaimedMoveVersion || version == kShapedClaimedMoveVersion;
 }
 constexpr bool holds_masks(std::uint32_t version) {
-  return version == kMaskedQueryVersion || version == kMaskedClaimedMoveVersion || version == kMaskedEllipsoidVersion;
+  return version == kMaskedQueryVersion || version == kMaskedClaimedMoveVersion || version == kMaskedEllipsoidVersion ||
+         version == kShapedClaimedMoveVersion;
 }
 
 // Refused file: the message names the file and, for a bad record, the record's index.
@@ -59,18 +65,18 @@ class FormatError : public std::runtime_error {
 };
 
 // Reads and validates every query (finite, radius >= 0, within range, a mask that is not 0) of
-// a file of capsule sweeps (versions 1, 2, 4, 5; a claimed move's state is checked, then left
-// out; its mask is kept).
+// a file of capsule sweeps (versions 1, 2, 4, 5, and 7 when every move is a capsule agent's; a
+// claimed move's state is checked, then left out; its mask is kept).
 std::vector<SweepQuery> read_queries(const std::string& path);
 
-// Reads and validates every claimed move: a version 2 or 5 file's records as they are; a version
-// 1 or 4 file's queries as moves over `dt_if_absent` seconds from an unknown state (vertical
-// speed 0, not known to be grounded).
+// Reads and validates every claimed move: a version 2, 5 or 7 file's records as they are; a
+// version 1 or 4 file's queries as moves over `dt_if_absent` seconds from an unknown state
+// (vertical speed 0, not known to be grounded).
 std::vector<ClaimedMove> read_claimed_moves(const std::string& path, float dt_if_absent = 0.f);
 
 // Reads and validates every ellipsoid sweep of a version 3 or 6 file (finite, each radius > 0,
-// within range, a mask that is not 0); a file of another version is refused, saying what it
-// holds.
+// within range, a mask that is not 0), or of a version 7 file whose moves are all ellipsoid
+// agents' (their paths); a file of another version is refused, saying what it holds.
 std::vector<SweepEllipsoidQuery> read_ellipsoid_queries(const std::string& path);
 // Writes version 3, or version 6 when some query sees fewer than every layer.
 void write_ellipsoid_queries(const std::string& path, const std::vector<SweepEllipsoidQuery>& queries,
@@ -95,6 +101,7 @@ enum class QueryRecords {
   claimed_moves,         // version 2: ClaimedMove records
   masked_sweeps,         // version 4: SweepQuery records with their masks
   masked_claimed_moves,  // version 5: ClaimedMove records with their masks
+  shaped_claimed_moves,  // version 7: ClaimedMove records of capsule or ellipsoid agents
 };
 
 // Writes a CWSQ file record by record (traces too large to hold in memory). The header's count
@@ -111,7 +118,9 @@ class QueryWriter {
   // A sweeps file only (std::logic_error otherwise). A mask that is not kAllLayers needs a
   // masked file (std::invalid_argument: an unmasked file cannot carry it), and 0 is never written.
   void add(const SweepQuery& query);
-  void add(const ClaimedMove& move);  // a claimed_moves file only; masks as for sweeps
+  // A claimed-moves file only; masks as for sweeps; an ellipsoid agent's move needs version 7
+  // (std::invalid_argument otherwise).
+  void add(const ClaimedMove& move);
   void finish();  // throws FormatError if the file could not be written
   std::uint64_t count() const { return count_; }
 

@@ -17,18 +17,21 @@ namespace capsweep {
 // part of the move: a grounded agent climbs steps and slopes and may jump, a falling one only
 // follows gravity. A server keeps it from the MoveResult it accepted (vertical_speed, grounded).
 struct ClaimedMove {
-  Capsule from;
+  Capsule from;  // a capsule agent's body at its last accepted position
   Vec3 motion;
   float dt = 0.f;              // seconds; 0 = unknown (no speed check, horizontal or vertical)
   float vertical_speed = 0.f;  // m/s, up positive, at `from` (MoveResult::vertical_speed)
   bool grounded = false;       // standing at `from` (MoveResult::grounded). False is not
                                // trusted blindly: the validator then probes for ground itself
   std::uint32_t layers = kAllLayers;  // the agent's layers (Agent::layers): what the claim is judged against
+  AgentShape shape = AgentShape::capsule;  // which of `from` and `ellipsoid` is the agent's body
+  Ellipsoid ellipsoid;  // an ellipsoid agent's body at its last accepted position
 };
 
 struct ValidateSettings {
   // How far a claim may graze into geometry, metres: the straight path is swept with the
-  // capsule shrunk by this much. Covers client-side float error and skins; 1 cm by default.
+  // capsule (or every radius of the ellipsoid) shrunk by this much. Covers client-side float
+  // error and skins; 1 cm by default. It must be smaller than every radius of the body.
   float tolerance = 0.01f;
   // Fastest legal walking speed, m/s, over the horizontal part of the move; 0 = no limit.
   float max_speed = 0.f;
@@ -60,7 +63,8 @@ std::string check_settings(const ValidateSettings& settings);
 // the solver leaving the skin it keeps from surfaces, and push = 4 (skin + backoff) only
 // `in_skin` (the move starts closer to the world than radius + skin: the solver then lifts the
 // agent back out, in any direction; the validator counts a start within skin + backoff / 2,
-// short of where agents rest). Both integrators games use (v dt before or after gravity)
+// short of where agents rest). For an ellipsoid agent, `skin` in slack and push is how far its
+// skin reaches, skin r_max / r_min (its skin is the ellipsoid scaled out by 1 + skin / r_min). Both integrators games use (v dt before or after gravity)
 // stay inside.
 struct MoveAllowance {
   float horizontal = INFINITY;
@@ -89,6 +93,10 @@ struct Verdict {
                                // flag, or the validator's own probe found walkable ground)
   bool in_skin = false;        // whether it counted as starting inside the solver's skin
   MoveAllowance allowed;       // what the move could cover (infinite where not checked)
+  // For an ellipsoid agent's claim: the ellipsoid at the end of the free part and where
+  // collide-and-slide takes it (`furthest` and `corrected` then hold the capsules holding them).
+  Ellipsoid furthest_ellipsoid;
+  Ellipsoid corrected_ellipsoid;
 };
 
 }  // namespace capsweep

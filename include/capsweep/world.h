@@ -157,17 +157,20 @@ class World {
                       const BatchOptions& options = {}, std::span<Status> status = {}) const;
 
   // One tick for a batch of agents (results[i] for agents[i]; `segments`, when not empty,
-  // receives each agent's travelled path). Every agent moves against the static world and
-  // against the other agents as they stood at the start of the tick; an agent whose end
-  // position would overlap another's stays where it was (kMoveHeldByAgents). Results are
-  // bit-identical for any thread count and any order of the agents. Agents with bad input
-  // (NaN/Inf, radius <= 0, out of range) stay put; their status says why. Returns their count.
+  // receives each agent's travelled path). Every agent, a capsule or an ellipsoid (AgentShape),
+  // moves against the static world it sees (its layers and the batch's) and against the other
+  // agents as they stood at the start of the tick (an ellipsoid as the capsule holding it); an
+  // agent whose end position would overlap another's stays where it was (kMoveHeldByAgents).
+  // Results are bit-identical for any thread count and any order of the agents. Agents with bad
+  // input (NaN/Inf, a radius <= 0, out of range, layers that see nothing) stay put; their status
+  // says why. Returns their count.
   // Settings that check_settings refuses throw std::invalid_argument with its message.
   std::size_t move(std::span<const Agent> agents, const MoveSettings& settings, std::span<MoveResult> results,
                    const BatchOptions& options = {}, std::span<MoveSegments> segments = {},
                    std::span<Status> status = {}) const;
 
-  // Judges claimed moves (verdicts[i] for moves[i]); parallel and deterministic like move.
+  // Judges claimed moves of capsule and ellipsoid agents (verdicts[i] for moves[i]); parallel and
+  // deterministic like move.
   // Settings that check_settings refuses throw std::invalid_argument with its message.
   void validate(std::span<const ClaimedMove> moves, const ValidateSettings& settings, std::span<Verdict> verdicts,
                 const BatchOptions& options = {}) const;

@@ -48,25 +48,33 @@ MASKED_ELLIPSOID_QUERY_DTYPE = _struct([("centre", _V3, 0), ("radii", _V3, 12), 
 #: The first contact of a sweep: the CWSR record. hit: 0 miss, 1 hit, 2 hit at the start.
 HIT_DTYPE = _struct([("hit", "u1", 0), ("feature", "u1", 1), ("reserved", "<u2", 2), ("t", "<f4", 4),
                      ("normal", _V3, 8), ("point", _V3, 20), ("depth", "<f4", 32), ("triangle", "<u4", 36)], 40)
-#: An agent; `layers`: the layers of triangles it collides with (0 = every layer).
+#: An axis-aligned ellipsoid: centre, radii (each > 0).
+ELLIPSOID_DTYPE = _struct([("centre", _V3, 0), ("radii", _V3, 12)], 24)
+#: Values of the shape fields: an agent's body is its capsule or its ellipsoid.
+SHAPES = ("capsule", "ellipsoid")
+#: An agent; `layers`: the layers of triangles it collides with (0 = every layer); `shape`: 0 a
+#: capsule (`capsule`), 1 an ellipsoid (`ellipsoid`).
 AGENT_DTYPE = _struct([("capsule", CAPSULE_DTYPE, 0), ("displacement", _V3, 28), ("vertical_speed", "<f4", 40),
-                       ("id", "<u4", 44), ("layers", "<u4", 48)], 52)
+                       ("id", "<u4", 44), ("layers", "<u4", 48), ("shape", "u1", 52), ("reserved", ("u1", (3,)), 53),
+                       ("ellipsoid", ELLIPSOID_DTYPE, 56)], 80)
 MOVE_CONTACT_DTYPE = _struct([("point", _V3, 0), ("normal", _V3, 12), ("triangle", "<u4", 24),
                               ("agent", "<u4", 28)], 32)
 MOVE_RESULT_DTYPE = _struct([("capsule", CAPSULE_DTYPE, 0), ("moved", _V3, 28), ("vertical_speed", "<f4", 40),
                              ("grounded", "u1", 44), ("flags", "u1", 45), ("contact_count", "u1", 46),
                              ("status", "u1", 47), ("ground_normal", _V3, 48), ("ground_triangle", "<u4", 60),
-                             ("sweeps", "<u2", 64), ("reserved", "<u2", 66), ("pushed", "<f4", 68),
-                             ("contacts", (MOVE_CONTACT_DTYPE, (4,)), 72)], 200)
-#: A claimed move: the CWSQ version 5 record (the server's last accepted state and the agent's
-#: layers ride along; 0 = every layer).
+                             ("sweeps", "<u2", 64), ("shape", "u1", 66), ("reserved", "u1", 67), ("pushed", "<f4", 68),
+                             ("contacts", (MOVE_CONTACT_DTYPE, (4,)), 72), ("ellipsoid", ELLIPSOID_DTYPE, 200)], 224)
+#: A claimed move: the CWSQ version 7 record (the server's last accepted state and the agent's
+#: layers ride along, 0 = every layer; `shape` says whether `from` or `from_ellipsoid` is its body).
 CLAIMED_MOVE_DTYPE = _struct([("from", CAPSULE_DTYPE, 0), ("motion", _V3, 28), ("dt", "<f4", 40),
-                              ("vertical_speed", "<f4", 44), ("grounded", "u1", 48), ("reserved", ("u1", (3,)), 49),
-                              ("layers", "<u4", 52)], 56)
+                              ("vertical_speed", "<f4", 44), ("grounded", "u1", 48), ("shape", "u1", 49),
+                              ("reserved", ("u1", (2,)), 50), ("layers", "<u4", 52),
+                              ("from_ellipsoid", ELLIPSOID_DTYPE, 56)], 80)
 VERDICT_DTYPE = _struct([("kind", "u1", 0), ("status", "u1", 1), ("grounded", "u1", 2), ("in_skin", "u1", 3),
                          ("legal_fraction", "<f4", 4), ("hit", HIT_DTYPE, 8), ("furthest", CAPSULE_DTYPE, 48),
                          ("corrected", CAPSULE_DTYPE, 76), ("allowed_horizontal", "<f4", 104),
-                         ("allowed_down", "<f4", 108), ("allowed_up", "<f4", 112)], 116)
+                         ("allowed_down", "<f4", 108), ("allowed_up", "<f4", 112),
+                         ("furthest_ellipsoid", ELLIPSOID_DTYPE, 116), ("corrected_ellipsoid", ELLIPSOID_DTYPE, 140)], 164)
 OVERLAP_DTYPE = _struct([("clear", "u1", 0), ("overlapping", "u1", 1), ("status", "u1", 2), ("feature", "u1", 3),
                          ("distance", "<f4", 4), ("depth", "<f4", 8), ("normal", _V3, 12), ("point", _V3, 24),
                          ("point_on_axis", _V3, 36), ("triangle", "<u4", 48)], 52)
@@ -207,7 +215,8 @@ class World:
                       threads, status)
 
     def move(self, agents, settings=None, threads=0):
-        """One tick for AGENT_DTYPE records (each with the layers it collides with; 0 = every layer);
+        """One tick for AGENT_DTYPE records (capsules or ellipsoids, by `shape`; each with the layers it
+        collides with, 0 = every layer);
         returns MOVE_RESULT_DTYPE records (status inside). settings: a dict of movement settings
         (default_move_settings() lists them)."""
         a = _records(agents, AGENT_DTYPE, 12, "agents")
@@ -319,13 +328,21 @@ def read_ellipsoid_queries(path):
         str(path), lambda n, masked: _np.empty(n, MASKED_ELLIPSOID_QUERY_DTYPE if masked else ELLIPSOID_QUERY_DTYPE))
 
 
+def read_claimed_moves(path, dt=0.0):
+    """The claimed moves of a CWSQ file as CLAIMED_MOVE_DTYPE records (every one checked): a version
+    2, 5 or 7 file's as they are (7: capsule and ellipsoid agents), a version 1 or 4 file's sweeps as
+    moves over `dt` seconds from an unknown state."""
+    return _capsweep._claimed_move_count_and_fill(str(path), float(dt), lambda n: _np.empty(n, CLAIMED_MOVE_DTYPE))
+
+
 def write_results(path, hits):
     """Writes HIT_DTYPE records as a CWSR file (the bytes `capsweep sweep` writes)."""
     _capsweep._write_results(str(path), _records(hits, HIT_DTYPE, 0, "hits"))
 
 
-__all__ = ["World", "load", "heightfield", "load_heightmap", "read_queries", "read_ellipsoid_queries", "write_results", "ELLIPSOID_QUERY_DTYPE",
-           "MASKED_QUERY_DTYPE", "MASKED_ELLIPSOID_QUERY_DTYPE", "ALL_LAYERS", "default_move_settings", "Error",
+__all__ = ["World", "load", "heightfield", "load_heightmap", "read_queries", "read_ellipsoid_queries", "read_claimed_moves", "write_results", "ELLIPSOID_QUERY_DTYPE",
+           "MASKED_QUERY_DTYPE", "MASKED_ELLIPSOID_QUERY_DTYPE", "ALL_LAYERS", "ELLIPSOID_DTYPE", "SHAPES",
+           "default_move_settings", "Error",
            "QUERY_DTYPE",
            "HIT_DTYPE", "CAPSULE_DTYPE", "AGENT_DTYPE", "MOVE_RESULT_DTYPE", "MOVE_CONTACT_DTYPE",
            "CLAIMED_MOVE_DTYPE", "VERDICT_DTYPE", "OVERLAP_DTYPE", "STATUS", "VERDICTS", "__version__"]

@@ -6,6 +6,12 @@
 //     sweeps a parallelogram, and its distance to each triangle is a triangle-triangle distance
 //     (the oracle's segment-triangle distance over the edges of both);
 //   - no two agents overlap beyond the tolerance.
+// The same for crowds of ellipsoid agents (the person as an ellipsoid, radii 0.35, 0.9, 0.35),
+// whose skin is the ellipsoid scaled out by it (core/body.h), measured in its eSpace with the
+// oracle's point-triangle distance (at the end of a tick) and segment-triangle distance (the
+// centre's path against the triangle divided by the radii): r_min (d - 1) >= skin - tolerance,
+// which puts every point within skin - tolerance of the ellipsoid clear of the mesh; other agents
+// meet an ellipsoid as the capsule holding it, and those capsules never overlap.
 // The same on a heightfield with buildings on it.
 #include <gtest/gtest.h>
 
@@ -63,7 +69,32 @@ struct Speed {
   float metres_per_second;
   Steering steering;
   std::size_t agents, ticks;
+  AgentShape shape = AgentShape::capsule;
 };
+
+Vec3d divide(const Vec3d& v, const Vec3d& by) { return {v.x / by.x, v.y / by.y, v.z / by.z}; }
+
+// The skin an ellipsoid keeps from a triangle while its centre moves by d (d = 0: where it is):
+// r_min (d - 1) for the eSpace distance d from the centre's path to the triangle.
+double ellipsoid_clearance(const Ellipsoid& e, const Vec3d& d, const Triangle& t) {
+  const Vec3d c = to_double(e.centre), r = to_double(e.radii);
+  Vec3d v[3];
+  for (int k = 0; k < 3; ++k) v[k] = divide(to_double(t.v[k]) - c, r);
+  const double distance = oracle::segment_triangle({}, divide(d, r), v).distance;
+  return std::min({r.x, r.y, r.z}) * (distance - 1);
+}
+
+// The box an ellipsoid scaled out by `reach` covers on its way along d.
+Aabb ellipsoid_box(const Ellipsoid& e, const Vec3& d, float reach) {
+  const float k = 1 + reach / std::min({e.radii.x, e.radii.y, e.radii.z});
+  const Vec3 r = e.radii * k;
+  Aabb b;
+  for (const Vec3& c : {e.centre, e.centre + d}) {
+    b.grow(c - r);
+    b.grow(c + r);
+  }
+  return b;
+}
 
 // `triangles`: everything the world holds, for the oracle (a heightfield's as a mesh).
 void check_crowd(const World& world, const std::vector<Triangle>& triangles, const std::string& scene,
@@ -75,6 +106,7 @@ void check_crowd(const World& world, const std::vector<Triangle>& triangles, con
   cs.min_speed = cs.max_speed = speed.metres_per_second;
   cs.steering = speed.steering;
   cs.trace = true;
+  if (speed.shape == AgentShape::ellipsoid) cs.agent_shapes = {AgentShape::ellipsoid};
   Crowd crowd(world, cs);
   const double tol = crowd.tolerance();
   const double clearance = cs.move.skin - tol;
@@ -97,45 +129,85 @@ void check_crowd(const World& world, const std::vector<Triangle>& triangles, con
         const Capsule& c = ends[i];
         const Vec3d p = to_double(c.a), q = to_double(c.b);
         const double reach = c.radius + cs.move.skin;
-        // End of tick: clear of the mesh by the skin.
-        for (std::size_t k : grid.near(swept_bounds({c.a, c.b, float(reach)}, {}))) {
-          const Triangle& t = triangles[k];
-          const Vec3d v[3] = {to_double(t.v[0]), to_double(t.v[1]), to_double(t.v[2])};
-          if (const double g = oracle::segment_triangle(p, q, v).distance - c.radius; g < clearance) {
-            report("agent " + std::to_string(i) + " ends " + std::to_string(g) + " m from triangle " +
-                   std::to_string(k));
-            ++inside;
-            break;
-          }
-        }
-        // Every segment travelled, along its whole path (candidates gathered per 2 m piece).
-        const MoveSegments& s = crowd.segments()[i];
-        segments += std::size_t(s.count);
-        for (int k = 0; k < s.count; ++k) {
-          const Capsule& from = s.segment[k].capsule;
-          const Vec3& motion = s.segment[k].motion;
-          const int pieces = std::max(1, int(std::ceil(length(motion) / 2.f)));
-          bool free = true;
-          for (int piece = 0; piece < pieces && free; ++piece) {
-            const Vec3d d = to_double(motion) / double(pieces);
-            const Vec3d p0 = to_double(from.a) + d * double(piece), p1 = to_double(from.b) + d * double(piece);
-            const Capsule start{to_float(p0), to_float(p1), float(from.radius + cs.move.skin + 1e-3)};
-            for (std::size_t tri : grid.near(swept_bounds(start, to_float(d)))) {
-              const Triangle& t = triangles[tri];
-              const Vec3d v[3] = {to_double(t.v[0]), to_double(t.v[1]), to_double(t.v[2])};
-              if (const double g = path_distance(p0, p1, d, v) - from.radius; g < clearance) {
-                char text[400];
-                std::snprintf(text, sizeof text,
-                              "agent %zu segment %d of %d passes %.6g m from triangle %zu: from (%.9g %.9g %.9g) "
-                              "motion (%.9g %.9g %.9g)",
-                              i, k, s.count, g, tri, from.a.x, from.a.y, from.a.z, motion.x, motion.y, motion.z);
-                report(text);
-                free = false;
-                break;
-              }
+        if (agents[i].shape == AgentShape::ellipsoid) {
+          const Ellipsoid& e = agents[i].ellipsoid;
+          // End of tick: its skin clear of the mesh.
+          for (std::size_t k : grid.near(ellipsoid_box(e, {}, cs.move.skin))) {
+            if (const double g = ellipsoid_clearance(e, {}, triangles[k]); g < clearance) {
+              report("ellipsoid agent " + std::to_string(i) + " ends with a skin of " + std::to_string(g) +
+                     " m from triangle " + std::to_string(k));
+              ++inside;
+              break;
             }
           }
-          if (!free) ++through;
+          // Every segment travelled, along its whole path: the centre's segment in eSpace.
+          const MoveSegments& s = crowd.segments()[i];
+          segments += std::size_t(s.count);
+          for (int k = 0; k < s.count; ++k) {
+            const Ellipsoid& from = s.segment[k].ellipsoid;
+            const Vec3& motion = s.segment[k].motion;
+            const int pieces = std::max(1, int(std::ceil(length(motion) / 2.f)));
+            bool free = true;
+            for (int piece = 0; piece < pieces && free; ++piece) {
+              const Vec3d d = to_double(motion) / double(pieces);
+              const Ellipsoid at{to_float(to_double(from.centre) + d * double(piece)), from.radii};
+              for (std::size_t tri : grid.near(ellipsoid_box(at, to_float(d), cs.move.skin + 1e-3f))) {
+                if (const double g = ellipsoid_clearance(at, d, triangles[tri]); g < clearance) {
+                  char text[400];
+                  std::snprintf(text, sizeof text,
+                                "ellipsoid agent %zu segment %d of %d keeps a skin of %.6g m from triangle %zu: from "
+                                "(%.9g %.9g %.9g) motion (%.9g %.9g %.9g)",
+                                i, k, s.count, g, tri, from.centre.x, from.centre.y, from.centre.z, motion.x, motion.y,
+                                motion.z);
+                  report(text);
+                  free = false;
+                  break;
+                }
+              }
+            }
+            if (!free) ++through;
+          }
+        } else {
+          // End of tick: clear of the mesh by the skin.
+          for (std::size_t k : grid.near(swept_bounds({c.a, c.b, float(reach)}, {}))) {
+            const Triangle& t = triangles[k];
+            const Vec3d v[3] = {to_double(t.v[0]), to_double(t.v[1]), to_double(t.v[2])};
+            if (const double g = oracle::segment_triangle(p, q, v).distance - c.radius; g < clearance) {
+              report("agent " + std::to_string(i) + " ends " + std::to_string(g) + " m from triangle " +
+                     std::to_string(k));
+              ++inside;
+              break;
+            }
+          }
+          // Every segment travelled, along its whole path (candidates gathered per 2 m piece).
+          const MoveSegments& s = crowd.segments()[i];
+          segments += std::size_t(s.count);
+          for (int k = 0; k < s.count; ++k) {
+            const Capsule& from = s.segment[k].capsule;
+            const Vec3& motion = s.segment[k].motion;
+            const int pieces = std::max(1, int(std::ceil(length(motion) / 2.f)));
+            bool free = true;
+            for (int piece = 0; piece < pieces && free; ++piece) {
+              const Vec3d d = to_double(motion) / double(pieces);
+              const Vec3d p0 = to_double(from.a) + d * double(piece), p1 = to_double(from.b) + d * double(piece);
+              const Capsule start{to_float(p0), to_float(p1), float(from.radius + cs.move.skin + 1e-3)};
+              for (std::size_t tri : grid.near(swept_bounds(start, to_float(d)))) {
+                const Triangle& t = triangles[tri];
+                const Vec3d v[3] = {to_double(t.v[0]), to_double(t.v[1]), to_double(t.v[2])};
+                if (const double g = path_distance(p0, p1, d, v) - from.radius; g < clearance) {
+                  char text[400];
+                  std::snprintf(text, sizeof text,
+                                "agent %zu segment %d of %d passes %.6g m from triangle %zu: from (%.9g %.9g %.9g) "
+                                "motion (%.9g %.9g %.9g)",
+                                i, k, s.count, g, tri, from.a.x, from.a.y, from.a.z, motion.x, motion.y, motion.z);
+                  report(text);
+                  free = false;
+                  break;
+                }
+              }
+            }
+            if (!free) ++through;
+          }
         }
         // No overlap with another agent.
         others.for_each_overlapping(swept_bounds(c, {}), [&](std::uint32_t j) {
@@ -169,14 +241,26 @@ void check_crowd(const std::string& scene, const Speed& speed) {
   check_crowd(World(triangles), triangles, scene, speed);
 }
 
-const Speed kWalking{"walking", 1.5f, Steering::goals, 2000, 500};
-const Speed k100MetresPerTick{"100 m/tick", 6000.f, Steering::directions, 100, 10000};
-
 class MoveInvariants : public ::testing::TestWithParam<std::string> {};
 
-TEST_P(MoveInvariants, AtWalkingSpeed) { check_crowd(GetParam(), kWalking); }
+TEST_P(MoveInvariants, AtWalkingSpeed) {
+  check_crowd(GetParam(), {"walking", 1.5f, Steering::goals, 2000, 500});
+}
 
-TEST_P(MoveInvariants, At100MetresPerTick) { check_crowd(GetParam(), k100MetresPerTick); }
+TEST_P(MoveInvariants, At100MetresPerTick) {
+  check_crowd(GetParam(), {"100 m/tick", 6000.f, Steering::directions, 100, 10000});
+}
+
+TEST_P(MoveInvariants, EllipsoidsAtWalkingSpeed) {
+  check_crowd(GetParam(), {"ellipsoids walking", 1.5f, Steering::goals, 2000, 500, AgentShape::ellipsoid});
+}
+
+TEST_P(MoveInvariants, EllipsoidsAt100MetresPerTick) {
+  check_crowd(GetParam(), {"ellipsoids 100 m/tick", 6000.f, Steering::directions, 100, 10000, AgentShape::ellipsoid});
+}
+
+INSTANTIATE_TEST_SUITE_P(Scenes, MoveInvariants, ::testing::ValuesIn(scenes::names()),
+                         [](const auto& info) { return scenes::test_name(info.param); });
 
 // A heightfield (hills, a plateau, a ramp, a cliff, a bowl, holes) with houses and a staircase on
 // it: the same invariants, the oracle reading the terrain as its mesh.
@@ -186,11 +270,14 @@ void check_terrain_crowd(const Speed& speed) {
   check_crowd(World(terrain, buildings), terrains::mesh_twin(terrain, buildings).triangles, "heightfield + buildings", speed);
 }
 
-TEST(TerrainMoveInvariants, AtWalkingSpeed) { check_terrain_crowd(kWalking); }
+TEST(TerrainMoveInvariants, AtWalkingSpeed) { check_terrain_crowd({"walking", 1.5f, Steering::goals, 2000, 500}); }
 
-TEST(TerrainMoveInvariants, At100MetresPerTick) { check_terrain_crowd(k100MetresPerTick); }
+TEST(TerrainMoveInvariants, At100MetresPerTick) {
+  check_terrain_crowd({"100 m/tick", 6000.f, Steering::directions, 100, 10000});
+}
 
-INSTANTIATE_TEST_SUITE_P(Scenes, MoveInvariants, ::testing::ValuesIn(scenes::names()),
-                         [](const auto& info) { return scenes::test_name(info.param); });
+TEST(TerrainMoveInvariants, EllipsoidsAtWalkingSpeed) {
+  check_terrain_crowd({"ellipsoids walking", 1.5f, Steering::goals, 2000, 500, AgentShape::ellipsoid});
+}
 
 }  // namespace

@@ -25,6 +25,7 @@
 #include "tools/heightmaps.h"
 #include "tests/support/terrains.h"
 #include "tools/arena.h"
+#include "tools/crowd.h"
 #include "tools/workloads.h"
 
 namespace {
@@ -371,6 +372,72 @@ TEST(CApi, MasksOfQueriesAgentsAndClaimsAnswerAsTheCppApi) {
       ASSERT_EQ(std::memcmp(&verdicts[i], &want, sizeof want), 0) << "claim " << i;
     }
   }
+}
+
+// Ellipsoid agents and their claims (cs_agent.shape, cs_claimed_move.shape): the C++ answers,
+// record for record, for a crowd of capsules and ellipsoids in motion; a shape that is neither is
+// refused with a message naming the agent or move.
+TEST(CApi, EllipsoidAgentsAndTheirClaimsAnswerAsTheCppApi) {
+  const std::vector<Triangle> arena = make_arena();
+  std::vector<float> vertices;
+  std::vector<std::uint32_t> indices;
+  for (const Triangle& t : arena) {
+    for (const Vec3& v : t.v) {
+      indices.push_back(std::uint32_t(vertices.size() / 3));
+      vertices.insert(vertices.end(), {v.x, v.y, v.z});
+    }
+  }
+  WorldHandle h;
+  ASSERT_EQ(cs_world_from_triangles(vertices.data(), vertices.size() / 3, indices.data(), arena.size(), &h.w), CS_OK);
+  const World world(arena);
+  CrowdSettings cs;
+  cs.agents = 600;
+  cs.seed = 5;
+  cs.trace = true;
+  cs.agent_shapes = {AgentShape::ellipsoid, AgentShape::capsule, AgentShape::ellipsoid};
+  Crowd crowd(world, cs);
+  std::vector<ClaimedMove> cpp_claims;
+  for (int t = 0; t < 20; ++t) {
+    crowd.tick();
+    if (t >= 15) crowd.claims(cpp_claims);
+  }
+  const std::vector<Agent>& cpp_agents = crowd.agents();
+  std::vector<cs_agent> agents;
+  for (const Agent& a : cpp_agents) agents.push_back(records::record(a));
+  std::vector<cs_move_result> moved(agents.size());
+  ASSERT_EQ(cs_move(h.w, agents.data(), agents.size(), nullptr, moved.data(), 0), CS_OK) << cs_last_error();
+  std::vector<MoveResult> expected(agents.size());
+  std::vector<Status> status(agents.size());
+  world.move(cpp_agents, MoveSettings{}, expected, {}, {}, status);
+  std::size_t ellipsoids = 0;
+  for (std::size_t i = 0; i < agents.size(); ++i) {
+    const cs_move_result want = records::record(expected[i], status[i]);
+    ASSERT_EQ(std::memcmp(&moved[i], &want, sizeof want), 0) << "agent " << i;
+    ellipsoids += moved[i].shape == CS_SHAPE_ELLIPSOID;
+  }
+  EXPECT_EQ(ellipsoids, 400u);
+  ASSERT_GT(cpp_claims.size(), 1000u);
+  std::vector<cs_claimed_move> claims;
+  for (const ClaimedMove& m : cpp_claims) claims.push_back(records::record(m));
+  cs_validate_settings vs;
+  cs_validate_settings_default(&vs);
+  vs.max_speed = 2.f;
+  ValidateSettings cpp_vs;
+  cpp_vs.max_speed = 2.f;
+  std::vector<cs_verdict> verdicts(claims.size());
+  ASSERT_EQ(cs_validate(h.w, claims.data(), claims.size(), &vs, verdicts.data(), 0), CS_OK) << cs_last_error();
+  std::vector<Verdict> expected_verdicts(claims.size());
+  world.validate(cpp_claims, cpp_vs, expected_verdicts);
+  for (std::size_t i = 0; i < claims.size(); ++i) {
+    const cs_verdict want = records::record(expected_verdicts[i]);
+    ASSERT_EQ(std::memcmp(&verdicts[i], &want, sizeof want), 0) << "claim " << i;
+  }
+  agents[1].shape = 2;
+  EXPECT_EQ(cs_move(h.w, agents.data(), agents.size(), nullptr, moved.data(), 0), CS_ERROR_ARGUMENT);
+  EXPECT_STREQ(cs_last_error(), "cs_move: agent 1: shape must be 0 (a capsule) or 1 (an ellipsoid)");
+  claims[3].shape = 9;
+  EXPECT_EQ(cs_validate(h.w, claims.data(), claims.size(), &vs, verdicts.data(), 0), CS_ERROR_ARGUMENT);
+  EXPECT_STREQ(cs_last_error(), "cs_validate: move 3: shape must be 0 (a capsule) or 1 (an ellipsoid)");
 }
 
 // A heightfield world (16-bit samples, holes, a mesh on it) made through C answers as the C++

@@ -2,6 +2,7 @@
 // changes no byte of the result file, and bad input gets its promised message and exit code.
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -152,6 +153,45 @@ TEST_F(Command, CrowdTraceIsFreeOfTheMeshAndEveryTracedMoveValidates) {
   ASSERT_EQ(v.code, 0) << v.output;
   EXPECT_NE(v.output.find(std::to_string(trace.size()) + " ok"), std::string::npos) << v.output;
   EXPECT_NE(read(path("v.csv")).find("move,verdict,legal_fraction"), std::string::npos);
+}
+
+// Ellipsoid agents end to end: a crowd of ellipsoids, and one of capsules and ellipsoids, keeps
+// its invariants; its trace (CWSQ version 7) validates, every move ok (the validator sees only the
+// world, so agents pass through each other here); the brute-force sweep of every path an
+// ellipsoid travelled finds no contact.
+TEST_F(Command, EllipsoidCrowdsTraceValidateAndSweepClean) {
+  for (const std::string shape : {"ellipsoid", "mixed"}) {
+    SCOPED_TRACE(shape);
+    const CommandRun run = capsweep_cmd("crowd --scene @arena --agents 200 --ticks 60 --seed 3 --shape " + shape +
+                                        " --no-agent-collisions --trace " + path("t.cwsq"));
+    ASSERT_EQ(run.code, 0) << run.output;
+    EXPECT_NE(run.output.find(shape == "ellipsoid" ? "(ellipsoids)" : "(capsules and ellipsoids)"), std::string::npos)
+        << run.output;
+    EXPECT_EQ(query_file_version(path("t.cwsq")), kShapedClaimedMoveVersion);
+    const std::vector<ClaimedMove> trace = read_claimed_moves(path("t.cwsq"));
+    ASSERT_GT(trace.size(), 5000u);
+    const auto ellipsoids = std::count_if(trace.begin(), trace.end(), [](const ClaimedMove& m) { return m.shape == AgentShape::ellipsoid; });
+    EXPECT_EQ(ellipsoids == std::ptrdiff_t(trace.size()), shape == "ellipsoid");
+    EXPECT_GT(ellipsoids, std::ptrdiff_t(trace.size() / 3));
+    const CommandRun v = capsweep_cmd("validate --scene @arena --moves " + path("t.cwsq") + " --out " + path("v.csv") +
+                                      " --max-speed 2");
+    ASSERT_EQ(v.code, 0) << v.output;
+    EXPECT_NE(v.output.find(std::to_string(trace.size()) + " ok"), std::string::npos) << v.output;
+    const CommandRun sweep =
+        capsweep_cmd("sweep --scene @arena --path brute --queries " + path("t.cwsq") + " --out " + path("r.cwsr"));
+    if (shape == "ellipsoid") {
+      ASSERT_EQ(sweep.code, 0) << sweep.output;
+      EXPECT_NE(sweep.output.find(" ellipsoids, 0 hits"), std::string::npos) << sweep.output;
+    } else {
+      EXPECT_EQ(sweep.code, 1);
+      EXPECT_NE(sweep.output.find("is an ellipsoid agent's, not a capsule sweep"), std::string::npos) << sweep.output;
+    }
+  }
+  // With collisions on, a crowd of ellipsoids keeps the invariants too (the command exits 1 if not).
+  const CommandRun collide = capsweep_cmd("crowd --scene @arena --agents 400 --ticks 60 --seed 4 --shape ellipsoid");
+  ASSERT_EQ(collide.code, 0) << collide.output;
+  EXPECT_NE(collide.output.find("invariants: 0 agent-ticks inside the skin, 0 overlapping"), std::string::npos)
+      << collide.output;
 }
 
 TEST_F(Command, ValidateFlagsAMoveThroughAWall) {

@@ -70,9 +70,9 @@ TEST_F(QueryFile, RefusesBadMagicVersionAndLength) {
   expect_error(write("magic.cwsq", bad), "bad magic");
   bad = good;
   bad[4] = 3;  // version 3 holds ellipsoids: read_queries does not take it, and says what it holds
-  expect_error(write("version.cwsq", bad), "version 3 is not supported (expected 1, 2, 4 or 5)");
+  expect_error(write("version.cwsq", bad), "version 3 is not supported (expected 1, 2, 4, 5 or 7)");
   bad[4] = 9;
-  expect_error(write("version9.cwsq", bad), "version 9 is not supported (expected 1, 2, 4 or 5)");
+  expect_error(write("version9.cwsq", bad), "version 9 is not supported (expected 1, 2, 4, 5 or 7)");
   expect_error(write("short.cwsq", good.substr(0, good.size() - 3)), "truncated");
   expect_error(write("long.cwsq", good + "xyz"), "bytes after the header");
   expect_error(write("tiny.cwsq", "CWS"), "too short");
@@ -384,7 +384,7 @@ TEST_F(QueryFile, MaskedEllipsoidsRoundTripAsVersionSix) {
   const auto back = read_ellipsoid_queries(path("e.cwsq"));
   ASSERT_EQ(back.size(), 2u);
   EXPECT_EQ(std::memcmp(back.data(), q.data(), sizeof(SweepEllipsoidQuery) * 2), 0);
-  expect_error(path("e.cwsq"), "version 6 is not supported (expected 1, 2, 4 or 5): it holds ellipsoid sweeps");
+  expect_error(path("e.cwsq"), "version 6 is not supported (expected 1, 2, 4, 5 or 7): it holds ellipsoid sweeps");
   std::string bad = bytes;
   std::memset(bad.data() + kHeaderBytes + kMaskedEllipsoidQueryBytes + 36, 0, 4);
   expect_ellipsoid_error(write("zero.cwsq", bad), "ellipsoid 1: its layer mask is 0");
@@ -392,4 +392,77 @@ TEST_F(QueryFile, MaskedEllipsoidsRoundTripAsVersionSix) {
   q[0].layers = kAllLayers;
   write_ellipsoid_queries(path("plain.cwsq"), q);
   EXPECT_EQ(query_file_version(path("plain.cwsq")), kEllipsoidVersion);
+}
+
+// Version 7: claimed moves of capsule and ellipsoid agents (cs_claimed_move): a version 5 record
+// whose byte 49 is the shape, then the ellipsoid.
+TEST_F(QueryFile, ClaimedMovesOfEitherShapeRoundTripAsVersionSeven) {
+  std::vector<ClaimedMove> moves = some_moves();
+  ClaimedMove e = moves[0];
+  e.shape = AgentShape::ellipsoid;
+  e.ellipsoid = {{1, 0.92f, 3}, {0.35f, 0.9f, 0.35f}};
+  e.from = {};
+  e.layers = 6u;
+  moves.push_back(e);
+  QueryWriter w(path("m.cwsq"), {}, QueryRecords::shaped_claimed_moves);
+  for (const ClaimedMove& m : moves) w.add(m);
+  w.finish();
+  const std::string bytes = read(path("m.cwsq"));
+  EXPECT_EQ(query_file_version(path("m.cwsq")), kShapedClaimedMoveVersion);
+  ASSERT_EQ(bytes.size(), kHeaderBytes + 3 * kShapedClaimedMoveBytes);
+  // A capsule's record is the version 5 record, then 24 zero bytes.
+  QueryWriter v5(path("v5.cwsq"), {}, QueryRecords::masked_claimed_moves);
+  v5.add(moves[1]);
+  v5.finish();
+  const std::string five = read(path("v5.cwsq"));
+  EXPECT_EQ(bytes.substr(kHeaderBytes + kShapedClaimedMoveBytes, kMaskedClaimedMoveBytes), five.substr(kHeaderBytes));
+  EXPECT_EQ(bytes.substr(kHeaderBytes + kShapedClaimedMoveBytes + 56, 24), std::string(24, '\0'));
+  // The ellipsoid's: shape 1 at byte 49, its mask at 52, centre and radii at 56.
+  const char* r = bytes.data() + kHeaderBytes + 2 * kShapedClaimedMoveBytes;
+  EXPECT_EQ(r[49], 1);
+  float f[6];
+  std::memcpy(f, r + 56, sizeof f);
+  EXPECT_EQ(f[1], 0.92f);
+  EXPECT_EQ(f[4], 0.9f);
+  const auto back = read_claimed_moves(path("m.cwsq"), 9.f);
+  ASSERT_EQ(back.size(), 3u);
+  for (std::size_t i = 0; i < moves.size(); ++i) {
+    EXPECT_EQ(back[i].shape, moves[i].shape) << i;
+    EXPECT_EQ(back[i].layers, moves[i].layers) << i;
+    EXPECT_EQ(back[i].dt, moves[i].dt) << i;
+    EXPECT_EQ(back[i].grounded, moves[i].grounded) << i;
+  }
+  EXPECT_EQ(std::memcmp(&back[2].ellipsoid, &e.ellipsoid, sizeof(Ellipsoid)), 0);
+  EXPECT_EQ(std::memcmp(&back[1].from, &moves[1].from, sizeof(Capsule)), 0);
+  // A file of both shapes is no sweep file of either; of ellipsoids only, it sweeps their paths.
+  expect_error(path("m.cwsq"), "move 2 is an ellipsoid agent's, not a capsule sweep");
+  expect_ellipsoid_error(path("m.cwsq"), "move 0 is a capsule agent's, not an ellipsoid sweep");
+  QueryWriter only(path("e.cwsq"), {}, QueryRecords::shaped_claimed_moves);
+  only.add(e);
+  only.finish();
+  const auto paths = read_ellipsoid_queries(path("e.cwsq"));
+  ASSERT_EQ(paths.size(), 1u);
+  EXPECT_EQ(paths[0].ellipsoid.centre, e.ellipsoid.centre);
+  EXPECT_EQ(paths[0].motion, e.motion);
+  EXPECT_EQ(paths[0].layers, 6u);
+  // Refused, naming the move: another shape, a bad ellipsoid, a reserved byte; and an ellipsoid
+  // claim written to a version that cannot hold it.
+  const auto expect_move_error = [&](std::string bad, std::size_t at, char value, const std::string& fragment) {
+    bad[at] = value;
+    try {
+      read_claimed_moves(write("bad.cwsq", bad));
+      FAIL() << "accepted " << fragment;
+    } catch (const FormatError& x) {
+      EXPECT_NE(std::string(x.what()).find(fragment), std::string::npos) << x.what();
+    }
+  };
+  const std::size_t third = kHeaderBytes + 2 * kShapedClaimedMoveBytes;
+  expect_move_error(bytes, third + 49, 2, "move 2: shape must be 0 (a capsule) or 1 (an ellipsoid)");
+  expect_move_error(bytes, third + 50, 1, "move 2: reserved bytes must be 0");
+  std::string negative = bytes;
+  const float minus = -0.5f;
+  std::memcpy(negative.data() + third + 68, &minus, 4);
+  expect_move_error(negative, third + 48, 1, "move 2: every radius of the ellipsoid must be positive");
+  QueryWriter plain(path("p.cwsq"), {}, QueryRecords::claimed_moves);
+  EXPECT_THROW(plain.add(e), std::invalid_argument);
 }

@@ -1,4 +1,4 @@
-// libFuzzer: the CWSQ (versions 1 to 6) and CWSR readers on any bytes. Each input is written to a file of this
+// libFuzzer: the CWSQ (versions 1 to 7) and CWSR readers on any bytes. Each input is written to a file of this
 // process and read back; the readers must refuse with FormatError or return records that obey
 // the format (checked), and never crash, leak or read out of bounds (ASan, UBSan).
 #include <unistd.h>
@@ -36,9 +36,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   try {
     for (const ClaimedMove& m : read_claimed_moves(q, 0.5f)) {
-      // accepted a bad move: a bad capsule or motion, or a dt or vertical speed out of range
-      if (check_sweep(m.from, m.motion) != Status::ok || !(m.dt >= 0 && m.dt <= 1e6f) ||
-          !(std::fabs(m.vertical_speed) <= 1e6f) || m.layers == 0) {
+      // accepted a bad move: a bad body or motion, or a dt or vertical speed out of range
+      const Status body = m.shape == AgentShape::ellipsoid ? check_ellipsoid_sweep(m.ellipsoid, m.motion)
+                          : m.shape == AgentShape::capsule ? check_sweep(m.from, m.motion)
+                                                           : Status::bad_radius;
+      if (body != Status::ok || !(m.dt >= 0 && m.dt <= 1e6f) || !(std::fabs(m.vertical_speed) <= 1e6f) ||
+          m.layers == 0) {
         __builtin_trap();
       }
     }

@@ -51,7 +51,8 @@ def test_dtypes_are_the_c_structs():
               "cs_claimed_move": capsweep.CLAIMED_MOVE_DTYPE, "cs_verdict": capsweep.VERDICT_DTYPE,
               "cs_overlap_result": capsweep.OVERLAP_DTYPE, "cs_ellipsoid_query": capsweep.ELLIPSOID_QUERY_DTYPE,
               "cs_masked_sweep_query": capsweep.MASKED_QUERY_DTYPE,
-              "cs_masked_ellipsoid_query": capsweep.MASKED_ELLIPSOID_QUERY_DTYPE}
+              "cs_masked_ellipsoid_query": capsweep.MASKED_ELLIPSOID_QUERY_DTYPE,
+              "cs_ellipsoid": capsweep.ELLIPSOID_DTYPE}
     assert set(layouts) == set(dtypes)
     for struct, (size, fields) in layouts.items():
         dtype = dtypes[struct]
@@ -222,6 +223,46 @@ def test_each_query_agent_and_claim_sees_its_own_layers(tmp_path):
         assert (records["layers"] == 1).all()
         answer = loaded.sweep(records) if shape == "capsule" else loaded.sweep_ellipsoid(records)
         assert answer.tobytes() == r.read_bytes()[16:]
+
+
+def test_ellipsoid_agents_move_and_their_crowds_trace_validates(tmp_path):
+    """Ellipsoid agents (AGENT_DTYPE shape 1): one walks into a wall and stops a skin short of it,
+    one that is no shape is refused; a mixed crowd's trace (CWSQ version 7), read as claimed moves,
+    gets the verdicts `capsweep validate` gives it, every one ok."""
+    vertices = np.array([[-5, 0, -5], [5, 0, -5], [5, 0, 5], [-5, 0, 5],
+                         [2, 0, -5], [2, 3, -5], [2, 3, 5], [2, 0, 5]], dtype=np.float32)
+    world = capsweep.World(vertices, np.array([[0, 2, 1], [0, 3, 2], [4, 5, 6], [4, 6, 7]]))
+    agents = np.zeros(1, capsweep.AGENT_DTYPE)
+    agents["shape"] = 1
+    agents["ellipsoid"]["centre"], agents["ellipsoid"]["radii"] = (0, 0.95, 0), (0.35, 0.9, 0.35)
+    agents["displacement"] = (0.1, 0, 0)
+    for tick in range(40):
+        moved = world.move(agents)
+        assert moved["status"][0] == 0 and moved["shape"][0] == 1
+        agents["ellipsoid"] = moved["ellipsoid"]
+        agents["vertical_speed"] = moved["vertical_speed"]
+    centre = moved["ellipsoid"]["centre"][0]
+    assert 2 - 0.35 - 0.03 < centre[0] < 2 - 0.35 - 0.01  # stopped a skin (and the backoff) short
+    assert moved["grounded"][0] == 1 and centre[1] - 0.9 < 0.04
+    bad = agents.copy()
+    bad["shape"] = 3
+    with pytest.raises(capsweep.Error, match="agent 0: shape must be 0"):
+        world.move(bad)
+
+    trace, csv = tmp_path / "t.cwsq", tmp_path / "v.csv"
+    run("crowd", "--scene", "@arena", "--agents", 150, "--ticks", 40, "--seed", 2, "--shape", "mixed",
+        "--no-agent-collisions", "--trace", trace)
+    run("validate", "--scene", "@arena", "--moves", trace, "--out", csv, "--max-speed", 2)
+    moves = capsweep.read_claimed_moves(trace)
+    assert moves.dtype == capsweep.CLAIMED_MOVE_DTYPE and set(moves["shape"]) == {0, 1}
+    arena = tmp_path / "arena.obj"
+    run("arena", "--out", arena)
+    verdicts = capsweep.load(arena).validate(moves, max_speed=2)
+    kinds = [line.split(",")[1] for line in csv.read_text().splitlines()[1:]]
+    assert [capsweep.VERDICTS[k] for k in verdicts["kind"]] == kinds == ["ok"] * len(moves)
+    ellipsoids = moves["shape"] == 1
+    np.testing.assert_array_equal(verdicts["corrected_ellipsoid"]["centre"][ellipsoids],
+                                  moves["from_ellipsoid"]["centre"][ellipsoids] + moves["motion"][ellipsoids])
 
 
 def test_refused_queries_get_a_miss_and_a_status():

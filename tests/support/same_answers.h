@@ -18,7 +18,8 @@ inline bool same(const capsweep::SweepHit& x, const capsweep::SweepHit& y) { ret
 inline bool same(const capsweep::MoveResult& x, const capsweep::MoveResult& y) {
   if (!bits(x.capsule, y.capsule) || !bits(x.moved, y.moved) || !bits(x.vertical_speed, y.vertical_speed) ||
       x.grounded != y.grounded || !bits(x.ground_normal, y.ground_normal) || x.ground_triangle != y.ground_triangle ||
-      x.flags != y.flags || x.contact_count != y.contact_count || x.sweeps != y.sweeps || !bits(x.pushed, y.pushed)) {
+      x.flags != y.flags || x.contact_count != y.contact_count || x.sweeps != y.sweeps || !bits(x.pushed, y.pushed) ||
+      x.shape != y.shape || !bits(x.ellipsoid, y.ellipsoid)) {
     return false;
   }
   for (int k = 0; k < x.contact_count; ++k) {
@@ -34,7 +35,8 @@ inline bool same(const capsweep::Verdict& x, const capsweep::Verdict& y) {
   return x.kind == y.kind && x.status == y.status && capsweep::identical(x.hit, y.hit) &&
          bits(x.legal_fraction, y.legal_fraction) && bits(x.furthest, y.furthest) && bits(x.corrected, y.corrected) &&
          x.grounded == y.grounded && x.in_skin == y.in_skin && bits(x.allowed.horizontal, y.allowed.horizontal) &&
-         bits(x.allowed.down, y.allowed.down) && bits(x.allowed.up, y.allowed.up);
+         bits(x.allowed.down, y.allowed.down) && bits(x.allowed.up, y.allowed.up) &&
+         bits(x.furthest_ellipsoid, y.furthest_ellipsoid) && bits(x.corrected_ellipsoid, y.corrected_ellipsoid);
 }
 
 inline bool same(const capsweep::Contact& x, const capsweep::Contact& y) {
