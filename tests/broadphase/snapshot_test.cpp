@@ -40,7 +40,8 @@ void write_bytes(const std::string& path, const std::vector<unsigned char>& byte
 
 template <class T>
 bool same_array(std::span<const T> a, std::span<const T> b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size_bytes()) == 0;
+  // Compared as bytes (floats that are NaN or -0 count too); an empty span has no data to compare.
+  return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size_bytes()) == 0);
 }
 
 template <class T, class Run>
