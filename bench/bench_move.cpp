@@ -1,7 +1,8 @@
 // World::move on every scene: 10,000 walking agents, or as many as the scene holds standing
 // apart (2,000 on the 40 m arena), agent-vs-agent off and on, one thread (per core) and all
 // threads; capsules (Move/...) and the same people as ellipsoids (MoveEllipsoid/..., radii 0.35,
-// 0.9, 0.35). Validated before timed: one thread and all threads give identical bytes. Counters:
+// 0.9, 0.35); MoveProbing/... is Move/... with every agent probing for ground instead of checking
+// the triangle it carries. Validated before timed: one thread and all threads give identical bytes. Counters:
 // agent-ticks/s and sweeps per agent-tick. (Where the rest of the time goes: perf, see README.)
 #include <benchmark/benchmark.h>
 
@@ -70,9 +71,17 @@ bool one_thread_agrees(int threads, std::vector<Answer>& out, Run run) {
   return true;
 }
 
-void BM_Move(benchmark::State& state, const std::string& scene, AgentShape shape, bool agents_collide, int threads) {
+// `carried`: each agent carries the ground triangle its last tick stood on (Agent::ground_triangle,
+// as the crowd passes it); false: every agent probes for ground (the solver before the hint).
+void BM_Move(benchmark::State& state, const std::string& scene, AgentShape shape, bool agents_collide, int threads,
+             bool carried) {
   const World& w = world_for(scene);
-  const MoveFixture& f = fixture(scene, shape);
+  MoveFixture probing;
+  const MoveFixture& f = carried ? fixture(scene, shape) : probing;
+  if (!carried) {
+    probing.agents = fixture(scene, shape).agents;
+    for (Agent& a : probing.agents) a.ground_triangle = kNoTriangle;
+  }
   MoveSettings ms;
   ms.agents_collide = agents_collide;
   BatchOptions chosen;
@@ -132,7 +141,16 @@ const bool registered = [] {
           benchmark::RegisterBenchmark(("Move" + suffix + "/" + scene + "/" + (collide ? "agents_on" : "agents_off") +
                                         "/" + (threads == 1 ? "1thread" : "allthreads"))
                                            .c_str(),
-                                       BM_Move, scene, shape, collide, threads)
+                                       BM_Move, scene, shape, collide, threads, true)
+              ->Unit(benchmark::kMillisecond)
+              ->UseRealTime()
+              ->MinTime(1.0);
+        }
+      }
+      if (shape == AgentShape::capsule) {
+        for (bool collide : {false, true}) {
+          benchmark::RegisterBenchmark(("MoveProbing/" + scene + "/" + (collide ? "agents_on" : "agents_off") + "/1thread").c_str(),
+                                       BM_Move, scene, shape, collide, 1, false)
               ->Unit(benchmark::kMillisecond)
               ->UseRealTime()
               ->MinTime(1.0);

@@ -15,6 +15,7 @@
 #include "broadphase/run_in_arena.h"
 #include "broadphase/upright_pairs.h"
 #include <capsweep/sweep.h>
+#include <capsweep/sweep_ellipsoid.h>
 #include <capsweep/world.h>
 
 #include "broadphase/world_arrays.h"
@@ -92,6 +93,30 @@ class WorldCollider final : public MoveCollider {
       out.hit.triangle = kNoTriangle;
       out.agent = id;
     }
+  }
+
+  void sweep_triangle(const Body& body, const Vec3& motion, std::uint32_t triangle, MoveHit& out) const override {
+    out = MoveHit{};
+    const WorldArrays& w = world_.arrays();
+    if (triangle >= world_triangle_count(w)) return;
+    if (triangle >= w.triangles.size() && terrain_triangle_is_hole(w.terrain, triangle - w.triangles.size())) return;
+    const std::uint32_t walk = walk_layers(w, layers_);
+    if (!seen(w, triangle, walk)) return;
+    // As sweep_approaching and sweep_ellipsoid_approaching keep a hit: the face normal at a
+    // seam, and only a contact the motion moves into.
+    SweepHit h;
+    float seam_radius;
+    if (body.is_capsule()) {
+      sweep_capsule_triangle_unchecked(body.capsule, motion, triangle_at(w, triangle), h);
+      seam_radius = body.capsule.radius;
+    } else {
+      sweep_ellipsoid_triangle_unchecked(body.ellipsoid, motion, triangle_at(w, triangle), h);
+      seam_radius = largest_radius(body.ellipsoid);
+    }
+    if (!h.hit) return;
+    h.triangle = triangle;
+    seam_normal(world_, h, seam_radius, walk);
+    if (dot(h.normal, motion) < 0) out.hit = h;
   }
 
   bool deepest_overlap(const Body& body, MoveOverlap& out) const override {

@@ -77,7 +77,8 @@ class Solver {
 
     MoveHit ground;
     Vec3 ground_normal;
-    const bool grounded_at_start = probe_ground(c, s_.ground_distance, ground, ground_normal);
+    const bool grounded_at_start = carried_ground(agent, c, ground, ground_normal) ||
+                                   probe_ground(c, s_.ground_distance, ground, ground_normal);
     float vertical_speed = agent.vertical_speed;
     if (grounded_at_start && vertical_speed <= 0) vertical_speed = 0;
 
@@ -141,6 +142,19 @@ class Solver {
   bool probe_ground(const Body& c, float distance, MoveHit& ground, Vec3& normal) {
     ground = sweep(c, kUp * -distance);
     return supports(c, kUp * -distance, ground, normal);
+  }
+
+  // Stage 2, cheaper: the triangle the agent stood on at the end of the last tick, checked as
+  // the probe would see it. The probe's sweep would find the first hit below, so this agrees
+  // with it whenever nothing else lies between the body and that triangle within the ground
+  // distance; where something does (another surface a few centimetres under the body), the
+  // agent is told grounded a tick earlier or later than the probe would say, and the snap or
+  // the fall that follows settles it. A pushed start has moved: no carrying.
+  bool carried_ground(const Agent& agent, const Body& c, MoveHit& ground, Vec3& normal) {
+    if (agent.ground_triangle == kNoTriangle || result_.pushed != 0) return false;
+    const Vec3 down = kUp * -s_.ground_distance;
+    world_.sweep_triangle(with_skin(c, s_.skin), down, agent.ground_triangle, ground);
+    return supports(c, down, ground, normal);
   }
 
   // Stage 3: walk. Collide-and-slide; if a step-like obstacle blocked a grounded agent, also

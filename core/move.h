@@ -32,6 +32,9 @@ class MoveCollider {
   // whose normal does not oppose the motion are passed through (along them, the distance to
   // that obstacle cannot shrink). Seams between coplanar triangles report the face normal.
   virtual void sweep(const Body& body, const Vec3& motion, MoveHit& out) const = 0;
+  // The same sweep against world triangle `triangle` alone (no other triangle, no agent); no
+  // hit when that triangle is not there for this agent (out of range, a hole, not on its layers).
+  virtual void sweep_triangle(const Body& body, const Vec3& motion, std::uint32_t triangle, MoveHit& out) const = 0;
   // The deepest overlap of the body with the world (a capsule: distance < radius; an
   // ellipsoid: its eSpace distance < 1), if any.
   virtual bool deepest_overlap(const Body& body, MoveOverlap& out) const = 0;
@@ -40,7 +43,7 @@ class MoveCollider {
   virtual bool walkable(const MoveHit& hit, float min_up, Vec3& ground_normal) const = 0;
 };
 
-// One agent's tick: depenetrate, probe the ground, walk (collide-and-slide, or step up), then
+// One agent's tick: depenetrate, probe the ground (or check the ground it carries), walk (collide-and-slide, or step up), then
 // snap to the ground or fall. `segments`, when given, receives the path travelled.
 void move_agent(const MoveCollider& collider, const Agent& agent, const MoveSettings& settings, MoveResult& result,
                 MoveSegments* segments = nullptr);

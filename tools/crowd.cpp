@@ -104,6 +104,7 @@ void Crowd::respawn(std::size_t i) {
     agents_[i].capsule = agent_capsule(b);
     agents_[i].ellipsoid = b.ellipsoid;
     agents_[i].vertical_speed = 0;
+    agents_[i].ground_triangle = kNoTriangle;
     goal_[i] = to_float(places_.point(rng_[i]));
     return;
   }
@@ -204,6 +205,7 @@ void Crowd::tick() {
     a.capsule = r.capsule;
     a.ellipsoid = r.ellipsoid;
     a.vertical_speed = r.vertical_speed;
+    a.ground_triangle = settings_.carry_ground && r.grounded ? r.ground_triangle : kNoTriangle;
     grounded_[i] = r.grounded;
     if (position(body_of(a)).y < floor_) {
       respawn(i);

@@ -34,6 +34,9 @@ struct CrowdSettings {
   // capsule, or an ellipsoid of `ellipsoid_radii` at the capsule's centre.
   std::vector<AgentShape> agent_shapes;
   Vec3 ellipsoid_radii = kPersonEllipsoidRadii;
+  // Pass each agent's ground triangle back into its next tick (Agent::ground_triangle), as a
+  // game would; false: every tick probes for ground (the solver before the hint existed).
+  bool carry_ground = true;
 };
 
 // Checks of one tick's end state (counted, not thrown: the demo prints them).

@@ -35,6 +35,12 @@ struct Agent {
   std::uint32_t layers = kAllLayers;
   AgentShape shape = AgentShape::capsule;  // which of `capsule` and `ellipsoid` is its body
   Ellipsoid ellipsoid;  // an ellipsoid agent's body at the start of the tick (each radius > 0)
+  // The last tick's MoveResult::ground_triangle, passed back with its body (kNoTriangle: not
+  // known). A hint, always checked: the tick sweeps the body down against that one triangle
+  // instead of probing the whole world for ground (one sweep of the usual three), and probes
+  // as before when the triangle is not there, not on the agent's layers, no longer within the
+  // ground distance below or not walkable under it, or the start had to be pushed out.
+  std::uint32_t ground_triangle = kNoTriangle;
 };
 
 // Every tunable, with its unit, default and why.

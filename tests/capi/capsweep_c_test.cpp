@@ -395,6 +395,7 @@ TEST(CApi, EllipsoidAgentsAndTheirClaimsAnswerAsTheCppApi) {
   cs.seed = 5;
   cs.trace = true;
   cs.agent_shapes = {AgentShape::ellipsoid, AgentShape::capsule, AgentShape::ellipsoid};
+  cs.carry_ground = false;  // agents as this interface passes them: no carried ground yet
   Crowd crowd(world, cs);
   std::vector<ClaimedMove> cpp_claims;
   for (int t = 0; t < 20; ++t) {
