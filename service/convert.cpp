@@ -35,16 +35,13 @@ void shape_of(const pb::CapsuleColumns& c, const std::string& name, BatchShape& 
 
 namespace {
 
-void optional_shape_of(const pb::Vec3Column& c, const std::string& name, BatchShape& shape) {
-  shape.optional_column((name + ".x").c_str(), std::size_t(c.x_size()));
-  shape.optional_column((name + ".y").c_str(), std::size_t(c.y_size()));
-  shape.optional_column((name + ".z").c_str(), std::size_t(c.z_size()));
-}
+bool any(const pb::Vec3Column& c) { return c.x_size() || c.y_size() || c.z_size(); }
+bool any(const pb::CapsuleColumns& c) { return c.radius_size() || any(c.a()) || any(c.b()); }
 
+// Columns that may be left out, but only whole: once one of them is there, all of them are
+// (an element is then read from every one of them).
 void optional_shape_of(const pb::CapsuleColumns& c, const std::string& name, BatchShape& shape) {
-  shape.optional_column((name + ".radius").c_str(), std::size_t(c.radius_size()));
-  optional_shape_of(c.a(), name + ".a", shape);
-  optional_shape_of(c.b(), name + ".b", shape);
+  if (any(c)) shape_of(c, name, shape);
 }
 
 // The bodies of a Move or Validate request: its shape column (empty: every element a capsule),
@@ -72,9 +69,9 @@ void bodies_of(const google::protobuf::RepeatedField<int>& shapes, const pb::Cap
   if (ellipsoid) {
     shape_of(centre, ellipsoid_name + "_centre", s);
     shape_of(radii, ellipsoid_name + "_radii", s);
-  } else {
-    optional_shape_of(centre, ellipsoid_name + "_centre", s);
-    optional_shape_of(radii, ellipsoid_name + "_radii", s);
+  } else if (any(centre) || any(radii)) {  // both or neither
+    shape_of(centre, ellipsoid_name + "_centre", s);
+    shape_of(radii, ellipsoid_name + "_radii", s);
   }
 }
 

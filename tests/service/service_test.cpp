@@ -310,6 +310,24 @@ TEST(ServiceShapes, EllipsoidAndMixedAgentsMoveAndValidateAsInTheLibrary) {
   bad.set_shape(0, pb::SHAPE_CAPSULE);  // a capsule, and no capsule columns
   EXPECT_EQ(move(bad).first.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
   EXPECT_NE(move(bad).first.error_message().find("capsules"), std::string::npos) << move(bad).first.error_message();
+  // Columns that may be left out are left out whole: a radius without its ends, or ellipsoid
+  // centres without radii, is refused naming the column (a fuzzed request read past them).
+  bad = r;
+  bad.mutable_capsules()->add_radius(0.35f);
+  bad.mutable_capsules()->add_radius(0.35f);
+  bad.mutable_capsules()->add_radius(0.35f);
+  EXPECT_EQ(move(bad).first.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(move(bad).first.error_message().find("capsules.a"), std::string::npos) << move(bad).first.error_message();
+  Agent c;
+  c.capsule = {{0, 0.37f, 0}, {0, 1.47f, 0}, 0.35f};
+  pb::MoveRequest capsules_only;
+  capsules_only.set_world("@arena");
+  service::write_request(std::vector<Agent>(2, c), capsules_only);
+  ASSERT_EQ(capsules_only.ellipsoid_centre().x_size(), 0);
+  for (int i = 0; i < 2; ++i) service::add(*capsules_only.mutable_ellipsoid_centre(), {0, 1, 0});
+  EXPECT_EQ(move(capsules_only).first.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(move(capsules_only).first.error_message().find("ellipsoid_radii"), std::string::npos)
+      << move(capsules_only).first.error_message();
 }
 
 class ServiceErrors : public ::testing::Test {
