@@ -191,6 +191,18 @@ bool within(const Vec3& motion, const MoveAllowance& a) {
   return h <= a.horizontal && dy <= a.up && dy >= a.down;
 }
 
+// A claim whose start overlaps: its hit is the deepest overlap (a Contact or EllipsoidContact).
+template <class StartContact>
+SweepHit start_overlap_hit(const StartContact& contact, std::uint32_t triangle) {
+  SweepHit h;
+  h.normal = contact.normal;
+  h.point = contact.point;
+  h.depth = contact.depth;
+  h.feature = contact.feature;
+  h.triangle = triangle;
+  return h;
+}
+
 // The solver's ground probe (move_agent, stage 2) from outside it: walkable ground within
 // `reach` below the body grown by the skin. `ground` and `normal` get what it stands on.
 bool ground_below(const World& world, const Body& body, const MoveSettings& m, float reach, SweepPath path,
@@ -531,11 +543,7 @@ void World::validate(std::span<const ClaimedMove> moves, const ValidateSettings&
           std::uint32_t triangle;
           overlapping = deepest_overlap(shrunk, contact, triangle, layers);
           if (overlapping) {
-            v.hit.normal = contact.normal;
-            v.hit.point = contact.point;
-            v.hit.depth = contact.depth;
-            v.hit.feature = contact.feature;
-            v.hit.triangle = triangle;
+            v.hit = start_overlap_hit(contact, triangle);
           } else {
             sweep_one({shrunk, m.motion}, v.hit, path, layers);
           }
@@ -546,11 +554,7 @@ void World::validate(std::span<const ClaimedMove> moves, const ValidateSettings&
           std::uint32_t triangle;
           overlapping = deepest_ellipsoid_overlap(*this, shrunk, contact, triangle, layers);
           if (overlapping) {
-            v.hit.normal = contact.normal;
-            v.hit.point = contact.point;
-            v.hit.depth = contact.depth;
-            v.hit.feature = contact.feature;
-            v.hit.triangle = triangle;
+            v.hit = start_overlap_hit(contact, triangle);
           } else {
             sweep_ellipsoid_one(*this, {shrunk, m.motion}, v.hit, path, layers);
           }

@@ -9,6 +9,7 @@
 #include <capsweep/heightfield.h>
 #include <capsweep/world.h>
 #include "tools/crowd.h"
+#include "tests/support/people.h"
 #include "tests/support/same_answers.h"
 #include "tests/support/scene_list.h"
 #include "tests/support/test_meshes.h"
@@ -18,20 +19,8 @@ namespace {
 using namespace capsweep;
 using testmesh::Mesh;
 
-constexpr float kR = 0.35f;
-
-Agent person(float x, float ground, float z, const Vec3& walk = {}) {
-  Agent a;
-  a.capsule = {{x, ground + kR + 0.02f, z}, {x, ground + kR + 0.02f + 1.1f, z}, kR};
-  a.displacement = walk;
-  return a;
-}
-
-MoveSettings alone() {
-  MoveSettings s;
-  s.agents_collide = false;
-  return s;
-}
+using people::alone;
+using people::person;
 
 MoveResult tick(const World& w, const Agent& a, const MoveSettings& s = alone()) {
   MoveResult r;

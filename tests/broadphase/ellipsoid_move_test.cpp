@@ -14,6 +14,7 @@
 #include <capsweep/world.h>
 #include "broadphase/world_arrays.h"
 #include "core/body.h"
+#include "tests/support/people.h"
 #include "tests/support/oracle.h"
 #include "tests/support/same_answers.h"
 #include "tests/support/test_meshes.h"
@@ -38,11 +39,7 @@ Agent ellipsoid_agent(float x, float ground, float z, const Vec3& walk = {}, con
   return a;
 }
 
-MoveSettings alone() {
-  MoveSettings s;
-  s.agents_collide = false;
-  return s;
-}
+using people::alone;
 
 MoveResult walk(const World& w, Agent& a, int ticks, const MoveSettings& s = alone()) {
   MoveResult r;

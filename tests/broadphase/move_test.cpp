@@ -12,6 +12,7 @@
 #include "tools/arena.h"
 #include "tools/crowd.h"
 #include "tests/support/oracle.h"
+#include "tests/support/people.h"
 #include "tests/support/same_answers.h"
 #include "tests/support/test_meshes.h"
 
@@ -20,22 +21,10 @@ namespace {
 using namespace capsweep;
 using testmesh::Mesh;
 
-constexpr float kR = 0.35f;
-constexpr float kAxis = 1.1f;
-
-// A person whose bottom sphere is 2 cm above the height `ground` at (x, z).
-Agent person(float x, float ground, float z, const Vec3& walk = {}) {
-  Agent a;
-  a.capsule = {{x, ground + kR + 0.02f, z}, {x, ground + kR + 0.02f + kAxis, z}, kR};
-  a.displacement = walk;
-  return a;
-}
-
-MoveSettings alone() {
-  MoveSettings s;
-  s.agents_collide = false;
-  return s;
-}
+using people::alone;
+using people::kAxis;
+using people::kR;
+using people::person;
 
 // Runs ticks for one agent; returns the last result.
 MoveResult walk(const World& w, Agent& a, int ticks, const MoveSettings& s = alone()) {
