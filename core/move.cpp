@@ -57,7 +57,8 @@ class PlaneSet {
 enum class Pass { walk, fall };
 
 struct PassOutcome {
-  bool hit_steep = false;  // a walk hit world geometry too steep to walk (a step, a wall)
+  bool find_steps = false;  // a walk asks whether its steep contacts could be steps (could_be_step)
+  bool hit_steep = false;   // a walk hit world geometry too steep to walk that could be a step
   bool landed = false;     // a fall reached walkable ground
   MoveHit ground;
   Vec3 ground_normal;
@@ -157,13 +158,14 @@ class Solver {
     return supports(c, down, ground, normal);
   }
 
-  // Stage 3: walk. Collide-and-slide; if a step-like obstacle blocked a grounded agent, also
-  // try up / forward / down and keep whichever got further.
+  // Stage 3: walk. Collide-and-slide; if an obstacle that could be a step blocked a grounded
+  // agent, also try up / forward / down and keep whichever got further.
   void walk_or_step(Body& c, const Vec3& walk, bool grounded) {
     const Body start = c;
     MoveSegments plain_segments;
     MoveSegments* plain_trace = segments_ ? &plain_segments : nullptr;
     PassOutcome plain;
+    plain.find_steps = grounded && s_.step_height > 0;
     slide_pass(c, walk, Pass::walk, plain, plain_trace);
     if (grounded && plain.hit_steep && s_.step_height > 0) {
       // A refused step leaves no contacts behind (its sweeps still count).
@@ -249,7 +251,8 @@ class Solver {
         if (later == Vec3{}) return;
         continue;
       }
-      motion = motion * (1.f - advance(c, motion, h, trace)) + later;
+      const Vec3 rest = motion * (1.f - advance(c, motion, h, trace));
+      motion = rest + later;
       Vec3 ground_normal;
       const bool is_agent = h.agent != kNoAgent;
       if (pass == Pass::fall && supports(c, {}, h, ground_normal)) {
@@ -267,13 +270,24 @@ class Solver {
         if (!walkable_plane) {
           // Too steep to walk (or another agent): a wall. Clipping against its horizontal
           // normal keeps the slide level, so steep surfaces are never climbed by sliding.
-          out.hit_steep |= !is_agent;  // agents are not climbed: no step for them
+          // Agents are not climbed: no step for them.
+          if (out.find_steps && !out.hit_steep && !is_agent) out.hit_steep = could_be_step(c, rest, h);
           const Vec3 w = horizontal(n);
           if (length_sq(w) > 1e-8f) n = w / length(w);
         }
       }
       if (!planes.clip(motion, n, walkable_plane, skin_deficit(h))) return;
     }
+  }
+
+  // Whether a steep contact that stopped `rest` of a walk could be a step: lifted by the step
+  // height, the body no longer meets that triangle on the same way. If it still does (a wall,
+  // a steep slope, a box higher than a step), the step-up would be stopped there too: trying it
+  // would cost three or more sweeps to be refused. One triangle alone is cheap to sweep.
+  bool could_be_step(const Body& c, const Vec3& rest, const MoveHit& h) const {
+    MoveHit again;
+    world_.sweep_triangle(with_skin(moved_by(c, kUp * s_.step_height), s_.skin), rest, h.hit.triangle, again);
+    return !again.hit.hit;
   }
 
   // Whether the hit of `c` moving by `motion` is ground to stand on. A contact normal too
@@ -304,7 +318,9 @@ class Solver {
   // tick. A sweep that starts inside the skin reports how far (depth = skin deficit): push back
   // out by that plus the backoff, as a swept move, so drift never builds up. When the push is
   // stopped at once by another surface whose skin the agent is also inside (a crease), the
-  // push is recomputed to leave both (the shortest vector p with p . n_i = need_i).
+  // push is recomputed to leave both (the shortest vector p with p . n_i = need_i); when it is
+  // stopped on the way by a surface outside the skin (a wall beside a slope), to keep clear of
+  // that one (need = 0, plus a lean).
   void restore_skin(Body& c, const MoveHit& h, MoveSegments* trace) {
     if (h.hit.t != 0 || !(h.hit.depth > 0) || h.hit.depth > skin_reach_) return;  // deeper: depenetration's case
     Vec3d n[3];
@@ -333,12 +349,16 @@ class Solver {
         travel(c, p, trace);
         return;
       }
-      if (block.hit.t > 0 || count == 3 || !(block.hit.depth > 0) || block.hit.depth > skin_reach_) {
+      const bool inside_skin = block.hit.t == 0 && block.hit.depth > 0 && block.hit.depth <= skin_reach_;
+      if (count == 3 || !(inside_skin || block.hit.t > 0)) {
         advance(c, p, block, trace);
         return;
       }
+      // A surface inside the skin too: leave it as well. A surface met on the way (a wall beside
+      // the slope the agent drifted into): keep its distance, sliding out along it, leaning off
+      // it by a hair so that float rounding never turns the push into it.
       n[count] = to_double(block.hit.normal);
-      need[count++] = double(block.hit.depth) + s_.backoff;
+      need[count++] = inside_skin ? double(block.hit.depth) + s_.backoff : double(kLean) * need[0];
     }
   }
 

@@ -276,6 +276,57 @@ TEST(Move, ACeilingStopsTheStepUp) {
   EXPECT_GE(gap(w, a.capsule), 0.01 - 1e-4);
 }
 
+TEST(Move, ASkinDeficitBesideAWallIsRestoredAlongTheWall) {
+  // A 44-degree slope (walkable) rising from a wall that faces up it. The agent has drifted 2 mm
+  // into the slope's skin and stands 2 mm beyond the wall's: pushing straight out of the slope
+  // runs into the wall within the backoff, so the push slides out along the wall instead.
+  // (Found far from the origin on recast_undulating, where rounding makes such drift.)
+  const float degrees = 44, wall_x = 0.2f;
+  const World w(Mesh().ramp(-1, -2, 4, degrees, 2, 1).wall(wall_x, -2, wall_x, 2, 3).triangles());
+  const float s = std::sin(degrees * std::numbers::pi_v<float> / 180), c = std::cos(degrees * std::numbers::pi_v<float> / 180);
+  const float x = wall_x + kR + 0.012f;
+  // The slope's plane passes through (-1, 0): the bottom sphere's centre kR + 8 mm from it.
+  const float y = (kR + 0.008f + s * (x + 1)) / c;
+  Agent a;
+  a.capsule = {{x, y, 0}, {x, y + kAxis, 0}, kR};
+  ASSERT_NEAR(gap(w, a.capsule), 0.008, 1e-4);
+  const MoveResult r = walk(w, a, 1);
+  EXPECT_TRUE(r.grounded);
+  EXPECT_GE(gap(w, r.capsule), 0.01 - 1e-4);
+}
+
+// The sweeps of one tick of an agent at x walking 0.4 m into whatever stands at x = 1, with the
+// default settings and with no step height at all (the step-up never tried).
+std::pair<int, int> sweeps_into(const World& w, float x = 1.f - kR - 0.06f) {
+  const Agent a = person(x, 0, 0, {0.4f, 0, 0});
+  MoveSettings no_step = alone();
+  no_step.step_height = 0;
+  MoveResult with, without;
+  w.move({&a, 1}, alone(), {&with, 1});
+  w.move({&a, 1}, no_step, {&without, 1});
+  EXPECT_TRUE(without.flags & kMoveBlocked);
+  return {with.sweeps, without.sweeps};
+}
+
+TEST(Move, WallsSlopesAndHighBoxesAreNotTriedAsSteps) {
+  // Lifted by the step height, the body still meets each before the walk's end: trying a step-up
+  // there would cost sweeps to be refused, so the tick costs what it costs with no step height.
+  // (The slope is met 0.2 m later by the lifted body: the agent starts almost touching it.)
+  const Mesh floor = Mesh().floor(-2, -2, 6, 2, 1);
+  const World wall(Mesh(floor).box({1, 0, -2}, {2, 3, 2}).triangles());
+  const World high_box(Mesh(floor).box({1, 0, -2}, {6, 0.5f, 2}).triangles());
+  const World steep(Mesh(floor).ramp(1, -2, 4, 60, 2, 1).triangles());
+  for (const World* w : {&wall, &high_box, &steep}) {
+    SCOPED_TRACE(w == &wall ? "wall" : w == &high_box ? "0.5 m box" : "60-degree slope");
+    const auto [with, without] = sweeps_into(*w, w == &steep ? 0.78f : 1.f - kR - 0.06f);
+    EXPECT_EQ(with, without);
+  }
+  // A step is tried (and taken): the lifted body passes over the face that stopped the walk.
+  const World step(Mesh(floor).box({1, 0, -2}, {6, 0.3f, 2}).triangles());
+  const auto [with, without] = sweeps_into(step);
+  EXPECT_GE(with, without + 3);
+}
+
 TEST(Move, RefusesBadAgentsAndKeepsThemInPlace) {
   const World w(Mesh().floor(-2, -2, 2, 2, 1).triangles());
   std::vector<Agent> agents{person(0, 0, 0, {NAN, 0, 0}), person(1, 0, 1, {0.1f, 0, 0})};
