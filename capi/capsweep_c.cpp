@@ -278,6 +278,9 @@ int cs_move(const cs_world* world, const cs_agent* agents, size_t count, const c
     for (std::size_t i = 0; i < count; ++i) {
       require(agents[i].shape <= CS_SHAPE_ELLIPSOID,
               "agent " + std::to_string(i) + ": shape must be 0 (a capsule) or 1 (an ellipsoid)");
+      require(agents[i].grounded <= 1, "agent " + std::to_string(i) + ": grounded must be 0 or 1");
+      require(agents[i].reserved[0] == 0 && agents[i].reserved[1] == 0,
+              "agent " + std::to_string(i) + ": reserved bytes must be 0");
       in[i] = records::agent(agents[i]);
     }
     std::vector<MoveResult> out(count);

@@ -32,10 +32,11 @@ static_assert(sizeof(cs_masked_sweep_query) == kMaskedQueryBytes && offsetof(cs_
 static_assert(sizeof(cs_claimed_move) == kShapedClaimedMoveBytes && offsetof(cs_claimed_move, grounded) == 48 &&
               offsetof(cs_claimed_move, shape) == 49 && offsetof(cs_claimed_move, layers) == kClaimedMoveBytes &&
               offsetof(cs_claimed_move, from_ellipsoid) == kMaskedClaimedMoveBytes);
-static_assert(sizeof(cs_ellipsoid) == 24 && offsetof(cs_agent, shape) == 52 && offsetof(cs_agent, ellipsoid) == 56 &&
+static_assert(sizeof(cs_ellipsoid) == 24 && offsetof(cs_agent, shape) == 52 && offsetof(cs_agent, grounded) == 53 &&
+              offsetof(cs_agent, ellipsoid) == 56 && offsetof(cs_agent, ground_triangle) == 80 &&
               offsetof(cs_move_result, shape) == 66 && offsetof(cs_move_result, ellipsoid) == 200 &&
               offsetof(cs_verdict, furthest_ellipsoid) == 116 && int(AgentShape::ellipsoid) == CS_SHAPE_ELLIPSOID);
-static_assert(sizeof(cs_agent) == 80 && sizeof(cs_move_settings) == 52 && sizeof(cs_move_contact) == 32 &&
+static_assert(sizeof(cs_agent) == 84 && sizeof(cs_move_settings) == 52 && sizeof(cs_move_contact) == 32 &&
               sizeof(cs_move_result) == 224 &&
               sizeof(cs_validate_settings) == 64 && sizeof(cs_verdict) == 164 && sizeof(cs_overlap_result) == 52);
 static_assert(int(Status::out_of_range) == CS_STATUS_OUT_OF_RANGE && int(Status::bad_layers) == CS_STATUS_BAD_LAYERS && int(Feature::vertex) == CS_FEATURE_VERTEX &&
@@ -110,7 +111,7 @@ inline cs_ellipsoid record(const Ellipsoid& e) {
 // Shapes are checked where records enter (cs_move, cs_validate): 0 or 1 here.
 inline Agent agent(const cs_agent& a) {
   return {capsule(a.capsule), vec(a.displacement), a.vertical_speed, a.id, layers(a.layers), AgentShape(a.shape),
-          ellipsoid(a.ellipsoid)};
+          ellipsoid(a.ellipsoid), a.grounded ? a.ground_triangle : kNoTriangle};
 }
 
 inline MoveSettings settings(const cs_move_settings& s) {
@@ -200,6 +201,8 @@ inline cs_agent record(const Agent& a) {
   r.layers = a.layers;
   r.shape = std::uint8_t(a.shape);
   r.ellipsoid = record(a.ellipsoid);
+  r.grounded = a.ground_triangle != kNoTriangle;
+  r.ground_triangle = r.grounded ? a.ground_triangle : 0;
   return r;
 }
 

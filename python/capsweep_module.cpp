@@ -171,8 +171,8 @@ py::dict layouts() {
   {
     py::dict fields;
     CS_FIELD(cs_agent, capsule); CS_FIELD(cs_agent, displacement); CS_FIELD(cs_agent, vertical_speed);
-    CS_FIELD(cs_agent, id); CS_FIELD(cs_agent, layers); CS_FIELD(cs_agent, shape); CS_FIELD(cs_agent, reserved);
-    CS_FIELD(cs_agent, ellipsoid);
+    CS_FIELD(cs_agent, id); CS_FIELD(cs_agent, layers); CS_FIELD(cs_agent, shape); CS_FIELD(cs_agent, grounded);
+    CS_FIELD(cs_agent, reserved); CS_FIELD(cs_agent, ellipsoid); CS_FIELD(cs_agent, ground_triangle);
     all["cs_agent"] = py::make_tuple(sizeof(cs_agent), fields);
   }
   {

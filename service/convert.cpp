@@ -376,6 +376,10 @@ void write_request(std::span<const Agent> agents, pb::MoveRequest& r) {
     id[i] = agents[i].id;
   }
   write_layers(agents, r.mutable_element_layers());
+  if (std::any_of(agents.begin(), agents.end(), [](const Agent& a) { return a.ground_triangle != kNoTriangle; })) {
+    std::uint32_t* ground = sized(r.mutable_ground_triangle(), n);
+    for (std::size_t i = 0; i < n; ++i) ground[i] = agents[i].ground_triangle;
+  }
 }
 
 BatchShape shape_of(const pb::MoveRequest& r) {
@@ -385,6 +389,7 @@ BatchShape shape_of(const pb::MoveRequest& r) {
   s.optional_column("vertical_speed", std::size_t(r.vertical_speed_size()));
   s.optional_column("id", std::size_t(r.id_size()));
   s.optional_column("element_layers", std::size_t(r.element_layers_size()));
+  s.optional_column("ground_triangle", std::size_t(r.ground_triangle_size()));
   return s;
 }
 
@@ -399,6 +404,7 @@ std::vector<Agent> read_request(const pb::MoveRequest& r, std::size_t n) {
     a.vertical_speed = r.vertical_speed_size() ? r.vertical_speed(int(i)) : 0.f;
     a.id = r.id_size() ? r.id(int(i)) : std::uint32_t(i);
     a.layers = layers_at(r.element_layers(), i);
+    a.ground_triangle = r.ground_triangle_size() ? r.ground_triangle(int(i)) : kNoTriangle;
   }
   return agents;
 }

@@ -126,7 +126,9 @@ typedef struct cs_sweep_hit {
 } cs_sweep_hit;
 
 /* An agent for one tick of cs_move: a capsule or an ellipsoid (shape), where it is at the start
- * of the tick. 80 bytes. */
+ * of the tick, and the ground it stood on at the end of the last (pass back the result's grounded
+ * and ground_triangle: one sweep against that triangle then replaces the ground probe; a zeroed
+ * struct probes). 84 bytes. */
 typedef struct cs_agent {
   cs_capsule capsule;    /* a capsule agent's body */
   float displacement[3]; /* where it wants to walk this tick (horizontal part used) */
@@ -134,8 +136,10 @@ typedef struct cs_agent {
   uint32_t id;           /* reported in other agents' contacts; breaks ties between agents */
   uint32_t layers;       /* the layers of triangles it collides with; 0 = every layer (see above) */
   uint8_t shape;         /* enum cs_agent_shape (0: a capsule, as a zeroed struct) */
-  uint8_t reserved[3];   /* 0 */
+  uint8_t grounded;      /* 1: ground_triangle is the last result's (its grounded); 0: probe */
+  uint8_t reserved[2];   /* 0 */
   cs_ellipsoid ellipsoid; /* an ellipsoid agent's body */
+  uint32_t ground_triangle; /* grounded = 1: the last result's ground_triangle; else ignored */
 } cs_agent;
 
 /* Every tunable of the movement solver; cs_move_settings_default() fills capsweep's defaults

@@ -53,10 +53,12 @@ ELLIPSOID_DTYPE = _struct([("centre", _V3, 0), ("radii", _V3, 12)], 24)
 #: Values of the shape fields: an agent's body is its capsule or its ellipsoid.
 SHAPES = ("capsule", "ellipsoid")
 #: An agent; `layers`: the layers of triangles it collides with (0 = every layer); `shape`: 0 a
-#: capsule (`capsule`), 1 an ellipsoid (`ellipsoid`).
+#: capsule (`capsule`), 1 an ellipsoid (`ellipsoid`); `grounded` and `ground_triangle`: pass back
+#: the last result's (one sweep against that triangle replaces the ground probe; 0: probe).
 AGENT_DTYPE = _struct([("capsule", CAPSULE_DTYPE, 0), ("displacement", _V3, 28), ("vertical_speed", "<f4", 40),
-                       ("id", "<u4", 44), ("layers", "<u4", 48), ("shape", "u1", 52), ("reserved", ("u1", (3,)), 53),
-                       ("ellipsoid", ELLIPSOID_DTYPE, 56)], 80)
+                       ("id", "<u4", 44), ("layers", "<u4", 48), ("shape", "u1", 52), ("grounded", "u1", 53),
+                       ("reserved", ("u1", (2,)), 54), ("ellipsoid", ELLIPSOID_DTYPE, 56),
+                       ("ground_triangle", "<u4", 80)], 84)
 MOVE_CONTACT_DTYPE = _struct([("point", _V3, 0), ("normal", _V3, 12), ("triangle", "<u4", 24),
                               ("agent", "<u4", 28)], 32)
 MOVE_RESULT_DTYPE = _struct([("capsule", CAPSULE_DTYPE, 0), ("moved", _V3, 28), ("vertical_speed", "<f4", 40),

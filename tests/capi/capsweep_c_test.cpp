@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <iterator>
@@ -395,7 +396,7 @@ TEST(CApi, EllipsoidAgentsAndTheirClaimsAnswerAsTheCppApi) {
   cs.seed = 5;
   cs.trace = true;
   cs.agent_shapes = {AgentShape::ellipsoid, AgentShape::capsule, AgentShape::ellipsoid};
-  cs.carry_ground = false;  // agents as this interface passes them: no carried ground yet
+  // Agents carry their ground triangle from tick to tick, as this interface passes them.
   Crowd crowd(world, cs);
   std::vector<ClaimedMove> cpp_claims;
   for (int t = 0; t < 20; ++t) {
@@ -405,6 +406,7 @@ TEST(CApi, EllipsoidAgentsAndTheirClaimsAnswerAsTheCppApi) {
   const std::vector<Agent>& cpp_agents = crowd.agents();
   std::vector<cs_agent> agents;
   for (const Agent& a : cpp_agents) agents.push_back(records::record(a));
+  EXPECT_GT(std::count_if(agents.begin(), agents.end(), [](const cs_agent& a) { return a.grounded == 1; }), 400);
   std::vector<cs_move_result> moved(agents.size());
   ASSERT_EQ(cs_move(h.w, agents.data(), agents.size(), nullptr, moved.data(), 0), CS_OK) << cs_last_error();
   std::vector<MoveResult> expected(agents.size());
@@ -436,6 +438,14 @@ TEST(CApi, EllipsoidAgentsAndTheirClaimsAnswerAsTheCppApi) {
   agents[1].shape = 2;
   EXPECT_EQ(cs_move(h.w, agents.data(), agents.size(), nullptr, moved.data(), 0), CS_ERROR_ARGUMENT);
   EXPECT_STREQ(cs_last_error(), "cs_move: agent 1: shape must be 0 (a capsule) or 1 (an ellipsoid)");
+  agents[1].shape = 0;
+  agents[4].grounded = 2;
+  EXPECT_EQ(cs_move(h.w, agents.data(), agents.size(), nullptr, moved.data(), 0), CS_ERROR_ARGUMENT);
+  EXPECT_STREQ(cs_last_error(), "cs_move: agent 4: grounded must be 0 or 1");
+  agents[4].grounded = 1;
+  agents[6].reserved[1] = 3;
+  EXPECT_EQ(cs_move(h.w, agents.data(), agents.size(), nullptr, moved.data(), 0), CS_ERROR_ARGUMENT);
+  EXPECT_STREQ(cs_last_error(), "cs_move: agent 6: reserved bytes must be 0");
   claims[3].shape = 9;
   EXPECT_EQ(cs_validate(h.w, claims.data(), claims.size(), &vs, verdicts.data(), 0), CS_ERROR_ARGUMENT);
   EXPECT_STREQ(cs_last_error(), "cs_validate: move 3: shape must be 0 (a capsule) or 1 (an ellipsoid)");

@@ -225,6 +225,35 @@ def test_each_query_agent_and_claim_sees_its_own_layers(tmp_path):
         assert answer.tobytes() == r.read_bytes()[16:]
 
 
+def test_agents_that_pass_back_their_ground_probe_less():
+    """An agent that passes back its result's grounded and ground_triangle checks that triangle
+    alone instead of probing the world: on a floor it walks the same path for fewer sweeps; a
+    grounded flag other than 0 or 1 is refused."""
+    vertices = np.array([[-5, 0, -5], [5, 0, -5], [5, 0, 5], [-5, 0, 5],
+                         [2, 0, -5], [2, 3, -5], [2, 3, 5], [2, 0, 5]], dtype=np.float32)
+    world = capsweep.World(vertices, np.array([[0, 2, 1], [0, 3, 2], [4, 5, 6], [4, 6, 7]]))
+    agents = np.zeros(2, capsweep.AGENT_DTYPE)
+    agents["capsule"]["a"], agents["capsule"]["b"], agents["capsule"]["radius"] = (0, 0.37, 0), (0, 1.47, 0), 0.35
+    agents["displacement"] = (0.1, 0, 0.02)
+    agents["id"] = (0, 1)
+    sweeps = np.zeros(2)
+    for tick in range(30):
+        moved = world.move(agents, settings={"agents_collide": 0})
+        assert moved["status"].tolist() == [0, 0]
+        assert moved["capsule"][0].tobytes() == moved["capsule"][1].tobytes()
+        sweeps += moved["sweeps"]
+        agents["capsule"] = moved["capsule"]
+        agents["vertical_speed"] = moved["vertical_speed"]
+        agents["grounded"][0] = moved["grounded"][0]  # agent 0 carries its ground, agent 1 probes
+        agents["ground_triangle"][0] = moved["ground_triangle"][0]
+    assert agents["grounded"][0] == 1 and agents["ground_triangle"][0] in (0, 1)
+    assert sweeps[0] <= sweeps[1] - 25
+    bad = agents.copy()
+    bad["grounded"][1] = 2
+    with pytest.raises(capsweep.Error, match="agent 1: grounded must be 0 or 1"):
+        world.move(bad)
+
+
 def test_ellipsoid_agents_move_and_their_crowds_trace_validates(tmp_path):
     """Ellipsoid agents (AGENT_DTYPE shape 1): one walks into a wall and stops a skin short of it,
     one that is no shape is refused; a mixed crowd's trace (CWSQ version 7), read as claimed moves,

@@ -253,7 +253,7 @@ TEST(ServiceShapes, EllipsoidAndMixedAgentsMoveAndValidateAsInTheLibrary) {
     cs.seed = 6;
     cs.trace = true;
     cs.agent_shapes = shapes;
-    cs.carry_ground = false;  // agents as this interface passes them: no carried ground yet
+    // Agents carry their ground triangle from tick to tick, as this interface passes them.
     Crowd crowd(world, cs);
     std::vector<ClaimedMove> claims;
     for (int t = 0; t < 15; ++t) {
