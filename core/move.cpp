@@ -78,8 +78,8 @@ class Solver {
 
     MoveHit ground;
     Vec3 ground_normal;
-    const bool grounded_at_start = carried_ground(agent, c, ground, ground_normal) ||
-                                   probe_ground(c, s_.ground_distance, ground, ground_normal);
+    const bool carried = carried_ground(agent, c, ground, ground_normal);
+    const bool grounded_at_start = carried || probe_ground(c, s_.ground_distance, ground, ground_normal);
     float vertical_speed = agent.vertical_speed;
     if (grounded_at_start && vertical_speed <= 0) vertical_speed = 0;
 
@@ -88,7 +88,9 @@ class Solver {
     if (wanted >= s_.min_distance) walk_or_step(c, walk, grounded_at_start && vertical_speed == 0);
 
     bool grounded = false;
-    if (grounded_at_start && vertical_speed == 0) grounded = snap(c, ground, ground_normal);
+    if (grounded_at_start && vertical_speed == 0) {
+      grounded = (carried && stays_on(c, ground, ground_normal)) || snap(c, ground, ground_normal);
+    }
     if (!grounded) {
       vertical_speed = std::fmax(vertical_speed - s_.gravity * s_.dt, -s_.max_fall_speed);
       PassOutcome fall;
@@ -224,6 +226,31 @@ class Solver {
     ground = fall.ground;
     normal = fall.ground_normal;
     return true;
+  }
+
+  // Stage 4, cheaper: an agent that carried its ground and, where the walk left it, still stands
+  // on that triangle no further than the backoff above its skin (flat ground, a walk along a
+  // slope's plane) would not move in the snap: the snap's pass would land there at once and back
+  // off as far as it came. Checked by one sweep against that triangle alone, as the carried ground
+  // is. The agent does not move, so the clearance the walk left stays; the snap's world sweep
+  // could only have met another surface first within that backoff, a tie at a seam or the rim
+  // of a steeper face (measured with the carried ground: tests/broadphase/carried_ground_test.cpp).
+  bool stays_on(const Body& c, MoveHit& ground, Vec3& normal) {
+    const Vec3 down = kUp * -std::fmax(s_.snap_distance, s_.ground_distance);
+    MoveHit h;
+    world_.sweep_triangle(with_skin(c, s_.skin), down, ground.hit.triangle, h);
+    if (!h.hit.hit || h.hit.t == 0.f) return false;
+    // The snap would leave it here to the bit: its advance is 0, or rounds away in float.
+    const float fraction = advance_fraction(down, h);
+    if (fraction > 0 && !unmoved_by(c, down * fraction)) return false;
+    if (!supports(c, {}, h, normal)) return false;
+    ground = h;
+    return true;
+  }
+
+  static bool unmoved_by(const Body& c, const Vec3& d) {
+    const Body m = moved_by(c, d);
+    return c.is_capsule() ? m.capsule.a == c.capsule.a && m.capsule.b == c.capsule.b : m.ellipsoid.centre == c.ellipsoid.centre;
   }
 
   // One collide-and-slide pass: sweep, advance to the contact (the sweep uses the body grown by
@@ -366,13 +393,17 @@ class Solver {
   // beyond the skin (the distance grows at least as fast as the cosine of the approach: it is
   // convex along the path). Returns the fraction of `motion` travelled.
   float advance(Body& c, const Vec3& motion, const MoveHit& h, MoveSegments* trace) const {
+    const float fraction = advance_fraction(motion, h);
+    if (fraction > 0) travel(c, motion * fraction, trace);
+    return fraction;
+  }
+
+  float advance_fraction(const Vec3& motion, const MoveHit& h) const {
     const float len = length(motion);
     const float approach = -dot(h.hit.normal, motion) / len;  // cosine, > 0 for a hit moved into
     const float reached = h.hit.t * len;
     const float back = approach > 0 ? std::fmin(s_.backoff / approach, reached) : 0.f;
-    const float fraction = (reached - back) / len;
-    if (fraction > 0) travel(c, motion * fraction, trace);
-    return fraction;
+    return (reached - back) / len;
   }
 
   static void travel(Body& c, const Vec3& motion, MoveSegments* trace) {

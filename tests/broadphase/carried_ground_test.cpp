@@ -1,6 +1,7 @@
 // Agent::ground_triangle, the ground an agent carries from its last tick: a checked hint that
-// replaces the ground probe. An agent whose floor is gone, or who is no longer on it, falls as
-// it would without the hint; a hint that is not there costs the probe and changes nothing; a
+// replaces the ground probe, and the snap when the walk left the agent standing on it. An agent
+// whose floor is gone, or who is no longer on it, falls as it would without the hint; one that
+// walks off it snaps as before; a hint that is not there costs the probe and changes nothing; a
 // crowd carrying it keeps every movement invariant and walks as the probing crowd does.
 #include <gtest/gtest.h>
 
@@ -9,6 +10,7 @@
 #include <capsweep/heightfield.h>
 #include <capsweep/world.h>
 #include "tools/crowd.h"
+#include "tests/support/oracle.h"
 #include "tests/support/people.h"
 #include "tests/support/same_answers.h"
 #include "tests/support/scene_list.h"
@@ -20,6 +22,7 @@ using namespace capsweep;
 using testmesh::Mesh;
 
 using people::alone;
+using people::kR;
 using people::person;
 
 MoveResult tick(const World& w, const Agent& a, const MoveSettings& s = alone()) {
@@ -43,6 +46,14 @@ bool same_tick(MoveResult a, const MoveResult& b) {
   return answers::same(a, b);
 }
 
+// The same tick but perhaps for which of the triangles the agent stands on it names (a seam, or a
+// crease between two walkable faces, under it).
+bool same_place(MoveResult a, const MoveResult& b) {
+  a.ground_triangle = b.ground_triangle;
+  a.ground_normal = b.ground_normal;
+  return same_tick(a, b);
+}
+
 TEST(CarriedGround, AGroundedAgentChecksItsTriangleInsteadOfProbing) {
   const World w(Mesh().floor(-5, -5, 5, 5, 1).triangles());
   const Agent a = person(0, 0, 0, {0.05f, 0, 0});
@@ -54,7 +65,8 @@ TEST(CarriedGround, AGroundedAgentChecksItsTriangleInsteadOfProbing) {
   probing.ground_triangle = kNoTriangle;
   const MoveResult with_hint = tick(w, carried), without = tick(w, probing);
   EXPECT_TRUE(same_tick(with_hint, without));  // the same tick, bit for bit
-  EXPECT_EQ(with_hint.sweeps + 1, without.sweeps);  // one world sweep fewer
+  // Two world sweeps fewer: the probe, and the snap (the walk left it on the same triangle).
+  EXPECT_EQ(with_hint.sweeps + 2, without.sweeps);
   EXPECT_TRUE(with_hint.grounded);
 }
 
@@ -112,6 +124,37 @@ TEST(CarriedGround, AnAgentMovedAwayFromItsFloorFalls) {
   EXPECT_TRUE(off.flags & kMoveFalling);
 }
 
+// Down a staircase the agent carrying its ground leaves its tread every few ticks: then it snaps
+// down as the probing agent does, and where it stays on the tread it skips the snap; tick by tick
+// from the same state the two are in the same place.
+TEST(CarriedGround, AnAgentWalkingDownStairsSnapsAsTheProbingOne) {
+  Mesh m;
+  m.floor(-3, -2, 8, 2, 1);
+  for (int s = 0; s < 10; ++s) m.box({-3, 0, -2}, {0.35f * float(s), 0.2f * float(10 - s), 2});
+  const World w(m.triangles());
+  Agent a = person(-1, 2, 0, {0.08f, 0, 0});
+  int snapped = 0, cheaper = 0;
+  for (int i = 0; i < 80; ++i) {
+    const MoveResult r = tick(w, a);
+    ASSERT_TRUE(r.grounded) << "tick " << i;
+    if (a.ground_triangle != kNoTriangle) {
+      Agent probing = a;
+      probing.ground_triangle = kNoTriangle;
+      const MoveResult p = tick(w, probing);
+      EXPECT_TRUE(same_place(r, p)) << "tick " << i;
+      cheaper += r.sweeps + 2 == p.sweeps;
+    }
+    snapped += (r.flags & kMoveSnapped) != 0;
+    a = next(a, r);
+  }
+  EXPECT_GE(snapped, 9);
+  // On the landing and the floor (the rounded bottom rolls over each tread's edge in the ticks
+  // between, which the snap follows): 33 of the 80 ticks.
+  EXPECT_GE(cheaper, 25);
+  EXPECT_GT(a.capsule.a.x, 3.5f);
+  EXPECT_NEAR(a.capsule.a.y - kR, 0.015f, 0.003f);
+}
+
 // A hint that names no triangle this agent may stand on is the probe: same bytes, same sweeps.
 TEST(CarriedGround, AHintThatIsNotThereIsTheProbe) {
   // Floor triangles on layer 1, a second floor under it on layer 2, and a heightfield with a hole.
@@ -145,9 +188,11 @@ TEST(CarriedGround, AHintThatIsNotThereIsTheProbe) {
 }
 
 // A crowd carrying its ground keeps every movement invariant and costs fewer sweeps; and tick by
-// tick, from the probing crowd's own state, the hint gives the probe's answer but for at most
-// two agent-ticks in a thousand (where another surface lies within the ground distance under
-// the agent).
+// tick, from the probing crowd's own state, the hint leaves the agent where the probe does but
+// for at most two agent-ticks in a thousand (where another surface lies within the ground
+// distance under the agent). Where it stays on its triangle it may name that one where the
+// probe's snap names a neighbour it touches as well: the named triangle is always within the
+// skin and the ground distance of the agent.
 class CarriedGroundScenes : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(CarriedGroundScenes, ACrowdCarryingItsGroundWalksAsTheProbingCrowd) {
@@ -159,7 +204,8 @@ TEST_P(CarriedGroundScenes, ACrowdCarryingItsGroundWalksAsTheProbingCrowd) {
   CrowdSettings probing = cs;
   probing.carry_ground = false;
   Crowd carried_crowd(world, cs), probing_crowd(world, probing);
-  std::uint64_t differing = 0, compared = 0, hinted = 0;
+  std::uint64_t differing = 0, compared = 0, hinted = 0, other_ground = 0;
+  const std::span<const Triangle> triangles = world.triangles();
   std::vector<MoveResult> with_hint;
   for (int t = 0; t < 120; ++t) {
     carried_crowd.tick();
@@ -179,8 +225,17 @@ TEST_P(CarriedGroundScenes, ACrowdCarryingItsGroundWalksAsTheProbingCrowd) {
     with_hint.resize(agents.size());
     world.move(agents, cs.move, with_hint, cs.batch);
     for (std::size_t i = 0; i < agents.size(); ++i) {
-      differing += !same_tick(with_hint[i], probing_crowd.results()[i]);
+      const MoveResult& mine = with_hint[i];
+      differing += !same_place(mine, probing_crowd.results()[i]);
       ++compared;
+      if (mine.grounded && mine.ground_triangle != probing_crowd.results()[i].ground_triangle) {
+        ++other_ground;
+        const Triangle& g = triangles[mine.ground_triangle];
+        const Vec3d v[3] = {to_double(g.v[0]), to_double(g.v[1]), to_double(g.v[2])};
+        const double gap = oracle::segment_triangle(to_double(mine.capsule.a), to_double(mine.capsule.b), v).distance -
+                           mine.capsule.radius;
+        EXPECT_LE(gap, cs.move.skin + cs.move.ground_distance) << "agent " << i << " tick " << t;
+      }
     }
   }
   EXPECT_LT(carried_crowd.totals().sweeps, probing_crowd.totals().sweeps);
@@ -189,6 +244,7 @@ TEST_P(CarriedGroundScenes, ACrowdCarryingItsGroundWalksAsTheProbingCrowd) {
   // each an agent whose last tick ended grounded on a triangle the probe, from the same start,
   // does not accept (it meets a steeper surface first): with the hint it keeps standing.
   EXPECT_LE(differing * 500, compared) << differing << " of " << compared;
+  EXPECT_LE(other_ground * 50, compared) << other_ground << " of " << compared;
 }
 
 INSTANTIATE_TEST_SUITE_P(Scenes, CarriedGroundScenes, ::testing::ValuesIn(scenes::names()),
