@@ -128,10 +128,7 @@ TEST(CarriedGround, AnAgentMovedAwayFromItsFloorFalls) {
 // down as the probing agent does, and where it stays on the tread it skips the snap; tick by tick
 // from the same state the two are in the same place.
 TEST(CarriedGround, AnAgentWalkingDownStairsSnapsAsTheProbingOne) {
-  Mesh m;
-  m.floor(-3, -2, 8, 2, 1);
-  for (int s = 0; s < 10; ++s) m.box({-3, 0, -2}, {0.35f * float(s), 0.2f * float(10 - s), 2});
-  const World w(m.triangles());
+  const World w(Mesh().floor(-3, -2, 8, 2, 1).stairs_down(-3, -2, 2, 10, 0.2f, 0.35f).triangles());
   Agent a = person(-1, 2, 0, {0.08f, 0, 0});
   int snapped = 0, cheaper = 0;
   for (int i = 0; i < 80; ++i) {

@@ -204,10 +204,7 @@ TEST(Move, WalksOffALedgeAndFalls) {
 
 TEST(Move, WalksDownStairsStayingGrounded) {
   // Ten 0.2 m steps down along +x, 0.35 m treads.
-  Mesh m;
-  m.floor(-3, -2, 8, 2, 1);
-  for (int s = 0; s < 10; ++s) m.box({-3, 0, -2}, {0.35f * float(s), 0.2f * float(10 - s), 2});
-  const World w(m.triangles());
+  const World w(Mesh().floor(-3, -2, 8, 2, 1).stairs_down(-3, -2, 2, 10, 0.2f, 0.35f).triangles());
   Agent a = person(-1, 2, 0, {0.08f, 0, 0});
   walk(w, a, 3);
   int snapped = 0;

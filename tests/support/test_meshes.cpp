@@ -41,6 +41,11 @@ Mesh& Mesh::ramp(float x0, float z0, float width, float degrees, float rise, flo
   return *this;
 }
 
+Mesh& Mesh::stairs_down(float x0, float z0, float z1, int steps, float rise, float tread) {
+  for (int s = 0; s < steps; ++s) box({x0, 0, z0}, {tread * float(s), rise * float(steps - s), z1});
+  return *this;
+}
+
 Mesh& Mesh::wall(float x0, float z0, float x1, float z1, float height) {
   const Vec3 side{z1 - z0, 0, x0 - x1};
   quad({x0, 0, z0}, {x1, 0, z1}, {x1, height, z1}, {x0, height, z0}, side);

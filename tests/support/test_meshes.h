@@ -20,6 +20,9 @@ class Mesh {
   // A ramp rising along +x from (x0, y0) at `degrees`, `width` along z from z0, up to height
   // y0 + rise; its top continues as a flat platform `top_length` long.
   Mesh& ramp(float x0, float z0, float width, float degrees, float rise, float top_length, float y0 = 0);
+  // A staircase going down along +x over [z0, z1]: `steps` boxes from x0, step s (0 the highest)
+  // ending at x = s * tread with its top at (steps - s) * rise.
+  Mesh& stairs_down(float x0, float z0, float z1, int steps, float rise, float tread);
   // A vertical wall: the quad over the segment (x0, z0)-(x1, z1), from y 0 to `height`, both faces.
   Mesh& wall(float x0, float z0, float x1, float z1, float height);
   std::vector<Triangle> triangles() const { return tris_; }
