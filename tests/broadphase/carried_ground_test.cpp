@@ -237,9 +237,10 @@ TEST_P(CarriedGroundScenes, ACrowdCarryingItsGroundWalksAsTheProbingCrowd) {
   }
   EXPECT_LT(carried_crowd.totals().sweeps, probing_crowd.totals().sweeps);
   EXPECT_GT(hinted * 2, compared);
-  // Measured (120 ticks of 300 agents): 0 on the arena and up to 46 of 36,000 on the dungeon,
+  // Measured (120 ticks of 300 agents): 0 on the arena and up to 56 of 36,000 on the dungeon,
   // each an agent whose last tick ended grounded on a triangle the probe, from the same start,
-  // does not accept (it meets a steeper surface first): with the hint it keeps standing.
+  // does not accept (it meets a steeper surface first): with the hint it keeps standing. Another
+  // triangle named in the same place: 14 (arena) to 248 (recast_undulating) of 36,000.
   EXPECT_LE(differing * 500, compared) << differing << " of " << compared;
   EXPECT_LE(other_ground * 50, compared) << other_ground << " of " << compared;
 }
