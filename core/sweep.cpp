@@ -97,12 +97,27 @@ bool enter_sphere(const Vec3d& center, double r, const Vec3d& d, double& t, Vec3
 
 }  // namespace
 
-void detail::sweep_frame(const Frame& f, Best& best) {
+namespace {
+
+// Whether the axis [0, e] certainly lies farther than r from the triangle: both ends on one side
+// of its plane and beyond r of it (the plane's distance bounds the triangle's), with a margin far
+// above double rounding so that a start the closest points would call an overlap is never missed.
+bool clear_of_plane(const detail::Frame& f) {
+  if (f.shape.kind != TriangleShape::proper) return false;
+  const double s0 = -dot(f.v[0], f.shape.normal), s1 = dot(f.e - f.v[0], f.shape.normal);
+  const double margin = 1e-9 * (f.r + std::fabs(s0) + std::fabs(s1) + length(f.v[0]));
+  return (s0 > f.r + margin && s1 > f.r + margin) || (s0 < -(f.r + margin) && s1 < -(f.r + margin));
+}
+
+// sweep_frame, or with skip = false sweep_frame_every_part.
+void sweep_parts(const Frame& f, Best& best, bool skip) {
   // A start within reach is an overlap, whichever way the capsule moves.
-  const detail::ContactD start = detail::contact({}, f.e, f.r, f.v, f.shape);
-  if (start.distance <= f.r) {
-    best = {0.0, start.normal, start.on_triangle, start.feature, start.depth};
-    return;
+  if (!skip || !clear_of_plane(f)) {
+    const detail::ContactD start = detail::contact({}, f.e, f.r, f.v, f.shape);
+    if (start.distance <= f.r) {
+      best = {0.0, start.normal, start.on_triangle, start.feature, start.depth};
+      return;
+    }
   }
   const Vec3d& e = f.e;
   const Vec3d& d = f.d;
@@ -113,12 +128,24 @@ void detail::sweep_frame(const Frame& f, Best& best) {
   auto take = [&](double tt, const Vec3d& normal, const Vec3d& point, Feature feature) {
     if (tt < best.t) best = {tt, normal, point, feature, 0.0};
   };
+  // Whether a part of the prism whose core (the point, segment or polygon it rounds by r) lies
+  // `core` from the start can be entered before the best contact so far: x(t) = t d comes within
+  // r of it no sooner than t = (core - r) / |d|. Parts that cannot are not evaluated, which makes
+  // the common sweep onto a face cheap; a relative margin far above double rounding keeps ties
+  // on the side of evaluating, so the answer is the full evaluation's, bit for bit.
+  const double path = length(d);
+  auto may_beat = [&](double core) {
+    const double ahead = best.t * path;  // infinite (or NaN for no motion) before any contact
+    return !skip || !(core - f.r > ahead + 1e-9 * (core + f.r + ahead));
+  };
+  auto from_start = [](const Vec3d& p, const Vec3d& q) { return length(closest_point_segment({}, p, q).point); };
 
   // x(t) on a face/edge/vertex of the prism, less r along the normal, is (triangle point) - (axis point).
   if (f.shape.kind == TriangleShape::proper) {
     const Vec3d at_a[3] = {v[0], v[1], v[2]};
     if (enter_slab(at_a, 3, f.shape.normal, f.r, d, t, n)) take(t, n, d * t - n * f.r, Feature::face);
-    if (has_axis) {
+    // The far end's face: its plane's distance bounds the triangle's.
+    if (has_axis && may_beat(std::fabs(dot(v[0] - e, f.shape.normal)))) {
       const Vec3d at_b[3] = {v[0] - e, v[1] - e, v[2] - e};
       if (enter_slab(at_b, 3, f.shape.normal, f.r, d, t, n)) take(t, n, d * t - n * f.r + e, Feature::face);
     }
@@ -126,6 +153,10 @@ void detail::sweep_frame(const Frame& f, Best& best) {
   if (has_axis) {
     for (int i = 0; i < 3; ++i) {
       const int j = (i + 1) % 3;
+      // The quad's points are p - u e (p on the edge, u in [0, 1]): its distance from the start
+      // is the edge's from the axis.
+      const ClosestSegmentSegment edge_axis = closest_segment_segment(v[i], v[j], {}, e);
+      if (!may_beat(length(edge_axis.on_first - edge_axis.on_second))) continue;
       const Vec3d pn = plane_normal(v[j] - v[i], e);
       if (length_sq(pn) == 0) continue;
       const Vec3d quad[4] = {v[i], v[j], v[j] - e, v[i] - e};
@@ -137,23 +168,31 @@ void detail::sweep_frame(const Frame& f, Best& best) {
   }
   for (int i = 0; i < 3; ++i) {
     const int j = (i + 1) % 3;
-    if (enter_cylinder(v[i], v[j], f.r, d, t, n)) {
+    if (may_beat(from_start(v[i], v[j])) && enter_cylinder(v[i], v[j], f.r, d, t, n)) {
       take(t, n, closest_point_segment(d * t, v[i], v[j]).point, Feature::edge);
     }
-    if (has_axis && enter_cylinder(v[i] - e, v[j] - e, f.r, d, t, n)) {
+    if (has_axis && may_beat(from_start(v[i] - e, v[j] - e)) && enter_cylinder(v[i] - e, v[j] - e, f.r, d, t, n)) {
       take(t, n, closest_point_segment(e + d * t, v[i], v[j]).point, Feature::edge);
     }
   }
   if (has_axis) {
     for (int i = 0; i < 3; ++i) {
-      if (enter_cylinder(v[i], v[i] - e, f.r, d, t, n)) take(t, n, v[i], Feature::vertex);
+      if (may_beat(from_start(v[i], v[i] - e)) && enter_cylinder(v[i], v[i] - e, f.r, d, t, n)) {
+        take(t, n, v[i], Feature::vertex);
+      }
     }
   }
   for (int i = 0; i < 3; ++i) {
-    if (enter_sphere(v[i], f.r, d, t, n)) take(t, n, v[i], Feature::vertex);
-    if (has_axis && enter_sphere(v[i] - e, f.r, d, t, n)) take(t, n, v[i], Feature::vertex);
+    if (may_beat(length(v[i])) && enter_sphere(v[i], f.r, d, t, n)) take(t, n, v[i], Feature::vertex);
+    if (has_axis && may_beat(length(v[i] - e)) && enter_sphere(v[i] - e, f.r, d, t, n)) take(t, n, v[i], Feature::vertex);
   }
 }
+
+}  // namespace
+
+void detail::sweep_frame(const Frame& f, Best& best) { sweep_parts(f, best, true); }
+
+void detail::sweep_frame_every_part(const Frame& f, Best& best) { sweep_parts(f, best, false); }
 
 namespace {
 

@@ -26,7 +26,12 @@ struct Best {
 };
 
 // The first contact of the rounded prism's parts (see <capsweep/sweep.h>), or the start's
-// contact (t = 0, depth, push-out normal) when the start is within reach.
+// contact (t = 0, depth, push-out normal) when the start is within reach. Parts that cannot be
+// entered before the best contact found so far are not evaluated (nor the start's closest points
+// when the axis lies beyond r of the triangle's plane): the answer is sweep_frame_every_part's,
+// bit for bit (tests/core/sweep_frame_test.cpp).
 void sweep_frame(const Frame& frame, Best& best);
+// The same, evaluating every part: the reference the shortcuts are checked against.
+void sweep_frame_every_part(const Frame& frame, Best& best);
 
 }  // namespace capsweep::detail
