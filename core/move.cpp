@@ -169,7 +169,7 @@ class Solver {
     PassOutcome plain;
     plain.find_steps = grounded && s_.step_height > 0;
     slide_pass(c, walk, Pass::walk, plain, plain_trace);
-    if (grounded && plain.hit_steep && s_.step_height > 0) {
+    if (plain.hit_steep) {
       // A refused step leaves no contacts behind (its sweeps still count).
       const std::uint8_t contact_count = result_.contact_count;
       MoveContact contacts[kMaxMoveContacts];
@@ -310,7 +310,7 @@ class Solver {
   // Whether a steep contact that stopped `rest` of a walk could be a step: lifted by the step
   // height, the body no longer meets that triangle on the same way. If it still does (a wall,
   // a steep slope, a box higher than a step), the step-up would be stopped there too: trying it
-  // would cost three or more sweeps to be refused. One triangle alone is cheap to sweep.
+  // would cost three or more world sweeps to be refused.
   bool could_be_step(const Body& c, const Vec3& rest, const MoveHit& h) const {
     MoveHit again;
     world_.sweep_triangle(with_skin(moved_by(c, kUp * s_.step_height), s_.skin), rest, h.hit.triangle, again);
