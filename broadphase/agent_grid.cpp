@@ -5,7 +5,6 @@
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
-#include <tbb/parallel_sort.h>
 
 #include <capsweep/status.h>
 
@@ -34,37 +33,58 @@ void AgentGrid::build(std::span<const Capsule> capsules) {
     boxes_[i] = swept_bounds(capsules[i], {});
     largest = std::max(largest, max_abs_component(boxes_[i].max - boxes_[i].min));
   }
-  cell_ = largest;
+  // A thousandth wider than the widest box, so that a box's float width rounded down never
+  // exceeds the cell the walk subtracts.
+  cell_ = largest * 1.001f;
+  inverse_cell_ = 1.f / cell_;
+  // A counting sort by column through the hash table: count each column's agents, give each
+  // column its run of entries_, then file the agents in index order (so a column lists them in
+  // increasing index). Linear in the agents; only the columns are computed in parallel.
+  keys_.resize(capsules.size());
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, capsules.size(), 1024), [&](const auto& range) {
     for (std::size_t i = range.begin(); i != range.end(); ++i) {
-      const Cell c = cell_of(boxes_[i].min);
-      entries_[i] = {key(c[0], c[2]), std::uint32_t(i)};
+      const Column c = column_of(boxes_[i].min);
+      keys_[i] = key(c.x, c.z);
     }
   });
-  tbb::parallel_sort(entries_.begin(), entries_.end());
   std::size_t slots = 16;
-  while (slots < 2 * entries_.size()) slots *= 2;
+  while (slots < 2 * capsules.size()) slots *= 2;
   table_.assign(slots, Slot{0, 0, 0});
   mask_ = slots - 1;
-  for (std::size_t i = 0; i < entries_.size();) {
-    std::size_t j = i + 1;
-    while (j < entries_.size() && entries_[j].first == entries_[i].first) ++j;
-    std::uint64_t h = hash(entries_[i].first) & mask_;
-    while (table_[h].first != table_[h].last) h = (h + 1) & mask_;
-    table_[h] = {entries_[i].first, std::uint32_t(i), std::uint32_t(j)};
-    i = j;
+  slot_of_.resize(capsules.size());
+  for (std::size_t i = 0; i < capsules.size(); ++i) {  // while counting, `last` is the count
+    std::uint64_t h = hash(keys_[i]) & mask_;
+    while (table_[h].last != 0 && table_[h].key != keys_[i]) h = (h + 1) & mask_;
+    table_[h].key = keys_[i];
+    ++table_[h].last;
+    slot_of_[i] = std::uint32_t(h);
+  }
+  std::uint32_t run = 0;
+  for (Slot& s : table_) {
+    const std::uint32_t count = s.last;
+    s.first = s.last = run;  // `last` is now the cursor filing moves along the run
+    run += count;
+  }
+  entries_.resize(capsules.size());
+  filed_boxes_.resize(capsules.size());
+  for (std::size_t i = 0; i < capsules.size(); ++i) {
+    const std::uint32_t k = table_[slot_of_[i]].last++;
+    entries_[k] = std::uint32_t(i);
+    filed_boxes_[k] = boxes_[i];
   }
 }
 
-AgentGrid::Cell AgentGrid::cell_of(const Vec3& p) const {
+AgentGrid::Column AgentGrid::column_of(const Vec3& p) const {
   auto axis = [&](float v) {
-    const float c = std::floor(v / cell_);
+    const float c = v * inverse_cell_;
     // A NaN (an agent refused for its coordinates is still filed) goes to the lowest cell: its
     // box overlaps nothing, so it is never visited, and converting NaN to int would be undefined.
     if (!(c > -float(kBias - 1))) return -(kBias - 1);
-    return std::int32_t(std::min(c, float(kBias - 1)));
+    if (c >= float(kBias - 1)) return kBias - 1;
+    const std::int32_t truncated = std::int32_t(c);  // floor, without a call to floorf
+    return truncated - std::int32_t(float(truncated) > c);
   };
-  return {{axis(p.x), axis(p.y), axis(p.z)}};
+  return {axis(p.x), axis(p.z)};
 }
 
 std::uint64_t AgentGrid::key(std::int32_t x, std::int32_t z) {

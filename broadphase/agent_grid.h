@@ -1,5 +1,5 @@
 // The per-tick broadphase over agents: a uniform grid of their boxes in vertical columns,
-// rebuilt every tick (a parallel sort by column, then a hash table from column to its agents),
+// rebuilt every tick (a counting sort by column through a hash table from column to its agents),
 // asked for the agents whose boxes meet a query box. Columns, not cubes: people stand on the
 // ground, so a query box meets 3 x 3 columns where it met 3 x 3 x 3 cells, and the rare agent
 // on another floor above is dropped by its box.
@@ -33,21 +33,20 @@ class AgentGrid {
         return false;
       }
     };
-    const auto lo = cell_of(box.min - Vec3{cell_, cell_, cell_});
-    const auto hi = cell_of(box.max);
-    const std::uint64_t cells = std::uint64_t(hi[0] - lo[0] + 1) * std::uint64_t(hi[2] - lo[2] + 1);
+    const Column lo = column_of(box.min - Vec3{cell_, cell_, cell_});
+    const Column hi = column_of(box.max);
+    const std::uint64_t cells = std::uint64_t(hi.x - lo.x + 1) * std::uint64_t(hi.z - lo.z + 1);
     if (cells > entries_.size() / 4 + 8) {  // a huge box: a scan is cheaper than the lookups
       for (std::uint32_t i = 0; i < boxes_.size(); ++i) {
         if (boxes_[i].overlaps(box) && call(i)) return;
       }
       return;
     }
-    for (std::int32_t x = lo[0]; x <= hi[0]; ++x) {
-      for (std::int32_t z = lo[2]; z <= hi[2]; ++z) {
+    for (std::int32_t x = lo.x; x <= hi.x; ++x) {
+      for (std::int32_t z = lo.z; z <= hi.z; ++z) {
         const auto [first, last] = find(key(x, z));
         for (std::size_t k = first; k < last; ++k) {
-          const std::uint32_t i = entries_[k].second;
-          if (boxes_[i].overlaps(box) && call(i)) return;
+          if (filed_boxes_[k].overlaps(box) && call(entries_[k])) return;
         }
       }
     }
@@ -65,24 +64,29 @@ class AgentGrid {
   const Aabb& box(std::uint32_t i) const { return boxes_[i]; }
 
  private:
-  struct Cell {
-    std::int32_t v[3];
-    std::int32_t operator[](int i) const { return v[i]; }
+  struct Column {
+    std::int32_t x, z;
   };
-  Cell cell_of(const Vec3& p) const;
-  static std::uint64_t key(std::int32_t x, std::int32_t z);  // a column
+  // The column holding p: floor(p / cell) on x and z, by a multiplication (monotone in p, which
+  // is all the walk above needs: an agent's box min lies between the query's min less a cell and
+  // its max).
+  Column column_of(const Vec3& p) const;
+  static std::uint64_t key(std::int32_t x, std::int32_t z);
   std::pair<std::size_t, std::size_t> find(std::uint64_t key) const;
 
-  float cell_ = 1.f;
+  float cell_ = 1.f, inverse_cell_ = 1.f;
   std::vector<Aabb> boxes_;
-  std::vector<std::pair<std::uint64_t, std::uint32_t>> entries_;  // (column key, agent), sorted
-  // Open addressing from a cell key to its run in entries_ (empty slots have first == last).
+  std::vector<std::uint32_t> entries_;  // the agents, column by column
+  std::vector<Aabb> filed_boxes_;       // their boxes in the same order: a column's walk reads on
+  // Open addressing from a column key to its run in entries_ (empty slots have first == last).
   struct Slot {
     std::uint64_t key;
     std::uint32_t first, last;
   };
   std::vector<Slot> table_;
   std::uint64_t mask_ = 0;
+  std::vector<std::uint64_t> keys_;     // build's scratch: each agent's column
+  std::vector<std::uint32_t> slot_of_;  // and its slot in table_
 };
 
 }  // namespace capsweep

@@ -12,6 +12,7 @@
 
 #include "broadphase/agent_grid.h"
 #include "broadphase/contacts_near.h"
+#include "broadphase/held_agents.h"
 #include "broadphase/run_in_arena.h"
 #include "broadphase/upright_pairs.h"
 #include <capsweep/sweep.h>
@@ -161,29 +162,6 @@ std::atomic<std::uint64_t> agent_pair_sweeps_total{0};
 // spawned or pushed onto one spot): no crowd of people standing apart comes near it (a
 // person's box is met by at most about eight others that do not overlap it).
 constexpr std::size_t kPileUp = 32;
-
-bool overlaps(const Capsule& a, const Capsule& b) {
-  // A refused capsule (NaN, out of range) counts as overlapping, as the exact contact says.
-  if (check_capsule(a) != Status::ok || check_capsule(b) != Status::ok) {
-    Contact k;
-    capsule_capsule_contact(a, b, k);
-    return k.distance < double(a.radius) + double(b.radius);
-  }
-  if (apart_upright(a, {}, b)) return false;  // side by side, seen from above: apart
-  // Most pairs are clearly apart or clearly overlapping, and the distance between the axes
-  // decides them (a tenth of the exact contact's work); only a pair within a micrometre of
-  // touching goes to the contact the rest of capsweep uses, so the answer is always its answer.
-  const Vec3d o = to_double(a.a);
-  const ClosestSegmentSegment c =
-      closest_segment_segment({}, to_double(a.b) - o, to_double(b.a) - o, to_double(b.b) - o);
-  const double d = length(c.on_first - c.on_second), r = double(a.radius) + double(b.radius);
-  const double margin = 1e-6 * (1.0 + r);
-  if (d > r + margin) return false;
-  if (d < r - margin) return true;
-  Contact k;
-  capsule_capsule_contact(a, b, k);
-  return k.distance < double(a.radius) + double(b.radius);
-}
 
 // Whether a claimed displacement lies inside its allowance (compared in double, as computed).
 bool within(const Vec3& motion, const MoveAllowance& a) {
@@ -442,55 +420,37 @@ std::size_t World::move(std::span<const Agent> agents, const MoveSettings& setti
     if (!settings.agents_collide || stop.before(0)) return;
 
     // Each agent avoided the others' start positions, but two may have moved into the same
-    // place. Those stay where they were. A start position never overlaps another agent's end
-    // (that agent swept against it), except after a depenetration push: hence the rounds,
-    // which only ever add agents held, so the result is the same in any order.
-    std::vector<std::uint8_t> held(agents.size(), 0);
-    for (int round = 0; round < 16; ++round) {
-      std::vector<Capsule> ends(agents.size());
-      for (std::size_t i = 0; i < agents.size(); ++i) ends[i] = held[i] ? capsules[i] : results[i].capsule;
-      AgentGrid end_grid;
-      end_grid.build(ends);
-      std::vector<std::uint8_t> hold(agents.size(), 0);
-      tbb::parallel_for(tbb::blocked_range<std::size_t>(0, agents.size(), 64), [&](const auto& range) {
-        for (std::size_t i = range.begin(); i != range.end(); ++i) {
-          if (stop.before(i)) return;
-          if (held[i] || results[i].moved == Vec3{}) continue;
-          // Stops at the first overlap: a mover that ends in a pile-up costs no more than one.
-          end_grid.for_each_overlapping(swept_bounds(ends[i], {}), [&](std::uint32_t j) {
-            if (j != i && overlaps(ends[i], ends[j])) hold[i] = 1;
-            return hold[i] != 0;
-          });
-        }
-      });
-      // Each held agent's result is its own: applied in parallel (its ground probe is a sweep).
-      std::atomic<bool> any{false};
-      tbb::parallel_for(tbb::blocked_range<std::size_t>(0, agents.size(), 64), [&](const auto& range) {
-        for (std::size_t i = range.begin(); i != range.end(); ++i) {
-          if (!hold[i]) continue;
-          any = true;
-          held[i] = 1;
-          MoveResult& r = results[i];
-          r.capsule = capsules[i];
-          if (agents[i].shape == AgentShape::ellipsoid) r.ellipsoid = agents[i].ellipsoid;
-          r.moved = {};
-          r.pushed = 0;
-          // The ground found was under the end it does not keep: look under the start it keeps,
-          // as the next tick's probe will, so `grounded` stays what the next tick starts from.
-          SweepHit g;
-          Vec3 ground_normal;
-          r.grounded = ground_below(*this, body_of(agents[i]), settings, settings.ground_distance,
-                                    options.path == SweepPath::simd ? SweepPath::simd : SweepPath::scalar,
-                                    agents[i].layers & options.layers, g, ground_normal);
-          r.ground_normal = r.grounded ? ground_normal : Vec3{};
-          r.ground_triangle = r.grounded ? g.triangle : kNoTriangle;
-          r.flags = std::uint8_t((r.flags & ~(kMoveSteppedUp | kMoveSnapped | kMoveDepenetrated | kMoveFalling)) |
-                                 kMoveBlocked | kMoveHeldByAgents | (r.grounded ? 0 : kMoveFalling));
-          if (!segments.empty()) segments[i].count = 0;
-        }
-      });
-      if (!any) break;
+    // place: those stay where they started (held_agents.h).
+    std::vector<Capsule> ends(agents.size());
+    std::vector<std::uint8_t> moved(agents.size());
+    for (std::size_t i = 0; i < agents.size(); ++i) {
+      ends[i] = results[i].capsule;
+      moved[i] = results[i].moved != Vec3{};
     }
+    const std::vector<std::uint8_t> held = hold_overlapping_ends(capsules, ends, moved, &stop);
+    // Each held agent's result is its own: applied in parallel (its ground probe is a sweep).
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, agents.size(), 64), [&](const auto& range) {
+      for (std::size_t i = range.begin(); i != range.end(); ++i) {
+        if (!held[i]) continue;
+        MoveResult& r = results[i];
+        r.capsule = capsules[i];
+        if (agents[i].shape == AgentShape::ellipsoid) r.ellipsoid = agents[i].ellipsoid;
+        r.moved = {};
+        r.pushed = 0;
+        // The ground found was under the end it does not keep: look under the start it keeps,
+        // as the next tick's probe will, so `grounded` stays what the next tick starts from.
+        SweepHit g;
+        Vec3 ground_normal;
+        r.grounded = ground_below(*this, body_of(agents[i]), settings, settings.ground_distance,
+                                  options.path == SweepPath::simd ? SweepPath::simd : SweepPath::scalar,
+                                  agents[i].layers & options.layers, g, ground_normal);
+        r.ground_normal = r.grounded ? ground_normal : Vec3{};
+        r.ground_triangle = r.grounded ? g.triangle : kNoTriangle;
+        r.flags = std::uint8_t((r.flags & ~(kMoveSteppedUp | kMoveSnapped | kMoveDepenetrated | kMoveFalling)) |
+                               kMoveBlocked | kMoveHeldByAgents | (r.grounded ? 0 : kMoveFalling));
+        if (!segments.empty()) segments[i].count = 0;
+      }
+    });
   });
   stop.throw_if_stopped("World::move");
   return refused.load();
