@@ -19,10 +19,6 @@
 
 namespace capsweep {
 
-// Bytes of BVH and heightfield above which a batch is answered in Morton order: about the
-// last-level cache of one socket.
-inline constexpr std::size_t kSortAboveBytes = 32u << 20;
-
 // Answers `count` queries: query(i) gives the i-th SweepQuery, answer(i, hit, status) takes its
 // answer. Returns the number refused. The same bits as World::sweep for the same queries, with
 // or without `pooled` (see sweep_chunk).

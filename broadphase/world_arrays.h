@@ -46,6 +46,10 @@ inline std::uint64_t world_triangle_count(const WorldArrays& w) {
   return w.triangles.size() + w.terrain.triangle_count();
 }
 
+// Bytes of BVH and heightfield above which a batch (of sweeps, or of agents to move) is
+// answered in Morton order: about the last-level cache of one socket.
+inline constexpr std::size_t kSortAboveBytes = 32u << 20;
+
 // Bytes a walk reads from: the BVH with its blocks, and the heightfield's samples and pyramid.
 inline std::size_t walked_bytes(const WorldArrays& w) {
   return w.bvh.memory_bytes() + w.terrain.heights.size_bytes() + w.terrain.samples.size_bytes() +

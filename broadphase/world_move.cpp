@@ -8,11 +8,13 @@
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
+#include <tbb/parallel_sort.h>
 #include <tbb/task_arena.h>
 
 #include "broadphase/agent_grid.h"
 #include "broadphase/contacts_near.h"
 #include "broadphase/held_agents.h"
+#include "broadphase/morton.h"
 #include "broadphase/run_in_arena.h"
 #include "broadphase/upright_pairs.h"
 #include <capsweep/sweep.h>
@@ -383,11 +385,28 @@ std::size_t World::move(std::span<const Agent> agents, const MoveSettings& setti
       }
     }
     const AgentGrid* others = !settings.agents_collide ? nullptr : members.empty() ? &grid : &sweep_grid;
+    // A world larger than the caches is walked in Morton order of the agents, as sweep_batch
+    // walks queries: neighbouring agents find the world's nodes and blocks (and the grid's
+    // columns) still cached (100,000 agents on the 947k-triangle terrain: about 1.25x). Each
+    // agent's move is its own, so the order changes no bit of any result.
+    const WorldArrays& w = arrays();
+    std::vector<std::pair<std::uint64_t, std::uint32_t>> order;
+    if (walked_bytes(w) > kSortAboveBytes && agents.size() > 256) {
+      order.resize(agents.size());
+      tbb::parallel_for(tbb::blocked_range<std::size_t>(0, agents.size(), 1024), [&](const auto& range) {
+        for (std::size_t i = range.begin(); i != range.end(); ++i) {
+          const Capsule c = start_capsule(agents[i]);
+          order[i] = {morton_code(w.bounds, (c.a + c.b) * 0.5f), std::uint32_t(i)};
+        }
+      });
+      tbb::parallel_sort(order.begin(), order.end());
+    }
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, agents.size(), 16), [&](const auto& range) {
       std::uint64_t pair_sweeps = 0;
       std::vector<std::uint32_t> near;
-      for (std::size_t i = range.begin(); i != range.end(); ++i) {
-        if (stop.before(i)) break;
+      for (std::size_t k = range.begin(); k != range.end(); ++k) {
+        if (stop.before(k)) break;
+        const std::size_t i = order.empty() ? k : order[k].second;
         const Agent& a = agents[i];
         MoveSegments* trace = segments.empty() ? nullptr : &segments[i];
         Status s = check_body_move(body_of(a), a.displacement);

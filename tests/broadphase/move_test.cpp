@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstring>
 #include <numbers>
+#include <random>
 #include <thread>
 
 #include <capsweep/world.h>
@@ -14,6 +15,7 @@
 #include "tests/support/oracle.h"
 #include "tests/support/people.h"
 #include "tests/support/same_answers.h"
+#include "tests/support/scene_list.h"
 #include "tests/support/test_meshes.h"
 
 namespace {
@@ -385,6 +387,42 @@ TEST(MoveDeterminism, SimdAndScalarPathsAgree) {
   w.move(crowd.agents(), MoveSettings{}, b, scalar);
   for (std::size_t i = 0; i < a.size(); ++i) {
     EXPECT_LE(length(a[i].capsule.a - b[i].capsule.a), 1e-4f) << "agent " << i;
+  }
+}
+
+// A world larger than the caches moves its agents in Morton order (World::move); any batch
+// order and thread count must still give every agent the same bytes.
+TEST(Move, ALargeWorldGivesTheSameBytesInAnyBatchOrder) {
+  const World world(scenes::load("0ad_corinthian_isthmus_4p.obj.gz"));
+  ASSERT_GT(walked_bytes(world.arrays()), kSortAboveBytes) << "the terrain no longer takes the sorted path";
+  CrowdSettings cs;
+  cs.agents = 3000;
+  cs.seed = 11;
+  Crowd crowd(world, cs);
+  for (int t = 0; t < 3; ++t) crowd.tick();
+  const std::vector<Agent> agents = crowd.agents();
+  std::vector<std::size_t> order(agents.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::shuffle(order.begin(), order.end(), std::mt19937(7));
+  std::vector<Agent> shuffled(agents.size());
+  for (std::size_t k = 0; k < order.size(); ++k) shuffled[k] = agents[order[k]];
+  for (const bool collide : {false, true}) {
+    MoveSettings ms;
+    ms.agents_collide = collide;
+    std::vector<MoveResult> one(agents.size()), all(agents.size()), mixed(agents.size());
+    BatchOptions single, every;
+    single.threads = 1;
+    world.move(agents, ms, one, single);
+    world.move(agents, ms, all, every);
+    world.move(shuffled, ms, mixed, every);
+    std::size_t moved = 0;
+    for (std::size_t k = 0; k < order.size(); ++k) {
+      const std::size_t i = order[k];
+      ASSERT_TRUE(answers::same(one[i], all[i])) << "agent " << i << ", agents collide " << collide;
+      ASSERT_TRUE(answers::same(one[i], mixed[k])) << "agent " << i << ", agents collide " << collide;
+      moved += one[i].moved != Vec3{};
+    }
+    EXPECT_GT(moved, agents.size() / 2) << "a walking crowd";
   }
 }
 
