@@ -2,7 +2,9 @@
 // apart (2,000 on the 40 m arena), agent-vs-agent off and on, one thread (per core) and all
 // threads; capsules (Move/...) and the same people as ellipsoids (MoveEllipsoid/..., radii 0.35,
 // 0.9, 0.35); MoveProbing/... is Move/... with every agent probing for ground instead of checking
-// the triangle it carries. Validated before timed: one thread and all threads give identical bytes. Counters:
+// the triangle it carries; MoveScale/... is Move/... at 2,000, 10,000 and 100,000 agents on one
+// thread (a scene that cannot hold that many standing apart skips the row and says how many it
+// holds). Validated before timed: one thread and all threads give identical bytes. Counters:
 // agent-ticks/s and sweeps per agent-tick. (Where the rest of the time goes: perf, see README.)
 #include <benchmark/benchmark.h>
 
@@ -10,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <stdexcept>
+#include <string>
 
 #include "bench/scenes.h"
 #include "tools/crowd.h"
@@ -104,6 +107,50 @@ void BM_Move(benchmark::State& state, const std::string& scene, AgentShape shape
   state.counters["agent_ticks_per_s"] = benchmark::Counter(n, benchmark::Counter::kIsIterationInvariantRate);
 }
 
+// A crowd of `agents` (or as many as the scene holds standing apart), 30 ticks into its walk.
+const std::vector<Agent>& scaled_crowd(const std::string& scene, std::size_t agents) {
+  static std::map<std::pair<std::string, std::size_t>, std::vector<Agent>> cache;
+  auto [slot, fresh] = cache.try_emplace({scene, agents});
+  if (!fresh) return slot->second;
+  CrowdSettings cs;
+  cs.agents = agents;
+  cs.seed = 5;
+  cs.up_to_capacity = true;
+  Crowd crowd(world_for(scene), cs);
+  for (int i = 0; i < 30; ++i) crowd.tick();
+  slot->second = crowd.agents();
+  return slot->second;
+}
+
+void BM_MoveScale(benchmark::State& state, const std::string& scene, std::size_t agents, bool agents_collide) {
+  const World& w = world_for(scene);
+  const std::vector<Agent>& crowd = scaled_crowd(scene, agents);
+  if (crowd.size() < agents) {
+    state.SkipWithError(("the scene holds " + std::to_string(crowd.size()) + " agents standing apart").c_str());
+    return;
+  }
+  MoveSettings ms;
+  ms.agents_collide = agents_collide;
+  std::vector<MoveResult> results(crowd.size());
+  if (!one_thread_agrees(0, results, [&](const BatchOptions& o, auto& out) { w.move(crowd, ms, out, o); })) {
+    state.SkipWithError("thread count changed a move");
+    return;
+  }
+  BatchOptions one;
+  one.threads = 1;
+  for (auto _ : state) {
+    w.move(crowd, ms, results, one);
+    benchmark::ClobberMemory();
+  }
+  double sweeps = 0;
+  for (const MoveResult& r : results) sweeps += r.sweeps;
+  const double n = double(crowd.size());
+  state.SetItemsProcessed(std::int64_t(state.iterations() * crowd.size()));
+  state.counters["agents"] = n;
+  state.counters["sweeps_per_agent_tick"] = sweeps / n;
+  state.counters["agent_ticks_per_s"] = benchmark::Counter(n, benchmark::Counter::kIsIterationInvariantRate);
+}
+
 // World::validate on the same crowd's own moves (each traced segment, with the state its agent
 // started the tick in), speed limit on: validations/s.
 void BM_Validate(benchmark::State& state, const std::string& scene, AgentShape shape, int threads) {
@@ -154,6 +201,19 @@ const bool registered = [] {
               ->Unit(benchmark::kMillisecond)
               ->UseRealTime()
               ->MinTime(1.0);
+        }
+      }
+      if (shape == AgentShape::capsule) {
+        for (std::size_t agents : {2000, 10000, 100000}) {
+          for (bool collide : {false, true}) {
+            benchmark::RegisterBenchmark(("MoveScale/" + scene + "/" + std::to_string(agents) + "/" +
+                                          (collide ? "agents_on" : "agents_off") + "/1thread")
+                                             .c_str(),
+                                         BM_MoveScale, scene, agents, collide)
+                ->Unit(benchmark::kMillisecond)
+                ->UseRealTime()
+                ->MinTime(1.0);
+          }
         }
       }
       for (int threads : {1, 0}) {
