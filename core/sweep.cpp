@@ -150,11 +150,35 @@ void sweep_parts(const Frame& f, Best& best, bool skip) {
       if (enter_slab(at_b, 3, f.shape.normal, f.r, d, t, n)) take(t, n, d * t - n * f.r + e, Feature::face);
     }
   }
+  // What remains are the parts around the edges and vertices: those of edge i (its quad, the
+  // edge swept along the axis, and its two cylinders) lie in the quad, whose distance from the
+  // start is the edge's from the axis; a vertex's lie in both its edges' quads. Seen along the
+  // normal, that distance is at least the axis ends' distance from the edge's line when both
+  // lie on one side of it (projecting only shortens, and the distance is linear along the
+  // axis): a few products that spare the exact closest points of parts far out of reach, as for
+  // a person standing on a face. Only once something was hit (before, nothing can be skipped);
+  // the margin (1e-9 x the frame's magnitudes) is far above the products' rounding.
+  double edge_bound[3] = {0, 0, 0};
+  if (skip && f.shape.kind == TriangleShape::proper && best.t <= 1.0) {
+    double scale = length(e);
+    for (int i = 0; i < 3; ++i) scale = std::max(scale, length(v[i]));
+    for (int i = 0; i < 3; ++i) {
+      const Vec3d m = cross(f.shape.normal, v[(i + 1) % 3] - v[i]);
+      const double len = length(m);
+      if (!(len > 0)) continue;
+      const double s0 = -dot(v[i], m) / len, s1 = dot(e - v[i], m) / len;
+      const double apart = s0 > 0 && s1 > 0 ? std::min(s0, s1) : s0 < 0 && s1 < 0 ? std::min(-s0, -s1) : 0.0;
+      edge_bound[i] = std::max(0.0, apart - 1e-9 * scale);
+    }
+  }
+  auto edge_may_beat = [&](int i) { return may_beat(edge_bound[i]); };
+  auto vertex_may_beat = [&](int i) { return may_beat(std::max(edge_bound[i], edge_bound[(i + 2) % 3])); };
   if (has_axis) {
     for (int i = 0; i < 3; ++i) {
       const int j = (i + 1) % 3;
       // The quad's points are p - u e (p on the edge, u in [0, 1]): its distance from the start
       // is the edge's from the axis.
+      if (!edge_may_beat(i)) continue;
       const ClosestSegmentSegment edge_axis = closest_segment_segment(v[i], v[j], {}, e);
       if (!may_beat(length(edge_axis.on_first - edge_axis.on_second))) continue;
       const Vec3d pn = plane_normal(v[j] - v[i], e);
@@ -168,6 +192,7 @@ void sweep_parts(const Frame& f, Best& best, bool skip) {
   }
   for (int i = 0; i < 3; ++i) {
     const int j = (i + 1) % 3;
+    if (!edge_may_beat(i)) continue;
     if (may_beat(from_start(v[i], v[j])) && enter_cylinder(v[i], v[j], f.r, d, t, n)) {
       take(t, n, closest_point_segment(d * t, v[i], v[j]).point, Feature::edge);
     }
@@ -177,12 +202,13 @@ void sweep_parts(const Frame& f, Best& best, bool skip) {
   }
   if (has_axis) {
     for (int i = 0; i < 3; ++i) {
-      if (may_beat(from_start(v[i], v[i] - e)) && enter_cylinder(v[i], v[i] - e, f.r, d, t, n)) {
+      if (vertex_may_beat(i) && may_beat(from_start(v[i], v[i] - e)) && enter_cylinder(v[i], v[i] - e, f.r, d, t, n)) {
         take(t, n, v[i], Feature::vertex);
       }
     }
   }
   for (int i = 0; i < 3; ++i) {
+    if (!vertex_may_beat(i)) continue;
     if (may_beat(length(v[i])) && enter_sphere(v[i], f.r, d, t, n)) take(t, n, v[i], Feature::vertex);
     if (has_axis && may_beat(length(v[i] - e)) && enter_sphere(v[i] - e, f.r, d, t, n)) take(t, n, v[i], Feature::vertex);
   }
