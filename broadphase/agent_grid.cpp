@@ -77,8 +77,9 @@ void AgentGrid::build(std::span<const Capsule> capsules) {
 AgentGrid::Column AgentGrid::column_of(const Vec3& p) const {
   auto axis = [&](float v) {
     const float c = v * inverse_cell_;
-    // A NaN (an agent refused for its coordinates is still filed) goes to the lowest cell: its
-    // box overlaps nothing, so it is never visited, and converting NaN to int would be undefined.
+    // A NaN (an agent refused for its coordinates is still filed) goes to the lowest column, as
+    // converting NaN to int would be undefined; a box NaN in every coordinate overlaps nothing
+    // there, and one NaN in only some coordinates is found where its finite ones put it.
     if (!(c > -float(kBias - 1))) return -(kBias - 1);
     if (c >= float(kBias - 1)) return kBias - 1;
     const std::int32_t truncated = std::int32_t(c);  // floor, without a call to floorf

@@ -17,7 +17,8 @@ namespace capsweep {
 
 class AgentGrid {
  public:
-  // Columns are as wide as the largest agent box (in any axis), so each agent is filed in one.
+  // Columns are a thousandth wider than the largest agent box (in any axis), so each agent is
+  // filed in one, by its box's min corner.
   void build(std::span<const Capsule> capsules);
 
   // Calls visit(index) for every agent whose box overlaps `box`, in increasing index order
