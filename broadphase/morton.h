@@ -5,6 +5,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <utility>
+#include <vector>
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+#include <tbb/parallel_sort.h>
 
 #include <capsweep/shapes.h>
 
@@ -31,6 +37,19 @@ inline std::uint64_t morton_code(const Aabb& box, const Vec3& p) {
     code |= spread_bits_3d(std::uint64_t(u * 2097151.f)) << k;
   }
   return code;
+}
+
+// The order in which to walk `count` items of a batch: by the Morton code of centre(i) over
+// `bounds`, ties by index, so the same on every run. Each pair is (code, item).
+template <class Centre>
+std::vector<std::pair<std::uint64_t, std::uint32_t>> morton_order(const Aabb& bounds, std::size_t count,
+                                                                  const Centre& centre) {
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> order(count);
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, count, 1024), [&](const auto& range) {
+    for (std::size_t i = range.begin(); i != range.end(); ++i) order[i] = {morton_code(bounds, centre(i)), std::uint32_t(i)};
+  });
+  tbb::parallel_sort(order.begin(), order.end());
+  return order;
 }
 
 }  // namespace capsweep

@@ -11,7 +11,6 @@
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
-#include <tbb/parallel_sort.h>
 
 #include "broadphase/morton.h"
 #include "broadphase/run_in_arena.h"
@@ -35,12 +34,10 @@ std::size_t sweep_batch(const World& world, std::size_t count, const QueryAt& qu
     // Each answer is independent of the others: the order changes no bit of any answer.
     std::vector<std::pair<std::uint64_t, std::uint32_t>> order;
     if (walked_bytes(w) > kSortAboveBytes && count > 256) {
-      order.resize(count);
-      for (std::size_t i = 0; i < count; ++i) {
+      order = morton_order(w.bounds, count, [&](std::size_t i) {
         const SweepQuery q = query(i);
-        order[i] = {morton_code(w.bounds, (q.capsule.a + q.capsule.b) * 0.5f), std::uint32_t(i)};
-      }
-      tbb::parallel_sort(order.begin(), order.end());
+        return (q.capsule.a + q.capsule.b) * 0.5f;
+      });
     }
     // Chunks of consecutive queries (in Morton order, when sorted) share the full kernel's lanes.
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, count, kSweepChunk), [&](const auto& range) {

@@ -8,7 +8,6 @@
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
-#include <tbb/parallel_sort.h>
 #include <tbb/task_arena.h>
 
 #include "broadphase/agent_grid.h"
@@ -392,14 +391,10 @@ std::size_t World::move(std::span<const Agent> agents, const MoveSettings& setti
     const WorldArrays& w = arrays();
     std::vector<std::pair<std::uint64_t, std::uint32_t>> order;
     if (walked_bytes(w) > kSortAboveBytes && agents.size() > 256) {
-      order.resize(agents.size());
-      tbb::parallel_for(tbb::blocked_range<std::size_t>(0, agents.size(), 1024), [&](const auto& range) {
-        for (std::size_t i = range.begin(); i != range.end(); ++i) {
-          const Capsule c = start_capsule(agents[i]);
-          order[i] = {morton_code(w.bounds, (c.a + c.b) * 0.5f), std::uint32_t(i)};
-        }
+      order = morton_order(w.bounds, agents.size(), [&](std::size_t i) {
+        const Capsule c = capsules.empty() ? start_capsule(agents[i]) : capsules[i];
+        return (c.a + c.b) * 0.5f;
       });
-      tbb::parallel_sort(order.begin(), order.end());
     }
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, agents.size(), 16), [&](const auto& range) {
       std::uint64_t pair_sweeps = 0;
