@@ -9,41 +9,10 @@
 
 #include <capsweep/world.h>
 #include "service/capsweep.pb.h"
+#include "service/columns.h"
 
 namespace capsweep::service {
 
-namespace pb = ::capsweep::v1;
-
-
-// The batch size a request's columns agree on. Each call names a column and its length; the
-// first that differs from the others is kept as `error` (for INVALID_ARGUMENT).
-class BatchShape {
- public:
-  void column(const char* name, std::size_t size);
-  void optional_column(const char* name, std::size_t size);  // empty is allowed
-  void fail(const std::string& why) {
-    if (error_.empty()) error_ = why;
-  }
-  std::size_t size() const { return size_; }
-  bool ok() const { return error_.empty(); }
-  const std::string& error() const { return error_; }
-
- private:
-  std::size_t size_ = 0;
-  bool known_ = false;
-  std::string error_;
-};
-
-void shape_of(const pb::CapsuleColumns& c, const std::string& name, BatchShape& shape);
-void shape_of(const pb::Vec3Column& c, const std::string& name, BatchShape& shape);
-
-Vec3 vec3_at(const pb::Vec3Column& c, std::size_t i);
-Capsule capsule_at(const pb::CapsuleColumns& c, std::size_t i);
-void add(pb::Vec3Column& c, const Vec3& v);
-void add(pb::CapsuleColumns& c, const Capsule& capsule);
-
-pb::QueryStatus to_pb(Status s);
-Status from_pb(pb::QueryStatus s);
 pb::Path to_pb(SweepPath p);
 // False for a value this build does not know (a newer client): INVALID_ARGUMENT.
 bool from_pb(pb::Path p, SweepPath& out);
