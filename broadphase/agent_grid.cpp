@@ -14,6 +14,9 @@ namespace {
 // Cell coordinates are kept in 21 bits each: cells no smaller than 2 * kMaxCoordinate / 2^20.
 constexpr float kMinCell = 2.f * kMaxCoordinate / float(1 << 20);
 constexpr std::int32_t kBias = 1 << 20;
+// The keys of agents filed in no column: kept aside, or a box that overlaps nothing. Keys of
+// columns use 42 bits.
+constexpr std::uint64_t kAside = ~std::uint64_t(0), kNowhere = kAside - 1;
 // A 64-bit mix (the finaliser of MurmurHash3) so that neighbouring cells spread over the table.
 std::uint64_t hash(std::uint64_t k) {
   k ^= k >> 33;
@@ -25,34 +28,72 @@ std::uint64_t hash(std::uint64_t k) {
 
 }  // namespace
 
+namespace {
+
+// The widest extent of a box; NaN or infinite for some boxes with NaN or infinite coordinates.
+float width_of(const Aabb& b) {
+  const Vec3 extent = b.max - b.min;
+  return std::max({std::fabs(extent.x), std::fabs(extent.y), std::fabs(extent.z)});
+}
+
+}  // namespace
+
 void AgentGrid::build(std::span<const Capsule> capsules) {
   boxes_.resize(capsules.size());
-  entries_.resize(capsules.size());
-  float largest = kMinCell;
+  keys_.resize(capsules.size());
+  // The column width: the widest box's, but for the kAsideAtMost widest, which are kept aside.
+  // `top` holds the kAsideAtMost + 1 largest finite widths so far, largest first (a box with a
+  // NaN coordinate may add its width: that widens the columns, never misfiles a box).
+  float top[kAsideAtMost + 1];
+  std::fill(std::begin(top), std::end(top), -INFINITY);
   for (std::size_t i = 0; i < capsules.size(); ++i) {
     boxes_[i] = swept_bounds(capsules[i], {});
-    largest = std::max(largest, max_abs_component(boxes_[i].max - boxes_[i].min));
+    const float width = width_of(boxes_[i]);
+    if (width > top[kAsideAtMost] && width < INFINITY) {
+      std::size_t k = kAsideAtMost;
+      for (; k > 0 && width > top[k - 1]; --k) top[k] = top[k - 1];
+      top[k] = width;
+    }
   }
-  // A thousandth wider than the widest box, so that a box's float width rounded down never
-  // exceeds the cell the walk subtracts.
+  const float largest = std::max(kMinCell, top[kAsideAtMost] > -INFINITY ? top[kAsideAtMost] : top[0]);
+  // A thousandth wider than the widest filed box, so that a box's float width rounded down
+  // never exceeds the cell the walk subtracts.
   cell_ = largest * 1.001f;
   inverse_cell_ = 1.f / cell_;
   // A counting sort by column through the hash table: count each column's agents, give each
   // column its run of entries_, then file the agents in index order (so a column lists them in
   // increasing index). Linear in the agents; only the columns are computed in parallel.
-  keys_.resize(capsules.size());
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, capsules.size(), 1024), [&](const auto& range) {
     for (std::size_t i = range.begin(); i != range.end(); ++i) {
-      const Column c = column_of(boxes_[i].min);
-      keys_[i] = key(c.x, c.z);
+      const Aabb& b = boxes_[i];
+      const bool nan = b.min.x != b.min.x || b.min.y != b.min.y || b.min.z != b.min.z || b.max.x != b.max.x ||
+                       b.max.y != b.max.y || b.max.z != b.max.z;
+      if (nan) {
+        keys_[i] = kNowhere;  // overlaps nothing: every comparison with NaN is false
+      } else if (!(width_of(b) <= largest)) {
+        keys_[i] = kAside;  // wider, infinite, or an extent of inf - inf
+      } else {
+        const Column c = column_of(b.min);
+        keys_[i] = key(c.x, c.z);
+      }
     }
   });
+  aside_.clear();
+  std::size_t filed = 0;
+  for (std::size_t i = 0; i < capsules.size(); ++i) {
+    if (keys_[i] == kAside) {
+      aside_.push_back(std::uint32_t(i));
+    } else if (keys_[i] != kNowhere) {
+      ++filed;
+    }
+  }
   std::size_t slots = 16;
-  while (slots < 2 * capsules.size()) slots *= 2;
+  while (slots < 2 * filed) slots *= 2;
   table_.assign(slots, Slot{0, 0, 0});
   mask_ = slots - 1;
   slot_of_.resize(capsules.size());
   for (std::size_t i = 0; i < capsules.size(); ++i) {  // while counting, `last` is the count
+    if (keys_[i] >= kNowhere) continue;
     std::uint64_t h = hash(keys_[i]) & mask_;
     while (table_[h].last != 0 && table_[h].key != keys_[i]) h = (h + 1) & mask_;
     table_[h].key = keys_[i];
@@ -65,9 +106,10 @@ void AgentGrid::build(std::span<const Capsule> capsules) {
     s.first = s.last = run;  // `last` is now the cursor filing moves along the run
     run += count;
   }
-  entries_.resize(capsules.size());
-  filed_boxes_.resize(capsules.size());
+  entries_.resize(filed);
+  filed_boxes_.resize(filed);
   for (std::size_t i = 0; i < capsules.size(); ++i) {
+    if (keys_[i] >= kNowhere) continue;
     const std::uint32_t k = table_[slot_of_[i]].last++;
     entries_[k] = std::uint32_t(i);
     filed_boxes_[k] = boxes_[i];
@@ -77,9 +119,8 @@ void AgentGrid::build(std::span<const Capsule> capsules) {
 AgentGrid::Column AgentGrid::column_of(const Vec3& p) const {
   auto axis = [&](float v) {
     const float c = v * inverse_cell_;
-    // A NaN (an agent refused for its coordinates is still filed) goes to the lowest column, as
-    // converting NaN to int would be undefined; a box NaN in every coordinate overlaps nothing
-    // there, and one NaN in only some coordinates is found where its finite ones put it.
+    // A NaN (a query box's; no filed box has one) goes to the lowest column, as converting NaN
+    // to int would be undefined.
     if (!(c > -float(kBias - 1))) return -(kBias - 1);
     if (c >= float(kBias - 1)) return kBias - 1;
     const std::int32_t truncated = std::int32_t(c);  // floor, without a call to floorf

@@ -2,9 +2,12 @@
 // rebuilt every tick (a counting sort by column through a hash table from column to its agents),
 // asked for the agents whose boxes meet a query box. Columns, not cubes: people stand on the
 // ground, so a query box meets 3 x 3 columns where it met 3 x 3 x 3 cells, and the rare agent
-// on another floor above is dropped by its box.
+// on another floor above is dropped by its box. The columns are as wide as the ordinary boxes:
+// the few widest (a giant, a refused agent whose box is infinite) are kept aside in a short list
+// every query reads, so that one such box cannot widen every column and make a tick quadratic.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <type_traits>
@@ -17,8 +20,13 @@ namespace capsweep {
 
 class AgentGrid {
  public:
-  // Columns are a thousandth wider than the largest agent box (in any axis), so each agent is
-  // filed in one, by its box's min corner.
+  // At most this many boxes, the widest, are kept aside instead of widening the columns
+  // (besides those: boxes that are infinitely wide).
+  static constexpr std::size_t kAsideAtMost = 8;
+
+  // Columns are a thousandth wider than the widest box (in any axis) not kept aside, so each
+  // other agent is filed in one, by its box's min corner. A box with a NaN coordinate overlaps
+  // nothing (every comparison with NaN is false) and is filed nowhere.
   void build(std::span<const Capsule> capsules);
 
   // Calls visit(index) for every agent whose box overlaps `box`, in increasing index order
@@ -51,6 +59,9 @@ class AgentGrid {
         }
       }
     }
+    for (const std::uint32_t i : aside_) {
+      if (boxes_[i].overlaps(box) && call(i)) return;
+    }
   }
 
   // How many agents other than `self` have boxes overlapping agent self's box, counted up to
@@ -63,6 +74,9 @@ class AgentGrid {
 
   std::size_t size() const { return boxes_.size(); }
   const Aabb& box(std::uint32_t i) const { return boxes_[i]; }
+  // The column width, and the agents kept aside (in index order): what the tests check.
+  float column_width() const { return cell_; }
+  std::span<const std::uint32_t> kept_aside() const { return aside_; }
 
  private:
   struct Column {
@@ -79,6 +93,7 @@ class AgentGrid {
   std::vector<Aabb> boxes_;
   std::vector<std::uint32_t> entries_;  // the agents, column by column
   std::vector<Aabb> filed_boxes_;       // their boxes in the same order: a column's walk reads on
+  std::vector<std::uint32_t> aside_;    // the widest boxes, read by every query
   // Open addressing from a column key to its run in entries_ (empty slots have first == last).
   struct Slot {
     std::uint64_t key;
@@ -86,7 +101,7 @@ class AgentGrid {
   };
   std::vector<Slot> table_;
   std::uint64_t mask_ = 0;
-  std::vector<std::uint64_t> keys_;     // build's scratch: each agent's column
+  std::vector<std::uint64_t> keys_;     // build's scratch: each agent's column, or kAside or kNowhere
   std::vector<std::uint32_t> slot_of_;  // and its slot in table_
 };
 

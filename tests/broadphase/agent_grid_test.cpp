@@ -1,0 +1,138 @@
+// AgentGrid: the per-tick grid of agents' boxes. Every query must meet exactly the boxes a scan
+// of all of them meets, each once, whatever the agents are (people, giants, refused agents with
+// infinite or NaN coordinates); and a few wide boxes must not widen the columns.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "broadphase/agent_grid.h"
+#include "core/random.h"
+
+namespace {
+
+using namespace capsweep;
+
+constexpr float kInf = std::numeric_limits<float>::infinity();
+constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
+
+Capsule person(float x, float y, float z) { return {{x, y + 0.37f, z}, {x, y + 1.47f, z}, 0.35f}; }
+
+// n agents on a square of `side` metres: mostly people (some leaning, some smaller or larger),
+// and every so often a giant, a refused agent (an infinite or NaN coordinate, a negative radius,
+// a coordinate far out of range) or one lying down.
+std::vector<Capsule> mixed_crowd(std::size_t n, float side, Random& rng) {
+  std::vector<Capsule> agents;
+  for (std::size_t i = 0; i < n; ++i) {
+    Capsule c = person(float(rng.uniform(0, side)), float(rng.uniform(0, 3)), float(rng.uniform(0, side)));
+    c.radius *= float(rng.uniform(0.5, 1.5));
+    if (i % 7 == 0) c.b.x += float(rng.uniform(-0.5, 0.5));
+    switch (i % 41) {
+      case 1: c.radius = float(rng.uniform(3, 30)); break;
+      case 2: c.a.x = kInf; break;
+      case 3: c.b.z = -kInf; break;
+      case 4: c.a.y = kNaN; break;
+      case 5: c = {{kNaN, kNaN, kNaN}, {kNaN, kNaN, kNaN}, kNaN}; break;
+      case 6: c.radius = -0.3f; break;
+      case 7: c.a.x = 1e30f; break;
+      case 9: c.a.x = c.b.x = -kInf; break;  // a box from -inf to -inf on x
+      case 8: c.b = c.a + Vec3{float(rng.uniform(-4, 4)), 0, float(rng.uniform(-4, 4))}; break;
+      default: break;
+    }
+    agents.push_back(c);
+  }
+  return agents;
+}
+
+std::vector<std::uint32_t> scanned(const std::vector<Capsule>& agents, const Aabb& box) {
+  std::vector<std::uint32_t> out;
+  for (std::uint32_t i = 0; i < agents.size(); ++i) {
+    if (swept_bounds(agents[i], {}).overlaps(box)) out.push_back(i);
+  }
+  return out;
+}
+
+std::vector<std::uint32_t> found(const AgentGrid& grid, const Aabb& box) {
+  std::vector<std::uint32_t> out;
+  grid.for_each_overlapping(box, [&](std::uint32_t i) { out.push_back(i); });
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+TEST(AgentGrid, MeetsExactlyTheBoxesAScanMeets) {
+  Random rng(5);
+  std::size_t met = 0;
+  for (int crowd = 0; crowd < 8; ++crowd) {
+    const float side = crowd % 2 ? 8.f : 60.f;
+    const std::vector<Capsule> agents = mixed_crowd(crowd == 0 ? 5 : 900, side, rng);
+    AgentGrid grid;
+    grid.build(agents);
+    ASSERT_EQ(grid.size(), agents.size());
+    std::vector<Aabb> queries;
+    for (const Capsule& c : agents) queries.push_back(swept_bounds(c, {}));
+    for (int q = 0; q < 300; ++q) {
+      const Vec3 p{float(rng.uniform(-5, side + 5)), float(rng.uniform(-2, 5)), float(rng.uniform(-5, side + 5))};
+      const Vec3 e{float(rng.uniform(0, q % 10 == 0 ? 40 : 2)), float(rng.uniform(0, 3)), float(rng.uniform(0, 2))};
+      queries.push_back({p, p + e});
+    }
+    queries.push_back({{-kInf, -kInf, -kInf}, {kInf, kInf, kInf}});
+    queries.push_back({{0, 0, 0}, {kInf, 1, 1}});
+    queries.push_back({{kNaN, 0, 0}, {1, 1, 1}});
+    queries.push_back({{-kInf, -kInf, -kInf}, {-kInf, kInf, kInf}});
+    for (std::size_t q = 0; q < queries.size(); ++q) {
+      const std::vector<std::uint32_t> expected = scanned(agents, queries[q]);
+      const std::vector<std::uint32_t> got = found(grid, queries[q]);
+      ASSERT_EQ(got, expected) << "crowd " << crowd << ", query " << q;  // each box once, none missed
+      met += got.size();
+    }
+  }
+  EXPECT_GT(met, 20000u);  // the queries do meet boxes
+}
+
+TEST(AgentGrid, StopsWhenTheVisitSaysSoAndCountsUpToTheLimit) {
+  std::vector<Capsule> agents;
+  for (int i = 0; i < 100; ++i) agents.push_back(person(0.01f * float(i % 10), 0, 0.01f * float(i / 10)));
+  agents.push_back({{0, 0, 0}, {0, 0, 0}, kInf});  // an infinite box, kept aside, overlaps all
+  AgentGrid grid;
+  grid.build(agents);
+  int visits = 0;
+  grid.for_each_overlapping(grid.box(0), [&](std::uint32_t) { return ++visits == 3; });
+  EXPECT_EQ(visits, 3);
+  EXPECT_EQ(grid.count_overlapping(0, 32), 33u);
+  EXPECT_EQ(grid.count_overlapping(0, 1000), 100u);  // the 99 other people and the infinite one
+}
+
+TEST(AgentGrid, AFewWideBoxesAreKeptAsideAndDoNotWidenTheColumns) {
+  // 10,000 people, one refused agent with an infinite coordinate and a few giants: the columns
+  // stay the narrowest the grid makes (1.9 m, which holds a person's 1.8 m box), so that a person's query reads a few
+  // columns, not the whole crowd; the wide ones are read by every query from a short list.
+  Random rng(9);
+  std::vector<Capsule> agents;
+  for (int i = 0; i < 10000; ++i) agents.push_back(person(float(rng.uniform(0, 200)), 0, float(rng.uniform(0, 200))));
+  const std::vector<std::uint32_t> wide = {17, 4242, 5000, 9999};
+  agents[17].a.x = kInf;
+  agents[4242].radius = 40.f;
+  agents[5000].radius = 1e6f;
+  agents[9999].b = agents[9999].a + Vec3{30, 0, 0};
+  agents[123].a.y = kNaN;  // overlaps nothing: neither filed nor kept aside
+  AgentGrid grid;
+  grid.build(agents);
+  EXPECT_LT(grid.column_width(), 2.f);
+  EXPECT_EQ(std::vector<std::uint32_t>(grid.kept_aside().begin(), grid.kept_aside().end()), wide);
+  for (std::uint32_t i : {0u, 17u, 123u, 4242u, 7777u}) {
+    ASSERT_EQ(found(grid, grid.box(i)), scanned(agents, grid.box(i))) << "agent " << i;
+  }
+
+  // More wide agents than kAsideAtMost are a crowd of wide agents, and the columns fit them.
+  for (std::uint32_t i = 0; i <= AgentGrid::kAsideAtMost; ++i) agents[100 + i].radius = 3.f;
+  grid.build(agents);
+  EXPECT_GE(grid.column_width(), 7.f);
+  EXPECT_LE(grid.kept_aside().size(), wide.size());
+  for (std::uint32_t i : {0u, 17u, 100u, 4242u}) {
+    ASSERT_EQ(found(grid, grid.box(i)), scanned(agents, grid.box(i))) << "agent " << i;
+  }
+}
+
+}  // namespace
