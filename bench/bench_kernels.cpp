@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "core/random.h"
+#include "core/sweep_upright.h"
 #include <capsweep/sweep.h>
 
 namespace {
@@ -57,5 +58,44 @@ void BM_SweepCapsuleCapsule(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(BM_SweepCapsuleCapsule);
+
+// Agents meeting agents: a person walking 0.05-0.6 m near another standing within 1.5 m (what the
+// grid hands World::move), through the general kernel (0) and through the public sweep (1),
+// which takes the upright kernel. Starts in reach are left out: both go to the general kernel.
+void BM_SweepUprightPair(benchmark::State& state) {
+  Random rng(2);
+  std::vector<Pair> pairs;
+  while (pairs.size() < 4096) {
+    const Vec3d c = rng.in_cube(1.5), o{0, rng.uniform(-0.1, 0.1), 0};
+    const Vec3d d{rng.uniform(-1, 1), 0, rng.uniform(-1, 1)};
+    Pair p;
+    p.capsule = {to_float(c), to_float(c + Vec3d{0, 1.1, 0}), 0.35f};
+    p.motion = to_float(d / length(d) * rng.uniform(0.05, 0.6));
+    p.triangle.v[0] = to_float(o);
+    p.triangle.v[1] = to_float(o + Vec3d{0, 1.1, 0});
+    SweepHit h;
+    if (detail::sweep_upright_capsules(p.capsule, p.motion, {p.triangle.v[0], p.triangle.v[1], 0.35f}, h)) {
+      pairs.push_back(p);
+    }
+  }
+  const bool upright = state.range(0) == 1;
+  std::size_t i = 0, hits = 0;
+  for (auto _ : state) {
+    const Pair& p = pairs[i++ & 4095];
+    const Capsule other{p.triangle.v[0], p.triangle.v[1], 0.35f};
+    SweepHit h;
+    if (upright) {
+      sweep_capsule_capsule(p.capsule, p.motion, other, h);
+    } else {
+      detail::sweep_capsule_capsule_general(p.capsule, p.motion, other, h);
+    }
+    hits += h.hit;
+    benchmark::DoNotOptimize(h);
+  }
+  state.SetItemsProcessed(state.iterations());
+  state.SetLabel(upright ? "upright kernel" : "general kernel");
+  state.counters["hit_share"] = double(hits) / double(state.iterations());
+}
+BENCHMARK(BM_SweepUprightPair)->Arg(0)->Arg(1);
 
 }  // namespace

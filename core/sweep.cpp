@@ -6,6 +6,7 @@
 #include "core/closest_point.h"
 #include "core/contact_core.h"
 #include "core/sweep_frame.h"
+#include "core/sweep_upright.h"
 
 namespace capsweep {
 
@@ -283,14 +284,22 @@ Status sweep_sphere_triangle(const Vec3& center, float radius, const Vec3& motio
   return sweep_capsule_triangle(Capsule{center, center, radius}, motion, triangle, hit);
 }
 
-Status sweep_capsule_capsule(const Capsule& capsule, const Vec3& motion, const Capsule& obstacle, SweepHit& hit) {
-  hit = SweepHit{};
-  if (Status s = check_sweep(capsule, motion); s != Status::ok) return s;
-  if (Status s = check_obstacle_capsule(obstacle); s != Status::ok) return s;
+void detail::sweep_capsule_capsule_general(const Capsule& capsule, const Vec3& motion, const Capsule& obstacle,
+                                           SweepHit& hit) {
   const Vec3 axis[3] = {obstacle.a, obstacle.b, obstacle.b};
   const Capsule swept = swept_capsule(capsule, motion);
   sweep_validated(swept.a, swept.b, double(swept.radius) + double(obstacle.radius), motion, axis,
                   obstacle.radius, hit);
+}
+
+Status sweep_capsule_capsule(const Capsule& capsule, const Vec3& motion, const Capsule& obstacle, SweepHit& hit) {
+  hit = SweepHit{};
+  if (Status s = check_sweep(capsule, motion); s != Status::ok) return s;
+  if (Status s = check_obstacle_capsule(obstacle); s != Status::ok) return s;
+  // Agents are upright capsules: their pairs take the short kernel, unless they start in reach.
+  if (!detail::sweep_upright_capsules(capsule, motion, obstacle, hit)) {
+    detail::sweep_capsule_capsule_general(capsule, motion, obstacle, hit);
+  }
   return Status::ok;
 }
 

@@ -1,0 +1,93 @@
+#include "core/sweep_upright.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <capsweep/sweep.h>
+
+namespace capsweep::detail {
+
+namespace {
+
+// The earliest t in [0, 1] at which t d enters the sphere of radius r around `center` from
+// outside (the smaller root of |t d - center|^2 = r^2, written without cancellation).
+bool enter_sphere(const Vec3d& center, double r, const Vec3d& d, double& t) {
+  const double a = length_sq(d), b = dot(d, center), c = length_sq(center) - r * r;
+  if (!(c > 0) || !(b > 0)) return false;  // inside, or not closing in
+  const double disc = b * b - a * c;
+  if (disc < 0) return false;
+  const double tt = c / (b + std::sqrt(disc));
+  if (!(tt <= 1)) return false;
+  t = tt;
+  return true;
+}
+
+}  // namespace
+
+bool sweep_upright_capsules(const Capsule& moving_in, const Vec3& motion, const Capsule& obstacle, SweepHit& hit) {
+  if (!is_upright(moving_in) || !is_upright(obstacle)) return false;
+  const Capsule moving = swept_capsule(moving_in, motion);
+  // Relative to the moving capsule's end a: its axis is [0, e] with e vertical, and t d comes
+  // within reach of the obstacle's axis exactly when it comes within r of the offsets
+  // {q - s e : q on the obstacle's axis, s in [0, 1]}: one vertical segment at (cx, cz) from
+  // y = lo to y = hi. (Minkowski difference of two parallel segments.)
+  const Vec3d origin = to_double(moving.a);
+  const double e = double(moving.b.y) - origin.y;
+  const double cx = double(obstacle.a.x) - origin.x, cz = double(obstacle.a.z) - origin.z;
+  const double y0 = double(obstacle.a.y) - origin.y, y1 = double(obstacle.b.y) - origin.y;
+  const double lo = std::min(y0, y1) - std::max(0.0, e), hi = std::max(y0, y1) - std::min(0.0, e);
+  const double r = double(moving.radius) + double(obstacle.radius);
+  const double cc = cx * cx + cz * cz;
+  // A start within reach, or within a relative 1e-9 of it (far above this rounding), is an
+  // overlap or a touch: the general kernel's.
+  const double below = std::max({0.0, lo, -hi});
+  if (cc + below * below <= r * r * (1 + 1e-9)) return false;
+
+  const Vec3d d = to_double(motion);
+  double best = INFINITY;
+  Vec3d normal, on_axis;  // unit, from the obstacle toward the capsule; the point on the obstacle's axis
+  Feature feature = Feature::none;
+  // The side: |t (dx, dz) - c|^2 = r^2 horizontally, entered at a height in [lo, hi].
+  const double aa = d.x * d.x + d.z * d.z, bb = cx * d.x + cz * d.z, c0 = cc - r * r;
+  if (c0 > 0 && bb > 0) {
+    const double disc = bb * bb - aa * c0;
+    if (disc >= 0) {
+      const double t = c0 / (bb + std::sqrt(disc));
+      const double y = t * d.y;
+      if (t <= 1 && y >= lo && y <= hi) {
+        const double nx = t * d.x - cx, nz = t * d.z - cz, len = std::sqrt(nx * nx + nz * nz);
+        if (len > 0) {
+          best = t;
+          normal = {nx / len, 0, nz / len};
+          // The axes side by side share a run of heights at contact; its middle is the point.
+          const double top = std::min(std::max(y0, y1), y + std::max(0.0, e));
+          const double bottom = std::max(std::min(y0, y1), y + std::min(0.0, e));
+          on_axis = {cx, 0.5 * (top + bottom), cz};
+          feature = Feature::edge;
+        }
+      }
+    }
+  }
+  // The ends: the obstacle's lower end meets the moving axis' upper end, and the other way round.
+  for (const double end : {lo, hi}) {
+    const Vec3d center{cx, end, cz};
+    double t;
+    if (!enter_sphere(center, r, d, t) || !(t < best)) continue;
+    Vec3d n = d * t - center;
+    n = n / length(n);
+    best = t;
+    normal = n;
+    on_axis = {cx, end == lo ? std::min(y0, y1) : std::max(y0, y1), cz};
+    feature = Feature::vertex;
+  }
+  hit = SweepHit{};
+  if (!(best <= 1)) return true;
+  hit.hit = true;
+  hit.t = round_time_down(best);
+  hit.normal = to_float(normal);
+  hit.point = to_float(origin + on_axis + normal * double(obstacle.radius));
+  hit.feature = feature;
+  return true;
+}
+
+}  // namespace capsweep::detail
