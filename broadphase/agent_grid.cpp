@@ -30,7 +30,16 @@ std::uint64_t hash(std::uint64_t k) {
 
 namespace {
 
-// The widest extent of a box; NaN or infinite for some boxes with NaN or infinite coordinates.
+// Whether a box lies where boxes of accepted agents can (within 4 x kMaxCoordinate: a capsule
+// in range, grown by a radius in range, moved by a motion in range); false for a box with a NaN
+// or infinite coordinate, or one far out of range (a refused agent's).
+bool in_range(const Aabb& b) {
+  constexpr float kLimit = 4 * kMaxCoordinate;
+  return std::fabs(b.min.x) <= kLimit && std::fabs(b.min.y) <= kLimit && std::fabs(b.min.z) <= kLimit &&
+         std::fabs(b.max.x) <= kLimit && std::fabs(b.max.y) <= kLimit && std::fabs(b.max.z) <= kLimit;
+}
+
+// The widest extent of a box in range (finite, >= 0).
 float width_of(const Aabb& b) {
   const Vec3 extent = b.max - b.min;
   return std::max({std::fabs(extent.x), std::fabs(extent.y), std::fabs(extent.z)});
@@ -41,22 +50,24 @@ float width_of(const Aabb& b) {
 void AgentGrid::build(std::span<const Capsule> capsules) {
   boxes_.resize(capsules.size());
   keys_.resize(capsules.size());
-  // The column width: the widest box's, but for the kAsideAtMost widest, which are kept aside.
-  // `top` holds the kAsideAtMost + 1 largest finite widths so far, largest first (a box with a
-  // NaN coordinate may add its width: that widens the columns, never misfiles a box).
+  // The column width: the widest box's in range, but for the kAsideAtMost widest, which are
+  // kept aside with every box out of range. `top` holds the kAsideAtMost + 1 largest widths so
+  // far, largest first.
   float top[kAsideAtMost + 1];
   std::fill(std::begin(top), std::end(top), -INFINITY);
+  widths_.resize(capsules.size());
   for (std::size_t i = 0; i < capsules.size(); ++i) {
     boxes_[i] = swept_bounds(capsules[i], {});
-    const float width = width_of(boxes_[i]);
-    if (width > top[kAsideAtMost] && width < INFINITY) {
+    const float width = in_range(boxes_[i]) ? width_of(boxes_[i]) : -1.f;
+    widths_[i] = width;
+    if (width > top[kAsideAtMost]) {
       std::size_t k = kAsideAtMost;
       for (; k > 0 && width > top[k - 1]; --k) top[k] = top[k - 1];
       top[k] = width;
     }
   }
   const float largest = std::max(kMinCell, top[kAsideAtMost] > -INFINITY ? top[kAsideAtMost] : top[0]);
-  // A thousandth wider than the widest filed box, so that a box's float width rounded down
+  // A thousandth wider than the widest box filed, so that a box's float width rounded down
   // never exceeds the cell the walk subtracts.
   cell_ = largest * 1.001f;
   inverse_cell_ = 1.f / cell_;
@@ -66,12 +77,12 @@ void AgentGrid::build(std::span<const Capsule> capsules) {
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, capsules.size(), 1024), [&](const auto& range) {
     for (std::size_t i = range.begin(); i != range.end(); ++i) {
       const Aabb& b = boxes_[i];
-      const bool nan = b.min.x != b.min.x || b.min.y != b.min.y || b.min.z != b.min.z || b.max.x != b.max.x ||
-                       b.max.y != b.max.y || b.max.z != b.max.z;
-      if (nan) {
-        keys_[i] = kNowhere;  // overlaps nothing: every comparison with NaN is false
-      } else if (!(width_of(b) <= largest)) {
-        keys_[i] = kAside;  // wider, infinite, or an extent of inf - inf
+      if (widths_[i] < 0) {  // out of range: kept aside, or nowhere for a NaN box (it overlaps nothing)
+        const bool nan = b.min.x != b.min.x || b.min.y != b.min.y || b.min.z != b.min.z || b.max.x != b.max.x ||
+                         b.max.y != b.max.y || b.max.z != b.max.z;
+        keys_[i] = nan ? kNowhere : kAside;
+      } else if (widths_[i] > largest) {
+        keys_[i] = kAside;
       } else {
         const Column c = column_of(b.min);
         keys_[i] = key(c.x, c.z);

@@ -3,8 +3,9 @@
 // asked for the agents whose boxes meet a query box. Columns, not cubes: people stand on the
 // ground, so a query box meets 3 x 3 columns where it met 3 x 3 x 3 cells, and the rare agent
 // on another floor above is dropped by its box. The columns are as wide as the ordinary boxes:
-// the few widest (a giant, a refused agent whose box is infinite) are kept aside in a short list
-// every query reads, so that one such box cannot widen every column and make a tick quadratic.
+// the few widest (a giant) and those out of range (a refused agent's, infinite or far out) are
+// kept aside in a list every query reads, so that one such box cannot widen every column and
+// make a tick quadratic.
 #pragma once
 
 #include <cstddef>
@@ -20,8 +21,9 @@ namespace capsweep {
 
 class AgentGrid {
  public:
-  // At most this many boxes, the widest, are kept aside instead of widening the columns
-  // (besides those: boxes that are infinitely wide).
+  // At most this many boxes in range, the widest, are kept aside instead of widening the
+  // columns; so is every box out of range (beyond 4 x kMaxCoordinate, or infinite: no accepted
+  // agent's box is). Nine or more wide agents are a crowd of wide agents, and the columns fit them.
   static constexpr std::size_t kAsideAtMost = 8;
 
   // Columns are a thousandth wider than the widest box (in any axis) not kept aside, so each
@@ -29,9 +31,9 @@ class AgentGrid {
   // nothing (every comparison with NaN is false) and is filed nowhere.
   void build(std::span<const Capsule> capsules);
 
-  // Calls visit(index) for every agent whose box overlaps `box`, in increasing index order
-  // within a cell (the caller breaks ties by id, so the order never shows in results). A visit
-  // that returns bool stops the walk by returning true.
+  // Calls visit(index) for every agent whose box overlaps `box`: column by column, in increasing
+  // index order within a column, then those kept aside (the caller breaks ties by id, so the
+  // order never shows in results). A visit that returns bool stops the walk by returning true.
   template <class Visit>
   void for_each_overlapping(const Aabb& box, Visit&& visit) const {
     auto call = [&](std::uint32_t i) {
@@ -103,6 +105,7 @@ class AgentGrid {
   std::uint64_t mask_ = 0;
   std::vector<std::uint64_t> keys_;     // build's scratch: each agent's column, or kAside or kNowhere
   std::vector<std::uint32_t> slot_of_;  // and its slot in table_
+  std::vector<float> widths_;           // and its box's width (-1: out of range)
 };
 
 }  // namespace capsweep

@@ -38,10 +38,11 @@ bool sweep_upright_capsules(const Capsule& moving_in, const Vec3& motion, const 
   const double lo = std::min(y0, y1) - std::max(0.0, e), hi = std::max(y0, y1) - std::min(0.0, e);
   const double r = double(moving.radius) + double(obstacle.radius);
   const double cc = cx * cx + cz * cz;
-  // A start within reach, or within a relative 1e-9 of it (far above this rounding), is an
-  // overlap or a touch: the general kernel's.
+  // A start within reach, or within 1e-9 x the magnitudes involved of it (far above the
+  // rounding of the offsets), is an overlap or a touch: the general kernel's.
   const double below = std::max({0.0, lo, -hi});
-  if (cc + below * below <= r * r * (1 + 1e-9)) return false;
+  const double margin = 1e-9 * (r + std::fabs(cx) + std::fabs(cz) + std::fabs(lo) + std::fabs(hi));
+  if (cc + below * below <= (r + margin) * (r + margin)) return false;
 
   const Vec3d d = to_double(motion);
   double best = INFINITY;
@@ -63,7 +64,7 @@ bool sweep_upright_capsules(const Capsule& moving_in, const Vec3& motion, const 
           const double top = std::min(std::max(y0, y1), y + std::max(0.0, e));
           const double bottom = std::max(std::min(y0, y1), y + std::min(0.0, e));
           on_axis = {cx, 0.5 * (top + bottom), cz};
-          feature = Feature::edge;
+          feature = y0 == y1 ? Feature::vertex : Feature::edge;  // a sphere has no side
         }
       }
     }

@@ -20,25 +20,26 @@ constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
 
 Capsule person(float x, float y, float z) { return {{x, y + 0.37f, z}, {x, y + 1.47f, z}, 0.35f}; }
 
-// n agents on a square of `side` metres: mostly people (some leaning, some smaller or larger),
-// and every so often a giant, a refused agent (an infinite or NaN coordinate, a negative radius,
-// a coordinate far out of range) or one lying down.
-std::vector<Capsule> mixed_crowd(std::size_t n, float side, Random& rng) {
+// n agents on a square of `side` metres: mostly people (some leaning, some smaller or larger,
+// some lying down), `giants` giants, and every so often a refused agent (an infinite or NaN
+// coordinate, a negative radius, a coordinate far out of range).
+std::vector<Capsule> mixed_crowd(std::size_t n, float side, std::size_t giants, Random& rng) {
   std::vector<Capsule> agents;
   for (std::size_t i = 0; i < n; ++i) {
     Capsule c = person(float(rng.uniform(0, side)), float(rng.uniform(0, 3)), float(rng.uniform(0, side)));
     c.radius *= float(rng.uniform(0.5, 1.5));
     if (i % 7 == 0) c.b.x += float(rng.uniform(-0.5, 0.5));
+    if (i % 37 == 5 && giants > 0) c.radius = float(rng.uniform(3, 30)), --giants;
     switch (i % 41) {
-      case 1: c.radius = float(rng.uniform(3, 30)); break;
       case 2: c.a.x = kInf; break;
       case 3: c.b.z = -kInf; break;
-      case 4: c.a.y = kNaN; break;
+      case 4: c.b.y = kNaN; break;  // NaN in y only
       case 5: c = {{kNaN, kNaN, kNaN}, {kNaN, kNaN, kNaN}, kNaN}; break;
-      case 6: c.radius = -0.3f; break;
+      case 6: c.radius = -0.3f; break;  // an inverted box
       case 7: c.a.x = 1e30f; break;
+      case 8: c.b = c.a + Vec3{float(rng.uniform(-1.5, 1.5)), 0, float(rng.uniform(-1.5, 1.5))}; break;  // lying
       case 9: c.a.x = c.b.x = -kInf; break;  // a box from -inf to -inf on x
-      case 8: c.b = c.a + Vec3{float(rng.uniform(-4, 4)), 0, float(rng.uniform(-4, 4))}; break;
+      case 10: c.a.z = 5e6f; break;  // out of range (beyond 4 x kMaxCoordinate), but a finite box
       default: break;
     }
     agents.push_back(c);
@@ -65,11 +66,32 @@ TEST(AgentGrid, MeetsExactlyTheBoxesAScanMeets) {
   Random rng(5);
   std::size_t met = 0;
   for (int crowd = 0; crowd < 8; ++crowd) {
+    // Dense and sparse; 5 agents; a few giants (kept aside: the columns stay person-wide) and
+    // a crowd of giants (the columns fit them).
     const float side = crowd % 2 ? 8.f : 60.f;
-    const std::vector<Capsule> agents = mixed_crowd(crowd == 0 ? 5 : 900, side, rng);
+    const std::size_t giants = crowd % 4 == 3 ? 20 : 6;
+    const std::vector<Capsule> agents = mixed_crowd(crowd == 0 ? 5 : 900, side, giants, rng);
     AgentGrid grid;
     grid.build(agents);
     ASSERT_EQ(grid.size(), agents.size());
+    // Everyone else is at most 2.6 m wide; the giants are 7.1 m or more.
+    std::vector<std::uint32_t> wide;
+    for (std::uint32_t i = 0; i < agents.size(); ++i) {
+      const Aabb b = swept_bounds(agents[i], {});
+      if (max_abs_component(b.max - b.min) > 3.f && max_abs_component(b.max) <= 4e6f && max_abs_component(b.min) <= 4e6f) {
+        wide.push_back(i);
+      }
+    }
+    ASSERT_EQ(wide.size() > AgentGrid::kAsideAtMost, giants > AgentGrid::kAsideAtMost) << "crowd " << crowd;
+    if (wide.size() <= AgentGrid::kAsideAtMost) {
+      EXPECT_LT(grid.column_width(), 3.f) << "crowd " << crowd;
+      for (const std::uint32_t i : wide) {
+        EXPECT_NE(std::find(grid.kept_aside().begin(), grid.kept_aside().end(), i), grid.kept_aside().end())
+            << "crowd " << crowd << ": giant " << i << " is not kept aside";
+      }
+    } else {
+      EXPECT_GT(grid.column_width(), 7.f) << "crowd " << crowd;
+    }
     std::vector<Aabb> queries;
     for (const Capsule& c : agents) queries.push_back(swept_bounds(c, {}));
     for (int q = 0; q < 300; ++q) {
@@ -94,14 +116,19 @@ TEST(AgentGrid, MeetsExactlyTheBoxesAScanMeets) {
 TEST(AgentGrid, StopsWhenTheVisitSaysSoAndCountsUpToTheLimit) {
   std::vector<Capsule> agents;
   for (int i = 0; i < 100; ++i) agents.push_back(person(0.01f * float(i % 10), 0, 0.01f * float(i / 10)));
-  agents.push_back({{0, 0, 0}, {0, 0, 0}, kInf});  // an infinite box, kept aside, overlaps all
+  agents.push_back({{0, 0, 0}, {0, 0, 0}, kInf});  // two infinite boxes, kept aside, overlap all
+  agents.push_back({{0, 0, 0}, {0, 0, 0}, kInf});
   AgentGrid grid;
   grid.build(agents);
   int visits = 0;
   grid.for_each_overlapping(grid.box(0), [&](std::uint32_t) { return ++visits == 3; });
   EXPECT_EQ(visits, 3);
+  // Those kept aside come last, and a stop there is a stop too.
+  visits = 0;
+  grid.for_each_overlapping(grid.box(0), [&](std::uint32_t i) { return ++visits, i >= 100; });
+  EXPECT_EQ(visits, 101);
   EXPECT_EQ(grid.count_overlapping(0, 32), 33u);
-  EXPECT_EQ(grid.count_overlapping(0, 1000), 100u);  // the 99 other people and the infinite one
+  EXPECT_EQ(grid.count_overlapping(0, 1000), 101u);  // the 99 other people and the infinite two
 }
 
 TEST(AgentGrid, AFewWideBoxesAreKeptAsideAndDoNotWidenTheColumns) {
@@ -116,11 +143,12 @@ TEST(AgentGrid, AFewWideBoxesAreKeptAsideAndDoNotWidenTheColumns) {
   agents[4242].radius = 40.f;
   agents[5000].radius = 1e6f;
   agents[9999].b = agents[9999].a + Vec3{30, 0, 0};
-  agents[123].a.y = kNaN;  // overlaps nothing: neither filed nor kept aside
+  agents[123].b.y = kNaN;  // overlaps nothing: neither filed nor kept aside
   AgentGrid grid;
   grid.build(agents);
+  auto aside = [&] { return std::vector<std::uint32_t>(grid.kept_aside().begin(), grid.kept_aside().end()); };
   EXPECT_LT(grid.column_width(), 2.f);
-  EXPECT_EQ(std::vector<std::uint32_t>(grid.kept_aside().begin(), grid.kept_aside().end()), wide);
+  EXPECT_EQ(aside(), wide);
   for (std::uint32_t i : {0u, 17u, 123u, 4242u, 7777u}) {
     ASSERT_EQ(found(grid, grid.box(i)), scanned(agents, grid.box(i))) << "agent " << i;
   }
@@ -128,8 +156,9 @@ TEST(AgentGrid, AFewWideBoxesAreKeptAsideAndDoNotWidenTheColumns) {
   // More wide agents than kAsideAtMost are a crowd of wide agents, and the columns fit them.
   for (std::uint32_t i = 0; i <= AgentGrid::kAsideAtMost; ++i) agents[100 + i].radius = 3.f;
   grid.build(agents);
-  EXPECT_GE(grid.column_width(), 7.f);
-  EXPECT_LE(grid.kept_aside().size(), wide.size());
+  EXPECT_GT(grid.column_width(), 7.f);  // the nine 7.1 m boxes are filed
+  EXPECT_LT(grid.column_width(), 7.2f);
+  EXPECT_EQ(aside(), wide);  // the infinite one and the three wider than 7.1 m
   for (std::uint32_t i : {0u, 17u, 100u, 4242u}) {
     ASSERT_EQ(found(grid, grid.box(i)), scanned(agents, grid.box(i))) << "agent " << i;
   }
