@@ -14,9 +14,17 @@ namespace capsweep {
 // first moves: seen from above, the moving one's axis draws a segment and the other's is a
 // point, and the distance between those bounds the distance in space from below. A pair that
 // clears it by more than the exactness tolerance cannot touch, and the exact capsule-capsule
-// sweep (about 600 instructions with its checks, core/sweep_upright.h) is skipped; anything
-// else, and every other pose, goes to that sweep.
-inline bool apart_upright(const Capsule& moving, const Vec3& motion, const Capsule& other) {
+// sweep is skipped (for upright pairs about 600 instructions with its checks, core/sweep_upright.h;
+// for other poses the general kernel's ~3,900); anything else goes to that sweep.
+// The largest coordinate magnitude of a moving capsule at its start and end: its part of the
+// exactness tolerance apart_upright allows for (computed once for all the pairs of a sweep).
+inline float moving_scale(const Capsule& moving, const Vec3& motion) {
+  return std::max({max_abs_component(moving.a), max_abs_component(moving.b), max_abs_component(moving.a + motion),
+                   max_abs_component(moving.b + motion)});
+}
+
+// apart_upright with the moving capsule's moving_scale given.
+inline bool apart_upright(const Capsule& moving, const Vec3& motion, const Capsule& other, float moving_scale) {
   if (moving.a.x != moving.b.x || moving.a.z != moving.b.z || other.a.x != other.b.x || other.a.z != other.b.z) {
     return false;
   }
@@ -27,11 +35,13 @@ inline bool apart_upright(const Capsule& moving, const Vec3& motion, const Capsu
   const double reach = double(moving.radius) + double(other.radius);
   // The exactness tolerance: a sweep that stays farther than it from touching must miss, so the
   // exact sweep could only ever have missed here too, and answers never change.
-  const float scale = std::max({max_abs_component(moving.a), max_abs_component(moving.b), max_abs_component(other.a),
-                                max_abs_component(other.b), max_abs_component(moving.a + motion),
-                                max_abs_component(moving.b + motion)});
+  const float scale = std::max({moving_scale, max_abs_component(other.a), max_abs_component(other.b)});
   const double margin = 1.01 * std::max(1e-4, 4e-7 * double(scale)) + 1e-7;
   return ex * ex + ez * ez > (reach + margin) * (reach + margin);
+}
+
+inline bool apart_upright(const Capsule& moving, const Vec3& motion, const Capsule& other) {
+  return apart_upright(moving, motion, other, moving_scale(moving, motion));
 }
 
 }  // namespace capsweep

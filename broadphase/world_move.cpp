@@ -79,11 +79,12 @@ class WorldCollider final : public MoveCollider {
       near_->clear();
       grid_->for_each_overlapping(reach_, [&](std::uint32_t k) { near_->push_back(k); });
     }
+    const float scale = moving_scale(capsule, motion);
     for (const std::uint32_t k : *near_) {
       if (!grid_->box(k).overlaps(box)) continue;
       const std::size_t j = members_.empty() ? k : members_[k];
       if (j == self_) continue;
-      if (apart_upright(capsule, motion, capsules_[j])) continue;
+      if (apart_upright(capsule, motion, capsules_[j], scale)) continue;
       ++pair_sweeps_;
       SweepHit h;
       sweep_capsule_capsule(capsule, motion, capsules_[j], h);
