@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <numbers>
 
@@ -89,12 +90,21 @@ class WorldCollider final : public MoveCollider {
       SweepHit h;
       sweep_capsule_capsule(capsule, motion, capsules_[j], h);
       if (!h.hit || !(dot(h.normal, motion) < 0)) continue;
-      // Earliest wins; at equal times the world, then the lower agent id.
+      // Earliest wins; at equal times the world, then the lower agent id, then (agents sharing an
+      // id, as agents left at the default 0 do) the capsule whose bytes compare lower, so that
+      // the order agents are met in, and so their order in the batch, never shows.
       const std::uint32_t id = agents_[j].id;
-      if (out.hit.hit && (h.t > out.hit.t || (h.t == out.hit.t && (out.agent == kNoAgent || id > out.agent)))) continue;
+      if (out.hit.hit) {
+        if (h.t > out.hit.t) continue;
+        if (h.t == out.hit.t) {
+          if (out.agent == kNoAgent || id > out.agent) continue;
+          if (id == out.agent && std::memcmp(&capsules_[j], &capsules_[met_], sizeof(Capsule)) >= 0) continue;
+        }
+      }
       out.hit = h;
       out.hit.triangle = kNoTriangle;
       out.agent = id;
+      met_ = j;
     }
   }
 
@@ -155,8 +165,12 @@ class WorldCollider final : public MoveCollider {
   // up and a snap down take a person in a tick.
   static constexpr float kReach = 0.5f;
   mutable Aabb reach_;  // empty: nothing asked yet
+  mutable std::size_t met_ = 0;  // the agent whose hit the last sweep kept, if it kept one
   mutable std::uint64_t pair_sweeps_ = 0;
 };
+
+// Ties between agents sharing an id compare capsules byte for byte: seven floats, no padding.
+static_assert(sizeof(Capsule) == 7 * sizeof(float));
 
 std::atomic<std::uint64_t> agent_pair_sweeps_total{0};
 

@@ -27,8 +27,9 @@ struct Agent {
   Capsule capsule;             // a capsule agent's body where it is at the start of the tick
   Vec3 displacement;           // where it wants to walk this tick, metres (horizontal part used)
   float vertical_speed = 0.f;  // m/s, up positive: a falling agent carries it from tick to tick
-  std::uint32_t id = 0;        // reported in other agents' contacts and breaks ties between them,
-                               // so the order of agents in a batch changes nothing
+  std::uint32_t id = 0;        // reported in other agents' contacts and breaks ties between them
+                               // (agents sharing an id: their capsules' bytes do), so the order
+                               // of agents in a batch changes nothing
   // The layers of triangles this agent collides with (with BatchOptions::layers: both). Its
   // sweeps, ground probes, overlaps and depenetration see nothing else; other agents are not
   // on layers (they always collide). A mask that leaves no layer is refused (bad_layers).

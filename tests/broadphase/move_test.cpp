@@ -242,6 +242,48 @@ TEST(Move, TwoAgentsWalkingIntoEachOtherNeverInterpenetrate) {
   }
 }
 
+TEST(Move, AgentsSharingAnIdGiveTheSameBytesInAnyBatchOrder) {
+  // One agent walks between two others standing exactly symmetric about its path, in one grid
+  // column, every agent with the default id 0: it meets both at the same t (to the bit), and the
+  // tie must not go to whichever the batch order lists first.
+  const World w(Mesh().floor(-4, -4, 4, 4, 1).triangles());
+  const std::vector<Agent> start{person(1.0f, 0, 0, {0, 0, 0.125f}), person(0.625f, 0, 1.0f), person(1.375f, 0, 1.0f)};
+  std::vector<std::vector<MoveResult>> first_order;
+  std::vector<std::size_t> order{0, 1, 2};
+  int orders = 0, ties = 0;
+  do {
+    std::vector<Agent> agents(3);
+    for (std::size_t k = 0; k < 3; ++k) agents[k] = start[order[k]];
+    std::vector<std::vector<MoveResult>> by_agent(3);
+    for (int tick = 0; tick < 12; ++tick) {
+      std::vector<MoveResult> r(3);
+      w.move(agents, MoveSettings{}, r);
+      for (std::size_t k = 0; k < 3; ++k) {
+        agents[k].capsule = r[k].capsule;
+        agents[k].vertical_speed = r[k].vertical_speed;
+        by_agent[order[k]].push_back(r[k]);
+      }
+    }
+    if (orders++ == 0) {
+      first_order = by_agent;
+      // By symmetry the walker meets both at once: a first contact with a sideways normal is a
+      // tie that was broken (toward one of the two).
+      for (const MoveResult& r : by_agent[0]) {
+        ties += r.contact_count >= 1 && r.contacts[0].agent == 0 && r.contacts[0].normal.x != 0;
+      }
+      continue;
+    }
+    for (std::size_t i = 0; i < 3; ++i) {
+      for (std::size_t tick = 0; tick < by_agent[i].size(); ++tick) {
+        ASSERT_TRUE(answers::same(by_agent[i][tick], first_order[i][tick]))
+            << "agent " << i << ", tick " << tick << ", batch order " << order[0] << order[1] << order[2];
+      }
+    }
+  } while (std::next_permutation(order.begin(), order.end()));
+  EXPECT_EQ(orders, 6);
+  EXPECT_GT(ties, 0) << "the walker never met both others";
+}
+
 TEST(Move, AgentsPassThroughEachOtherWhenCollisionIsOff) {
   const World w(Mesh().floor(-6, -3, 6, 3, 1).triangles());
   std::vector<Agent> agents{person(-2, 0, 0, {0.1f, 0, 0}), person(2, 0, 0, {-0.1f, 0, 0})};
