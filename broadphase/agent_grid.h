@@ -32,7 +32,7 @@ class AgentGrid {
   void build(std::span<const Capsule> capsules);
 
   // Calls visit(index) for every agent whose box overlaps `box`: column by column, in increasing
-  // index order within a column, then those kept aside (the caller breaks ties by id, so the
+  // index order within a column, then those kept aside (the caller breaks ties by id and capsule bytes, so the
   // order never shows in results). A visit that returns bool stops the walk by returning true.
   template <class Visit>
   void for_each_overlapping(const Aabb& box, Visit&& visit) const {

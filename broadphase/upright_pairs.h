@@ -14,8 +14,8 @@ namespace capsweep {
 // first moves: seen from above, the moving one's axis draws a segment and the other's is a
 // point, and the distance between those bounds the distance in space from below. A pair that
 // clears it by more than the exactness tolerance cannot touch, and the exact capsule-capsule
-// sweep is skipped (for upright pairs about 600 instructions with its checks, core/sweep_upright.h;
-// for other poses the general kernel's ~3,900); anything else goes to that sweep.
+// sweep is skipped (for upright pairs about 640 instructions with its checks, core/sweep_upright.h;
+// for other poses the general kernel's about 4,100); anything else goes to that sweep.
 // The largest coordinate magnitude of a moving capsule at its start and end: its part of the
 // exactness tolerance apart_upright allows for (computed once for all the pairs of a sweep).
 inline float moving_scale(const Capsule& moving, const Vec3& motion) {

@@ -1,6 +1,7 @@
 // The capsule-capsule sweep for the pose agents are in: both axes exactly vertical (or points).
 // The general kernel sweeps the moving axis against the obstacle's as a degenerate triangle,
-// through the parts of that rounded prism (about 3,900 instructions); for two upright axes the set
+// through the parts of that rounded prism (about 4,100 instructions with the input checks); for two
+// upright axes the set
 // of positions within reach is one upright capsule, and the sweep is a point entering it: a side
 // cylinder and two end spheres, a few dozen operations in double.
 #pragma once

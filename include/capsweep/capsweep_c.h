@@ -133,7 +133,8 @@ typedef struct cs_agent {
   cs_capsule capsule;    /* a capsule agent's body */
   float displacement[3]; /* where it wants to walk this tick (horizontal part used) */
   float vertical_speed;  /* m/s, up positive: pass back the result's vertical_speed */
-  uint32_t id;           /* reported in other agents' contacts; breaks ties between agents */
+  uint32_t id;           /* reported in other agents' contacts; breaks ties between agents
+                            (agents sharing an id: their capsules' bytes do) */
   uint32_t layers;       /* the layers of triangles it collides with; 0 = every layer (see above) */
   uint8_t shape;         /* enum cs_agent_shape (0: a capsule, as a zeroed struct) */
   uint8_t grounded;      /* 1: ground_triangle is the last result's (its grounded); 0: probe */

@@ -10,6 +10,7 @@
 #include <span>
 #include <thread>
 
+#include <capsweep/sweep.h>
 #include <capsweep/world.h>
 #include "broadphase/world_arrays.h"
 #include "tools/arena.h"
@@ -245,22 +246,34 @@ TEST(Move, TwoAgentsWalkingIntoEachOtherNeverInterpenetrate) {
 TEST(Move, AgentsSharingAnIdGiveTheSameBytesInAnyBatchOrder) {
   // One agent walks between two others standing exactly symmetric about its path, in one grid
   // column, every agent with the default id 0: it meets both at the same t (to the bit), and the
-  // tie must not go to whichever the batch order lists first.
+  // tie must not go to whichever the batch order lists first. Six more stand far off, so that
+  // the grid walks its columns rather than scanning every box.
   const World w(Mesh().floor(-4, -4, 4, 4, 1).triangles());
-  const std::vector<Agent> start{person(1.0f, 0, 0, {0, 0, 0.125f}), person(0.625f, 0, 1.0f), person(1.375f, 0, 1.0f)};
+  std::vector<Agent> start{person(1.0f, 0, 0, {0, 0, 0.125f}), person(0.625f, 0, 1.0f), person(1.375f, 0, 1.0f)};
+  for (int k = 0; k < 6; ++k) start.push_back(person(-3.5f + 1.2f * float(k), 0, -3.5f));
+  // The tie itself: straight ahead, the walker meets each at the same t, mirrored.
+  SweepHit left, right;
+  ASSERT_EQ(sweep_capsule_capsule(start[0].capsule, {0, 0, 1}, start[1].capsule, left), Status::ok);
+  ASSERT_EQ(sweep_capsule_capsule(start[0].capsule, {0, 0, 1}, start[2].capsule, right), Status::ok);
+  ASSERT_TRUE(left.hit && right.hit);
+  ASSERT_EQ(left.t, right.t);
+  ASSERT_EQ(left.normal.x, -right.normal.x);
+  ASSERT_NE(left.normal.x, 0.f);
   std::vector<std::vector<MoveResult>> first_order;
   std::vector<std::size_t> order{0, 1, 2};
   int orders = 0, ties = 0;
   do {
-    std::vector<Agent> agents(3);
+    std::vector<Agent> agents = start;
     for (std::size_t k = 0; k < 3; ++k) agents[k] = start[order[k]];
     std::vector<std::vector<MoveResult>> by_agent(3);
     for (int tick = 0; tick < 12; ++tick) {
-      std::vector<MoveResult> r(3);
+      std::vector<MoveResult> r(agents.size());
       w.move(agents, MoveSettings{}, r);
-      for (std::size_t k = 0; k < 3; ++k) {
+      for (std::size_t k = 0; k < agents.size(); ++k) {
         agents[k].capsule = r[k].capsule;
         agents[k].vertical_speed = r[k].vertical_speed;
+      }
+      for (std::size_t k = 0; k < 3; ++k) {
         by_agent[order[k]].push_back(r[k]);
       }
     }
