@@ -11,6 +11,7 @@
 namespace capsweep {
 
 using detail::Best;
+using detail::enter_sphere;
 using detail::Frame;
 
 namespace {
@@ -81,8 +82,9 @@ bool enter_cylinder(const Vec3d& p, const Vec3d& q, double r, const Vec3d& d, do
   return true;
 }
 
-// First t in [0, 1] at which x(t) = t d enters the sphere of radius r around c.
-bool enter_sphere(const Vec3d& center, double r, const Vec3d& d, double& t, Vec3d& normal) {
+}  // namespace
+
+bool detail::enter_sphere(const Vec3d& center, double r, const Vec3d& d, double& t, Vec3d& normal) {
   const Vec3d w = -center;
   const double a = length_sq(d), b = 2 * dot(d, w), c = length_sq(w) - r * r;
   if (c <= 0 || b >= 0) return false;
@@ -95,8 +97,6 @@ bool enter_sphere(const Vec3d& center, double r, const Vec3d& d, double& t, Vec3
   normal = normal / length(normal);
   return true;
 }
-
-}  // namespace
 
 namespace {
 

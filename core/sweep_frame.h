@@ -25,6 +25,11 @@ struct Best {
   double depth = 0;
 };
 
+// First t in [0, 1] at which x(t) = t d enters the sphere of radius r around `center` from
+// outside, and the unit normal there (from the centre): a vertex's part of the prism, and an end
+// of two upright capsules (core/sweep_upright.cpp).
+bool enter_sphere(const Vec3d& center, double r, const Vec3d& d, double& t, Vec3d& normal);
+
 // The first contact of the rounded prism's parts (see <capsweep/sweep.h>), or the start's
 // contact (t = 0, depth, push-out normal) when the start is within reach. Parts that cannot be
 // entered before the best contact found so far are not evaluated (nor the start's closest points

@@ -4,25 +4,9 @@
 #include <cmath>
 
 #include <capsweep/sweep.h>
+#include "core/sweep_frame.h"
 
 namespace capsweep::detail {
-
-namespace {
-
-// The earliest t in [0, 1] at which t d enters the sphere of radius r around `center` from
-// outside (the smaller root of |t d - center|^2 = r^2, written without cancellation).
-bool enter_sphere(const Vec3d& center, double r, const Vec3d& d, double& t) {
-  const double a = length_sq(d), b = dot(d, center), c = length_sq(center) - r * r;
-  if (!(c > 0) || !(b > 0)) return false;  // inside, or not closing in
-  const double disc = b * b - a * c;
-  if (disc < 0) return false;
-  const double tt = c / (b + std::sqrt(disc));
-  if (!(tt <= 1)) return false;
-  t = tt;
-  return true;
-}
-
-}  // namespace
 
 bool sweep_upright_capsules(const Capsule& moving_in, const Vec3& motion, const Capsule& obstacle, SweepHit& hit) {
   if (!is_upright(moving_in) || !is_upright(obstacle)) return false;
@@ -73,9 +57,8 @@ bool sweep_upright_capsules(const Capsule& moving_in, const Vec3& motion, const 
   for (const double end : {lo, hi}) {
     const Vec3d center{cx, end, cz};
     double t;
-    if (!enter_sphere(center, r, d, t) || !(t < best)) continue;
-    Vec3d n = d * t - center;
-    n = n / length(n);
+    Vec3d n;
+    if (!enter_sphere(center, r, d, t, n) || !(t < best)) continue;
     best = t;
     normal = n;
     on_axis = {cx, end == lo ? std::min(y0, y1) : std::max(y0, y1), cz};
