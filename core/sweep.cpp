@@ -153,23 +153,34 @@ void sweep_parts(const Frame& f, Best& best, bool skip) {
   }
   // What remains are the parts around the edges and vertices: those of edge i (its quad, the
   // edge swept along the axis, and its two cylinders) lie in the quad, whose distance from the
-  // start is the edge's from the axis; a vertex's lie in both its edges' quads. Seen along the
-  // normal, that distance is at least the axis ends' distance from the edge's line when both
-  // lie on one side of it (projecting only shortens, and the distance is linear along the
-  // axis): a few products that spare the exact closest points of parts far out of reach, as for
-  // a person standing on a face. Only once something was hit (before, nothing can be skipped);
-  // the margin (1e-9 x the frame's magnitudes) is far above the products' rounding.
+  // start is the edge's from the axis; a vertex's lie in both its edges' quads. That distance is
+  // at least the axis's distance from the edge's line, which splits into two orthogonal parts:
+  // across the line within the plane, and along the normal (the height above the plane). Each
+  // is linear along the axis, so when both ends lie on one side the nearer end bounds it, and
+  // the two bounds add in squares. The height matters: for a person standing on a face, the
+  // face is met first and an edge passing under the body could only tie, yet the edge lies a
+  // whole height away, so a few products spare the exact closest points of every edge part
+  // (without it, only edges beyond the radius across the plane were spared). Only once
+  // something was hit (before, nothing can be skipped); the margin (1e-9 x the frame's
+  // magnitudes) is far above the products' rounding.
   double edge_bound[3] = {0, 0, 0};
   if (skip && f.shape.kind == TriangleShape::proper && best.t <= 1.0) {
     double scale = length(e);
     for (int i = 0; i < 3; ++i) scale = std::max(scale, length(v[i]));
+    auto one_side = [](double s0, double s1) {  // the nearer end's distance, 0 across
+      return s0 > 0 && s1 > 0 ? std::min(s0, s1) : s0 < 0 && s1 < 0 ? std::min(-s0, -s1) : 0.0;
+    };
     for (int i = 0; i < 3; ++i) {
       const Vec3d m = cross(f.shape.normal, v[(i + 1) % 3] - v[i]);
       const double len = length(m);
       if (!(len > 0)) continue;
-      const double s0 = -dot(v[i], m) / len, s1 = dot(e - v[i], m) / len;
-      const double apart = s0 > 0 && s1 > 0 ? std::min(s0, s1) : s0 < 0 && s1 < 0 ? std::min(-s0, -s1) : 0.0;
-      edge_bound[i] = std::max(0.0, apart - 1e-9 * scale);
+      const double across = one_side(-dot(v[i], m) / len, dot(e - v[i], m) / len);
+      // Heights are taken from v[i]'s plane; the edge leaves it by at most `tilt` (the normal
+      // of a sliver is only good to ~1e-9), so a point of the edge lies that much nearer.
+      const Vec3d& up = f.shape.normal;
+      const double tilt = std::fabs(dot(v[(i + 1) % 3] - v[i], up));
+      const double height = std::max(0.0, one_side(-dot(v[i], up), dot(e - v[i], up)) - tilt);
+      edge_bound[i] = std::max(0.0, std::sqrt(across * across + height * height) - 1e-9 * scale);
     }
   }
   auto edge_may_beat = [&](int i) { return may_beat(edge_bound[i]); };
