@@ -162,9 +162,11 @@ class WorldCollider final : public MoveCollider {
   std::span<const std::uint32_t> members_;
   std::size_t self_;
   std::vector<std::uint32_t>* near_;
-  // How far beyond the first sweep's box the reach extends, metres: more than a walk, a step
-  // up and a snap down take a person in a tick.
-  static constexpr float kReach = 0.5f;
+  // How far beyond the first sweep's box the reach extends, metres: enough that the short
+  // sweeps after it (a slide, a snap) mostly stay inside, little enough that every sweep skips
+  // few agents it cannot meet. Instructions of the arena crowd (2,000 agents): 0.5 m cost 2 %
+  // more than 0.1 m, and 0 m (asking the grid again for every sweep that leaves) 1.2 % more.
+  static constexpr float kReach = 0.1f;
   mutable Aabb reach_;  // empty: nothing asked yet
   mutable std::size_t met_ = 0;  // the agent whose hit the last sweep kept, if it kept one
   mutable std::uint64_t pair_sweeps_ = 0;
