@@ -440,6 +440,19 @@ bool sweep_block_any(const KernelBlock& block, const Queries& queries, BlockHits
   }
   bool reported = false;
   for (int first = 0; first < kBlockLanes; first += width) {
+    // Lanes of a group that are all unused (a block closed after a few live lanes, as a walking
+    // step's usually is) are not swept: their answer is known. Each lane's arithmetic is its
+    // own, so skipping a group changes no bit of the others.
+    bool used = false;
+    for (int k = 0; k < width; ++k) used = used || block.valid(first + k);
+    if (!used) {
+      for (int k = 0; k < width; ++k) {
+        hits.t[first + k] = kInf;
+        hits.part[first + k] = 0;
+        hits.near_start[first + k] = false;
+      }
+      continue;
+    }
     Entry<T> best;
     Mask<T> near_start;
     if constexpr (pooled) {

@@ -323,6 +323,51 @@ TEST(TriangleBlock, GatheredLanesKeepTheirTriangleAndExactNormal) {
   for (int k = 0; k < 3; ++k) EXPECT_EQ(block.get(3).v[k], soup[0].v[k]);
 }
 
+// A walking step usually leaves one or two live lanes, and the kernel skips a group of lanes
+// (four on AVX2) that are all unused. The first `used` lanes of a block, closed after them, give
+// on every ISA and the scalar twin, shared or pooled, the bits those lanes give in the whole block.
+TEST(BlockSweep, AClosedBlockGivesItsUsedLanesTheBitsOfTheWholeBlock) {
+  auto variants = block_sweep_variants();
+  variants.push_back({"scalar twin", block_sweep_scalar, block_live_scalar, block_sweep_pooled_scalar, nullptr, nullptr});
+  Random rng(707);
+  std::size_t entered = 0;
+  for (int n = 0; n < 5000; ++n) {
+    BlockCase c = make_block_case(rng);
+    if (c.query.capsule.a == c.query.capsule.b) c.query.capsule.b.y += 0.5f;  // the pool takes capsules with an axis
+    const int whole = int(c.triangles.size());
+    const BlockQuery q = make_block_query(c.query.capsule, c.query.motion);
+    LaneQueries lanes;
+    for (int lane = 0; lane < kBlockLanes; ++lane) set_lane_query(lanes, lane, q);
+    for (const BlockSweepVariant& v : variants) {
+      BlockHits all;
+      v.fn(c.wide, q, all);
+      for (int used = 1; used <= whole; ++used) {
+        KernelBlock part;
+        for (int lane = 0; lane < used; ++lane) copy_lane(c.wide, lane, part, lane);
+        close_lanes(part, used);
+        BlockHits shared, pooled;
+        v.fn(part, q, shared);
+        v.pooled(part, lanes, pooled);
+        for (int lane = 0; lane < kBlockLanes; ++lane) {
+          SCOPED_TRACE(std::string(v.isa) + " case " + std::to_string(n) + " used " + std::to_string(used) + " lane " +
+                       std::to_string(lane));
+          for (const BlockHits* got : {&shared, &pooled}) {
+            if (lane >= used) {
+              ASSERT_FALSE(got->t[lane] <= 1.0 || got->near_start[lane]) << "an unused lane reported";
+              continue;
+            }
+            ASSERT_TRUE(same_bits(got->t[lane], all.t[lane])) << got->t[lane] << " vs " << all.t[lane];
+            ASSERT_EQ(got->near_start[lane], all.near_start[lane]);
+            if (all.t[lane] <= 1.0) ASSERT_EQ(got->part[lane], all.part[lane]);
+          }
+          entered += lane < used && all.t[lane] <= 1.0;
+        }
+      }
+    }
+  }
+  EXPECT_GT(entered, 1000u);
+}
+
 TEST(BlockSweep, UnusedLanesNeverReportEvenWhenTheirCopyIsHit) {
   // Lane 0 is hit head-on; lanes 1..7 are unused copies of it.
   const Triangle floor{{{-1, 0, -1}, {1, 0, -1}, {0, 0, 1}}};
