@@ -44,17 +44,15 @@ class AgentGrid {
         return false;
       }
     };
-    const Column lo = column_of(box.min - Vec3{cell_, cell_, cell_});
-    const Column hi = column_of(box.max);
-    const std::uint64_t cells = std::uint64_t(hi.x - lo.x + 1) * std::uint64_t(hi.z - lo.z + 1);
-    if (cells > entries_.size() / 4 + 8) {  // a huge box: a scan is cheaper than the lookups
+    const Range range = columns_meeting(box);
+    if (range.huge) {  // a scan is cheaper than the lookups
       for (std::uint32_t i = 0; i < boxes_.size(); ++i) {
         if (boxes_[i].overlaps(box) && call(i)) return;
       }
       return;
     }
-    for (std::int32_t x = lo.x; x <= hi.x; ++x) {
-      for (std::int32_t z = lo.z; z <= hi.z; ++z) {
+    for (std::int32_t x = range.lo.x; x <= range.hi.x; ++x) {
+      for (std::int32_t z = range.lo.z; z <= range.hi.z; ++z) {
         const auto [first, last] = find(key(x, z));
         for (std::size_t k = first; k < last; ++k) {
           if (filed_boxes_[k].overlaps(box) && call(entries_[k])) return;
@@ -74,6 +72,24 @@ class AgentGrid {
     return n;
   }
 
+  // Whether count_overlapping(self, limit) > limit. Most agents are not in a pile, and the
+  // columns their box meets, with the list aside, hold no more than `limit` agents in all: that
+  // answers without testing a box.
+  bool overlapped_by_more_than(std::uint32_t self, std::size_t limit) const {
+    const Range range = columns_meeting(boxes_[self]);
+    if (!range.huge) {
+      std::size_t held = aside_.size();
+      for (std::int32_t x = range.lo.x; x <= range.hi.x && held <= limit; ++x) {
+        for (std::int32_t z = range.lo.z; z <= range.hi.z; ++z) {
+          const auto [first, last] = find(key(x, z));
+          held += last - first;
+        }
+      }
+      if (held <= limit) return false;
+    }
+    return count_overlapping(self, limit) > limit;
+  }
+
   std::size_t size() const { return boxes_.size(); }
   const Aabb& box(std::uint32_t i) const { return boxes_[i]; }
   // The column width, and the agents kept aside (in index order): what the tests check.
@@ -84,6 +100,18 @@ class AgentGrid {
   struct Column {
     std::int32_t x, z;
   };
+  // The columns that may file a box meeting `box` (those of min corners between its min less a
+  // cell and its max), or `huge` when they outnumber a quarter of the entries.
+  struct Range {
+    Column lo, hi;
+    bool huge;
+  };
+  Range columns_meeting(const Aabb& box) const {
+    const Column lo = column_of(box.min - Vec3{cell_, cell_, cell_});
+    const Column hi = column_of(box.max);
+    const std::uint64_t cells = std::uint64_t(hi.x - lo.x + 1) * std::uint64_t(hi.z - lo.z + 1);
+    return {lo, hi, cells > entries_.size() / 4 + 8};
+  }
   // The column holding p: floor(p / cell) on x and z, by a multiplication (monotone in p, which
   // is all the walk above needs: an agent's box min lies between the query's min less a cell and
   // its max).

@@ -390,7 +390,7 @@ std::size_t World::move(std::span<const Agent> agents, const MoveSettings& setti
       std::atomic<bool> any_piled{false};
       tbb::parallel_for(tbb::blocked_range<std::size_t>(0, agents.size(), 64), [&](const auto& range) {
         for (std::size_t i = range.begin(); i != range.end(); ++i) {
-          if (grid.count_overlapping(std::uint32_t(i), kPileUp) > kPileUp) piled[i] = 1, any_piled = true;
+          if (grid.overlapped_by_more_than(std::uint32_t(i), kPileUp)) piled[i] = 1, any_piled = true;
         }
       });
       if (any_piled) {

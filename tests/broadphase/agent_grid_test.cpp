@@ -131,6 +131,33 @@ TEST(AgentGrid, StopsWhenTheVisitSaysSoAndCountsUpToTheLimit) {
   EXPECT_EQ(grid.count_overlapping(0, 1000), 101u);  // the 99 other people and the infinite two
 }
 
+// The pile-up test World::move asks of every agent: more than `limit` others overlap its box. It
+// answers from the columns' sizes when they hold too few agents, so crowds sparse, dense and
+// piled on one spot, with giants and refused agents, check it against a scan at several limits.
+TEST(AgentGrid, TellsWhoIsInAPileAsAScanDoes) {
+  Random rng(17);
+  std::size_t piled = 0, answered = 0;
+  for (int crowd = 0; crowd < 6; ++crowd) {
+    const float side = crowd % 3 == 0 ? 60.f : crowd % 3 == 1 ? 8.f : 2.f;
+    std::vector<Capsule> agents = mixed_crowd(crowd < 3 ? 900 : 300, side, crowd % 2 ? 20 : 4, rng);
+    for (int i = 0; i < 60; ++i) agents.push_back(person(side / 2, 0, side / 2));  // a pile on one spot
+    AgentGrid grid;
+    grid.build(agents);
+    for (const std::size_t limit : {std::size_t(0), std::size_t(1), std::size_t(3), std::size_t(8), std::size_t(32)}) {
+      for (std::uint32_t i = 0; i < agents.size(); ++i) {
+        const std::vector<std::uint32_t> others = scanned(agents, grid.box(i));
+        const std::size_t n = others.size() - std::size_t(std::count(others.begin(), others.end(), i));
+        ASSERT_EQ(grid.overlapped_by_more_than(i, limit), n > limit) << "crowd " << crowd << ", agent " << i << ", limit " << limit;
+        piled += n > limit;
+        ++answered;
+      }
+    }
+  }
+  // Both answers are given often.
+  EXPECT_GT(piled, answered / 10);
+  EXPECT_LT(piled, answered * 9 / 10);
+}
+
 TEST(AgentGrid, AFewWideBoxesAreKeptAsideAndDoNotWidenTheColumns) {
   // 10,000 people, one refused agent with an infinite coordinate and a few giants: the columns
   // stay the narrowest the grid makes (1.9 m, which holds a person's 1.8 m box), so that a person's query reads a few
