@@ -358,7 +358,9 @@ TEST(BlockSweep, AClosedBlockGivesItsUsedLanesTheBitsOfTheWholeBlock) {
             }
             ASSERT_TRUE(same_bits(got->t[lane], all.t[lane])) << got->t[lane] << " vs " << all.t[lane];
             ASSERT_EQ(got->near_start[lane], all.near_start[lane]);
-            if (all.t[lane] <= 1.0) ASSERT_EQ(got->part[lane], all.part[lane]);
+            if (all.t[lane] <= 1.0) {
+              ASSERT_EQ(got->part[lane], all.part[lane]);
+            }
           }
           entered += lane < used && all.t[lane] <= 1.0;
         }
