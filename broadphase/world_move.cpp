@@ -70,11 +70,10 @@ class WorldCollider final : public MoveCollider {
     if (!grid_) return;
     const Capsule capsule = agent_capsule(body);
     const Aabb box = swept_bounds(capsule, motion);
-    // The grid is asked once per agent-tick for everyone within reach of the first sweep (all
-    // of a walk, a step and a snap usually stay inside), and again only when a sweep leaves
-    // that reach. The agents met are the same as asking per sweep; ties go by id (then by
-    // capsule bytes), so the
-    // order they are met in never shows.
+    // The grid is asked once per agent-tick for everyone within reach of the first sweep (the
+    // short sweeps of a walk that follow it usually stay inside), and again only when a sweep
+    // leaves that reach. The agents met are the same as asking per sweep; ties go by id (then by
+    // capsule bytes), so the order they are met in never shows.
     if (!(reach_.min.x <= box.min.x && reach_.min.y <= box.min.y && reach_.min.z <= box.min.z &&
           box.max.x <= reach_.max.x && box.max.y <= reach_.max.y && box.max.z <= reach_.max.z)) {
       reach_ = {box.min - Vec3{kReach, kReach, kReach}, box.max + Vec3{kReach, kReach, kReach}};

@@ -132,15 +132,29 @@ TEST(AgentGrid, StopsWhenTheVisitSaysSoAndCountsUpToTheLimit) {
 }
 
 // The pile-up test World::move asks of every agent: more than `limit` others overlap its box. It
-// answers from the columns' sizes when they hold too few agents, so crowds sparse, dense and
-// piled on one spot, with giants and refused agents, check it against a scan at several limits.
+// answers from the columns' sizes (and the list aside) when they hold too few agents, so crowds
+// sparse, dense and piled on one spot, with giants, check it against a scan at several limits;
+// refused agents (kept aside, and so counted for everyone) only in the last two crowds, where the
+// sizes can never answer.
 TEST(AgentGrid, TellsWhoIsInAPileAsAScanDoes) {
   Random rng(17);
   std::size_t piled = 0, answered = 0;
-  for (int crowd = 0; crowd < 6; ++crowd) {
+  for (int crowd = 0; crowd < 8; ++crowd) {
     const float side = crowd % 3 == 0 ? 60.f : crowd % 3 == 1 ? 8.f : 2.f;
     std::vector<Capsule> agents = mixed_crowd(crowd < 3 ? 900 : 300, side, crowd % 2 ? 20 : 4, rng);
-    for (int i = 0; i < 60; ++i) agents.push_back(person(side / 2, 0, side / 2));  // a pile on one spot
+    if (crowd < 6) {
+      std::erase_if(agents, [](const Capsule& c) {
+        const Aabb b = swept_bounds(c, {});
+        return !(c.radius >= 0 && max_abs_component(b.min) <= 1e4f && max_abs_component(b.max) <= 1e4f);
+      });
+    }
+    // Piles on one spot, of sizes on either side of the limits below, 20 m apart and 20 m off
+    // the crowd's square.
+    int pile = 0;
+    for (const int size : {2, 3, 4, 9, 10, 33, 34, 60}) {
+      for (int i = 0; i < size; ++i) agents.push_back(person(side / 2 + 20.f * float(pile), 0, -20.f));
+      ++pile;
+    }
     AgentGrid grid;
     grid.build(agents);
     for (const std::size_t limit : {std::size_t(0), std::size_t(1), std::size_t(3), std::size_t(8), std::size_t(32)}) {
