@@ -51,14 +51,13 @@ class AgentGrid {
       }
       return;
     }
-    for (std::int32_t x = range.lo.x; x <= range.hi.x; ++x) {
-      for (std::int32_t z = range.lo.z; z <= range.hi.z; ++z) {
-        const auto [first, last] = find(key(x, z));
-        for (std::size_t k = first; k < last; ++k) {
-          if (filed_boxes_[k].overlaps(box) && call(entries_[k])) return;
-        }
+    const bool stopped = for_each_column(range, [&](std::size_t first, std::size_t last) {
+      for (std::size_t k = first; k < last; ++k) {
+        if (filed_boxes_[k].overlaps(box) && call(entries_[k])) return true;
       }
-    }
+      return false;
+    });
+    if (stopped) return;
     for (const std::uint32_t i : aside_) {
       if (boxes_[i].overlaps(box) && call(i)) return;
     }
@@ -79,12 +78,7 @@ class AgentGrid {
     const Range range = columns_meeting(boxes_[self]);
     if (!range.huge) {
       std::size_t held = aside_.size();
-      for (std::int32_t x = range.lo.x; x <= range.hi.x && held <= limit; ++x) {
-        for (std::int32_t z = range.lo.z; z <= range.hi.z; ++z) {
-          const auto [first, last] = find(key(x, z));
-          held += last - first;
-        }
-      }
+      for_each_column(range, [&](std::size_t first, std::size_t last) { return (held += last - first) > limit; });
       if (held <= limit) return false;
     }
     return count_overlapping(self, limit) > limit;
@@ -111,6 +105,18 @@ class AgentGrid {
     const Column hi = column_of(box.max);
     const std::uint64_t cells = std::uint64_t(hi.x - lo.x + 1) * std::uint64_t(hi.z - lo.z + 1);
     return {lo, hi, cells > entries_.size() / 4 + 8};
+  }
+  // Calls visit(first, last) with the run of entries_ of each column of the range; a visit
+  // returning true stops the walk, and then so does this (returning true).
+  template <class Visit>
+  bool for_each_column(const Range& range, Visit&& visit) const {
+    for (std::int32_t x = range.lo.x; x <= range.hi.x; ++x) {
+      for (std::int32_t z = range.lo.z; z <= range.hi.z; ++z) {
+        const auto [first, last] = find(key(x, z));
+        if (visit(first, last)) return true;
+      }
+    }
+    return false;
   }
   // The column holding p: floor(p / cell) on x and z, by a multiplication (monotone in p, which
   // is all the walk above needs: an agent's box min lies between the query's min less a cell and

@@ -170,15 +170,16 @@ void sweep_parts(const Frame& f, Best& best, bool skip) {
     auto one_side = [](double s0, double s1) {  // the nearer end's distance, 0 across
       return s0 > 0 && s1 > 0 ? std::min(s0, s1) : s0 < 0 && s1 < 0 ? std::min(-s0, -s1) : 0.0;
     };
+    const Vec3d& up = f.shape.normal;
     for (int i = 0; i < 3; ++i) {
-      const Vec3d m = cross(f.shape.normal, v[(i + 1) % 3] - v[i]);
+      const Vec3d edge = v[(i + 1) % 3] - v[i];
+      const Vec3d m = cross(up, edge);
       const double len = length(m);
       if (!(len > 0)) continue;
       const double across = one_side(-dot(v[i], m) / len, dot(e - v[i], m) / len);
       // Heights are taken from v[i]'s plane; the edge leaves it by at most `tilt` (the normal
       // of a sliver is only good to ~1e-9), so a point of the edge lies that much nearer.
-      const Vec3d& up = f.shape.normal;
-      const double tilt = std::fabs(dot(v[(i + 1) % 3] - v[i], up));
+      const double tilt = std::fabs(dot(edge, up));
       const double height = std::max(0.0, one_side(-dot(v[i], up), dot(e - v[i], up)) - tilt);
       edge_bound[i] = std::max(0.0, std::sqrt(across * across + height * height) - 1e-9 * scale);
     }
