@@ -186,6 +186,9 @@ void sweep_parts(const Frame& f, Best& best, bool skip) {
   }
   auto edge_may_beat = [&](int i) { return may_beat(edge_bound[i]); };
   auto vertex_may_beat = [&](int i) { return may_beat(std::max(edge_bound[i], edge_bound[(i + 2) % 3])); };
+  // Every part below is asked edge_may_beat or vertex_may_beat first, and a vertex's bound is
+  // one of its edges' (the same value, so the same answer): with no edge left, none is.
+  if (!edge_may_beat(0) && !edge_may_beat(1) && !edge_may_beat(2)) return;
   if (has_axis) {
     for (int i = 0; i < 3; ++i) {
       const int j = (i + 1) % 3;
