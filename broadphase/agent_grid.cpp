@@ -71,9 +71,8 @@ void AgentGrid::build(std::span<const Capsule> capsules) {
   // never exceeds the cell the walk subtracts.
   cell_ = largest * 1.001f;
   inverse_cell_ = 1.f / cell_;
-  // A counting sort by column through the hash table: count each column's agents, give each
-  // column its run of entries_, then file the agents in index order (so a column lists them in
-  // increasing index). Linear in the agents; only the columns are computed in parallel.
+  // Each agent's column (computed in parallel), then a counting sort by column: linear in the
+  // agents.
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, capsules.size(), 1024), [&](const auto& range) {
     for (std::size_t i = range.begin(); i != range.end(); ++i) {
       const Aabb& b = boxes_[i];
@@ -98,12 +97,62 @@ void AgentGrid::build(std::span<const Capsule> capsules) {
       ++filed;
     }
   }
+  // The array when the filed columns' rectangle is small enough, else the hash table.
+  lo_ = {kBias, kBias};
+  hi_ = {-kBias, -kBias};
+  for (std::size_t i = 0; i < capsules.size(); ++i) {
+    if (keys_[i] >= kNowhere) continue;
+    const Column c = column_of_key(keys_[i]);
+    lo_ = {std::min(lo_.x, c.x), std::min(lo_.z, c.z)};
+    hi_ = {std::max(hi_.x, c.x), std::max(hi_.z, c.z)};
+  }
+  dense_ = filed > 0 && std::uint64_t(hi_.x - lo_.x + 1) * std::uint64_t(hi_.z - lo_.z + 1) <=
+                            kArrayCellsPerEntry * std::uint64_t(filed);
+  entries_.resize(filed);
+  filed_boxes_.resize(filed);
+  if (dense_) {
+    file_in_array();
+  } else {
+    file_in_table(filed);
+  }
+}
+
+// A counting sort by column: count each column's agents, give each its run of entries_, then
+// file the agents in index order (so a column lists them in increasing index).
+void AgentGrid::file_in_array() {
+  depth_ = std::size_t(hi_.z - lo_.z + 1);
+  const std::size_t cells = std::size_t(hi_.x - lo_.x + 1) * depth_;
+  table_.clear();
+  mask_ = 0;
+  starts_.assign(cells + 1, 0);
+  slot_of_.resize(keys_.size());
+  for (std::size_t i = 0; i < keys_.size(); ++i) {
+    if (keys_[i] >= kNowhere) continue;
+    const Column c = column_of_key(keys_[i]);
+    slot_of_[i] = std::uint32_t(std::size_t(c.x - lo_.x) * depth_ + std::size_t(c.z - lo_.z));
+    ++starts_[slot_of_[i] + 1];
+  }
+  for (std::size_t c = 0; c < cells; ++c) starts_[c + 1] += starts_[c];
+  // Filing moves each column's start to the next one's; moving them back by one cell restores them.
+  for (std::size_t i = 0; i < keys_.size(); ++i) {
+    if (keys_[i] >= kNowhere) continue;
+    const std::uint32_t k = starts_[slot_of_[i]]++;
+    entries_[k] = std::uint32_t(i);
+    filed_boxes_[k] = boxes_[i];
+  }
+  std::copy_backward(starts_.begin(), starts_.end() - 1, starts_.end());
+  starts_[0] = 0;
+}
+
+// The same counting sort through the hash table.
+void AgentGrid::file_in_table(std::size_t filed) {
+  starts_.clear();
   std::size_t slots = 16;
   while (slots < 2 * filed) slots *= 2;
   table_.assign(slots, Slot{0, 0, 0});
   mask_ = slots - 1;
-  slot_of_.resize(capsules.size());
-  for (std::size_t i = 0; i < capsules.size(); ++i) {  // while counting, `last` is the count
+  slot_of_.resize(keys_.size());
+  for (std::size_t i = 0; i < keys_.size(); ++i) {  // while counting, `last` is the count
     if (keys_[i] >= kNowhere) continue;
     std::uint64_t h = hash(keys_[i]) & mask_;
     while (table_[h].last != 0 && table_[h].key != keys_[i]) h = (h + 1) & mask_;
@@ -117,9 +166,7 @@ void AgentGrid::build(std::span<const Capsule> capsules) {
     s.first = s.last = run;  // `last` is now the cursor filing moves along the run
     run += count;
   }
-  entries_.resize(filed);
-  filed_boxes_.resize(filed);
-  for (std::size_t i = 0; i < capsules.size(); ++i) {
+  for (std::size_t i = 0; i < keys_.size(); ++i) {
     if (keys_[i] >= kNowhere) continue;
     const std::uint32_t k = table_[slot_of_[i]].last++;
     entries_[k] = std::uint32_t(i);
@@ -143,6 +190,11 @@ AgentGrid::Column AgentGrid::column_of(const Vec3& p) const {
 std::uint64_t AgentGrid::key(std::int32_t x, std::int32_t z) {
   auto field = [](std::int32_t v) { return std::uint64_t(std::uint32_t(v + kBias)); };
   return field(x) << 21 | field(z);
+}
+
+AgentGrid::Column AgentGrid::column_of_key(std::uint64_t k) {
+  constexpr std::uint64_t kField = (std::uint64_t(1) << 21) - 1;
+  return {std::int32_t(std::uint32_t(k >> 21)) - kBias, std::int32_t(std::uint32_t(k & kField)) - kBias};
 }
 
 std::pair<std::size_t, std::size_t> AgentGrid::find(std::uint64_t k) const {

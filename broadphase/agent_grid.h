@@ -1,5 +1,6 @@
 // The per-tick broadphase over agents: a uniform grid of their boxes in vertical columns,
-// rebuilt every tick (a counting sort by column through a hash table from column to its agents),
+// rebuilt every tick (a counting sort by column, into an array over the crowd's rectangle of
+// columns or, for a crowd spread thin, through a hash table from column to its agents),
 // asked for the agents whose boxes meet a query box. Columns, not cubes: people stand on the
 // ground, so a query box meets 3 x 3 columns where it met 3 x 3 x 3 cells, and the rare agent
 // on another floor above is dropped by its box. The columns are as wide as the ordinary boxes:
@@ -8,6 +9,7 @@
 // make a tick quadratic.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -86,8 +88,10 @@ class AgentGrid {
 
   std::size_t size() const { return boxes_.size(); }
   const Aabb& box(std::uint32_t i) const { return boxes_[i]; }
-  // The column width, and the agents kept aside (in index order): what the tests check.
+  // The column width, the agents kept aside (in index order) and whether the columns are an
+  // array: what the tests check.
   float column_width() const { return cell_; }
+  bool columns_are_an_array() const { return dense_; }
   std::span<const std::uint32_t> kept_aside() const { return aside_; }
 
  private:
@@ -110,6 +114,17 @@ class AgentGrid {
   // returning true stops the walk, and then so does this (returning true).
   template <class Visit>
   bool for_each_column(const Range& range, Visit&& visit) const {
+    if (dense_) {  // the columns of one x are one run from the lowest z to the highest
+      const std::int32_t x0 = std::max(range.lo.x, lo_.x), x1 = std::min(range.hi.x, hi_.x);
+      const std::int32_t z0 = std::max(range.lo.z, lo_.z), z1 = std::min(range.hi.z, hi_.z);
+      if (z0 > z1) return false;
+      for (std::int32_t x = x0; x <= x1; ++x) {
+        const std::size_t row = std::size_t(x - lo_.x) * depth_;
+        const std::size_t first = starts_[row + std::size_t(z0 - lo_.z)], last = starts_[row + std::size_t(z1 - lo_.z) + 1];
+        if (first != last && visit(first, last)) return true;
+      }
+      return false;
+    }
     for (std::int32_t x = range.lo.x; x <= range.hi.x; ++x) {
       for (std::int32_t z = range.lo.z; z <= range.hi.z; ++z) {
         const auto [first, last] = find(key(x, z));
@@ -123,7 +138,10 @@ class AgentGrid {
   // its max).
   Column column_of(const Vec3& p) const;
   static std::uint64_t key(std::int32_t x, std::int32_t z);
+  static Column column_of_key(std::uint64_t key);
   std::pair<std::size_t, std::size_t> find(std::uint64_t key) const;
+  void file_in_array();
+  void file_in_table(std::size_t filed);
 
   float cell_ = 1.f, inverse_cell_ = 1.f;
   std::vector<Aabb> boxes_;
@@ -137,6 +155,15 @@ class AgentGrid {
   };
   std::vector<Slot> table_;
   std::uint64_t mask_ = 0;
+  // Or, when the filed boxes' columns span a rectangle of at most kArrayCellsPerEntry cells per
+  // entry (a crowd on a map, not a few agents kilometres apart), an array over it, x-major: the
+  // run of column (x, z) is entries_[starts_[c], starts_[c + 1]) with c = (x - lo.x) depth + z - lo.z.
+  // No hashing, and the columns of one x that a query meets are one run.
+  static constexpr std::size_t kArrayCellsPerEntry = 8;
+  bool dense_ = false;
+  Column lo_{0, 0}, hi_{-1, -1};
+  std::size_t depth_ = 0;  // hi.z - lo.z + 1
+  std::vector<std::uint32_t> starts_;
   std::vector<std::uint64_t> keys_;     // build's scratch: each agent's column, or kAside or kNowhere
   std::vector<std::uint32_t> slot_of_;  // and its slot in table_
   std::vector<float> widths_;           // and its box's width (-1: out of range)

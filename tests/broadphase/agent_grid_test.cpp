@@ -172,6 +172,49 @@ TEST(AgentGrid, TellsWhoIsInAPileAsAScanDoes) {
   EXPECT_LT(piled, answered * 9 / 10);
 }
 
+// The columns are an array over the crowd's rectangle of columns when it is small, else a hash
+// table: both must meet what a scan meets, and tell a pile as a scan does, whichever columns the
+// rectangle's edges cut (crowds around the origin, far from it, with a straggler kilometres off).
+TEST(AgentGrid, AnArrayOfColumnsAndAHashTableMeetWhatAScanMeets) {
+  Random rng(23);
+  int arrays = 0, tables = 0;
+  for (int crowd = 0; crowd < 8; ++crowd) {
+    const bool thin = crowd % 2 == 1;  // 600 agents over 30 km: a table
+    const float side = thin ? 30000.f : 40.f;
+    const Vec3 corner = crowd < 4 ? Vec3{-side / 2, 0, -side / 2} : Vec3{float(rng.uniform(-9e5, 9e5)), 0, float(rng.uniform(-9e5, 9e5))};
+    std::vector<Capsule> agents = mixed_crowd(600, side, crowd % 4 == 2 ? 20 : 3, rng);
+    for (Capsule& c : agents) c = {c.a + corner, c.b + corner, c.radius};
+    if (crowd == 6) agents.push_back(person(corner.x + 5000.f, 0, corner.z - 3000.f));  // a straggler: a table
+    for (int i = 0; i < 40; ++i) agents.push_back(person(corner.x + 3.f, 0, corner.z + 3.f));  // a pile
+    AgentGrid grid;
+    grid.build(agents);
+    const bool array = grid.columns_are_an_array();
+    EXPECT_EQ(array, !thin && crowd != 6) << "crowd " << crowd;
+    (array ? arrays : tables) += 1;
+    std::vector<Aabb> queries;
+    for (std::uint32_t i = 0; i < agents.size(); ++i) queries.push_back(grid.box(i));
+    for (int q = 0; q < 400; ++q) {
+      // Around the crowd's rectangle, past its edges, and across all of it.
+      const Vec3 p = corner + Vec3{float(rng.uniform(-8, side + 8)), float(rng.uniform(-2, 5)), float(rng.uniform(-8, side + 8))};
+      const float reach = q % 20 == 0 ? side : 3.f;
+      const Vec3 e{float(rng.uniform(0, reach)), float(rng.uniform(0, 3)), float(rng.uniform(0, reach))};
+      queries.push_back({p, p + e});
+    }
+    for (std::size_t q = 0; q < queries.size(); ++q) {
+      ASSERT_EQ(found(grid, queries[q]), scanned(agents, queries[q])) << "crowd " << crowd << ", query " << q;
+    }
+    for (const std::size_t limit : {std::size_t(0), std::size_t(2), std::size_t(8), std::size_t(39), std::size_t(40)}) {
+      for (std::uint32_t i = 0; i < agents.size(); ++i) {
+        const std::vector<std::uint32_t> others = scanned(agents, grid.box(i));
+        const std::size_t n = others.size() - std::size_t(std::count(others.begin(), others.end(), i));
+        ASSERT_EQ(grid.overlapped_by_more_than(i, limit), n > limit) << "crowd " << crowd << ", agent " << i << ", limit " << limit;
+      }
+    }
+  }
+  EXPECT_EQ(arrays, 3);
+  EXPECT_EQ(tables, 5);
+}
+
 TEST(AgentGrid, AFewWideBoxesAreKeptAsideAndDoNotWidenTheColumns) {
   // 10,000 people, one refused agent with an infinite coordinate and a few giants: the columns
   // stay the narrowest the grid makes (1.9 m, which holds a person's 1.8 m box), so that a person's query reads a few
