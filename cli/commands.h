@@ -28,7 +28,7 @@ struct SceneArgs {
   std::string path;
   float scale = 1.f;
   bool z_up = false;
-  std::string layers;  // a layer table (SceneOptions::layers)
+  std::string layers{};  // a layer table (SceneOptions::layers)
 };
 void add_scene_options(CLI::App& command, SceneArgs& scene, bool required = true);
 // The world named by --scene. The scene options only apply to meshes: given with a snapshot

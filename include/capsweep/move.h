@@ -35,7 +35,7 @@ struct Agent {
   // on layers (they always collide). A mask that leaves no layer is refused (bad_layers).
   std::uint32_t layers = kAllLayers;
   AgentShape shape = AgentShape::capsule;  // which of `capsule` and `ellipsoid` is its body
-  Ellipsoid ellipsoid;  // an ellipsoid agent's body at the start of the tick (each radius > 0)
+  Ellipsoid ellipsoid{};  // an ellipsoid agent's body at the start of the tick (each radius > 0)
   // The last tick's MoveResult::ground_triangle, passed back with its body (kNoTriangle: not
   // known). A hint, always checked: the tick sweeps the body down against that one triangle
   // instead of probing the whole world for ground (one sweep of the usual three), and probes

@@ -25,7 +25,7 @@ struct ClaimedMove {
                                // trusted blindly: the validator then probes for ground itself
   std::uint32_t layers = kAllLayers;  // the agent's layers (Agent::layers): what the claim is judged against
   AgentShape shape = AgentShape::capsule;  // which of `from` and `ellipsoid` is the agent's body
-  Ellipsoid ellipsoid;  // an ellipsoid agent's body at its last accepted position
+  Ellipsoid ellipsoid{};  // an ellipsoid agent's body at its last accepted position
 };
 
 struct ValidateSettings {
@@ -95,8 +95,8 @@ struct Verdict {
   MoveAllowance allowed;       // what the move could cover (infinite where not checked)
   // For an ellipsoid agent's claim: the ellipsoid at the end of the free part and where
   // collide-and-slide takes it (`furthest` and `corrected` then hold the capsules holding them).
-  Ellipsoid furthest_ellipsoid;
-  Ellipsoid corrected_ellipsoid;
+  Ellipsoid furthest_ellipsoid{};
+  Ellipsoid corrected_ellipsoid{};
 };
 
 }  // namespace capsweep

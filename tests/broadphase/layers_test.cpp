@@ -84,10 +84,16 @@ TEST_P(SceneLayers, AFilteredBatchAnswersAsTheWorldOfItsLayers) {
     for (std::size_t i = 0; i < capsules.size(); ++i) {
       ASSERT_EQ(got_o[i].clear, v.world ? expected_o[i].clear : true) << "capsule " << i;
       ASSERT_EQ(got_o[i].overlapping, v.world && expected_o[i].overlapping) << "capsule " << i;
-      if (got_o[i].overlapping) ASSERT_EQ(got_o[i].triangle, v.original[expected_o[i].triangle]) << "capsule " << i;
+      if (got_o[i].overlapping) {
+        ASSERT_EQ(got_o[i].triangle, v.original[expected_o[i].triangle]) << "capsule " << i;
+      }
     }
-    if (!v.world) EXPECT_EQ(hits, 0u) << "a mask that sees no layer hit something";
-    if (v.world && v.original.size() > tris.size() / 4) EXPECT_GT(hits, 0u);
+    if (!v.world) {
+      EXPECT_EQ(hits, 0u) << "a mask that sees no layer hit something";
+    }
+    if (v.world && v.original.size() > tris.size() / 4) {
+      EXPECT_GT(hits, 0u);
+    }
   }
 }
 

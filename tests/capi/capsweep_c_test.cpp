@@ -83,7 +83,7 @@ TEST(CApi, LoadsAFileAndAnswersEveryKindOfRequestAsTheCppApi) {
   std::vector<cs_agent> agents;
   for (const Agent& a : b.agents) {
     agents.push_back({records::record(a.capsule), {a.displacement.x, a.displacement.y, a.displacement.z},
-                      a.vertical_speed, a.id, 0 /* every layer */});
+                      a.vertical_speed, a.id, 0 /* every layer */, 0 /* a capsule */, 0 /* probe */, {0, 0}, {}, 0});
   }
   std::vector<Agent> cpp_agents = b.agents;
   agents[3].displacement[0] = INFINITY;
@@ -345,7 +345,7 @@ TEST(CApi, MasksOfQueriesAgentsAndClaimsAnswerAsTheCppApi) {
     for (std::size_t i = 0; i < cpp_agents.size(); ++i) {
       const Agent& a = cpp_agents[i];
       agents.push_back({records::record(a.capsule), {a.displacement.x, a.displacement.y, a.displacement.z},
-                        a.vertical_speed, a.id, masks[i % 6]});
+                        a.vertical_speed, a.id, masks[i % 6], 0 /* a capsule */, 0 /* probe */, {0, 0}, {}, 0});
       cpp_agents[i].layers = cpp_mask(masks[i % 6]);
     }
     std::vector<cs_move_result> moved(agents.size());

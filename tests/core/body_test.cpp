@@ -146,7 +146,9 @@ TEST(EllipsoidContact, AgreesWithTheOraclesESpaceDistanceAndPushesOutExactly) {
     const double r_min = std::min({r.x, r.y, r.z});
     const double eps = 1e-6 * (1 + (length(c) + 10 * std::max({r.x, r.y, r.z})) / r_min) * 1e-1;
     ASSERT_NEAR(k.distance, g.distance, eps + 1e-9 * g.distance) << i;
-    if (std::fabs(g.distance - 1) > eps) ASSERT_EQ(k.overlapping, g.distance < 1) << i;
+    if (std::fabs(g.distance - 1) > eps) {
+      ASSERT_EQ(k.overlapping, g.distance < 1) << i;
+    }
     // The point lies on the triangle, in world space.
     Vec3d tw[3];
     for (int j = 0; j < 3; ++j) tw[j] = to_double(t.v[j]);

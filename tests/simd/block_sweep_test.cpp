@@ -168,7 +168,9 @@ TEST(BlockSweep, PooledLanesGiveTheBitsOfEachQueryAlone) {
         SCOPED_TRACE(std::string(v.isa) + " case " + std::to_string(n) + " lane " + std::to_string(lane));
         ASSERT_TRUE(same_bits(wide.t[lane], twin.t[lane]));
         ASSERT_EQ(wide.near_start[lane], twin.near_start[lane]);
-        if (wide.t[lane] <= 1.0) ASSERT_EQ(wide.part[lane], twin.part[lane]);
+        if (wide.t[lane] <= 1.0) {
+          ASSERT_EQ(wide.part[lane], twin.part[lane]);
+        }
       }
     }
   }
