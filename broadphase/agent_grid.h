@@ -165,7 +165,7 @@ class AgentGrid {
   std::size_t depth_ = 0;  // hi.z - lo.z + 1
   std::vector<std::uint32_t> starts_;
   std::vector<std::uint64_t> keys_;     // build's scratch: each agent's column, or kAside or kNowhere
-  std::vector<std::uint32_t> slot_of_;  // and its slot in table_
+  std::vector<std::uint32_t> slot_of_;  // and its slot in table_ (or its cell of starts_)
   std::vector<float> widths_;           // and its box's width (-1: out of range)
 };
 

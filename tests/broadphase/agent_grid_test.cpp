@@ -175,10 +175,30 @@ TEST(AgentGrid, TellsWhoIsInAPileAsAScanDoes) {
 // The columns are an array over the crowd's rectangle of columns when it is small, else a hash
 // table: both must meet what a scan meets, and tell a pile as a scan does, whichever columns the
 // rectangle's edges cut (crowds around the origin, far from it, with a straggler kilometres off).
+// One grid is rebuilt for every crowd, from one layout to the other and back, and for crowds
+// with nobody filed (empty, or only refused agents).
 TEST(AgentGrid, AnArrayOfColumnsAndAHashTableMeetWhatAScanMeets) {
   Random rng(23);
   int arrays = 0, tables = 0;
-  for (int crowd = 0; crowd < 8; ++crowd) {
+  AgentGrid grid;
+  for (int crowd = 0; crowd < 10; ++crowd) {
+    if (crowd >= 8) {  // nobody to file: none at all, or only boxes infinite, NaN or far out
+      std::vector<Capsule> refused;
+      if (crowd == 9) {
+        refused = {{{kInf, 0, 0}, {0, 1, 0}, 0.3f}, {{kNaN, kNaN, kNaN}, {kNaN, kNaN, kNaN}, kNaN}, person(5e6f, 0, 0)};
+      }
+      grid.build(refused);
+      EXPECT_FALSE(grid.columns_are_an_array()) << "crowd " << crowd;
+      for (const Aabb& q : {Aabb{{-1, -1, -1}, {1, 2, 1}}, Aabb{{-kInf, -kInf, -kInf}, {kInf, kInf, kInf}}}) {
+        ASSERT_EQ(found(grid, q), scanned(refused, q)) << "crowd " << crowd;
+      }
+      for (std::uint32_t i = 0; i < refused.size(); ++i) {
+        const std::vector<std::uint32_t> others = scanned(refused, grid.box(i));
+        const std::size_t n = others.size() - std::size_t(std::count(others.begin(), others.end(), i));
+        ASSERT_EQ(grid.overlapped_by_more_than(i, 0), n > 0) << "crowd " << crowd << ", agent " << i;
+      }
+      continue;
+    }
     const bool thin = crowd % 2 == 1;  // 600 agents over 30 km: a table
     const float side = thin ? 30000.f : 40.f;
     const Vec3 corner = crowd < 4 ? Vec3{-side / 2, 0, -side / 2} : Vec3{float(rng.uniform(-9e5, 9e5)), 0, float(rng.uniform(-9e5, 9e5))};
@@ -186,7 +206,6 @@ TEST(AgentGrid, AnArrayOfColumnsAndAHashTableMeetWhatAScanMeets) {
     for (Capsule& c : agents) c = {c.a + corner, c.b + corner, c.radius};
     if (crowd == 6) agents.push_back(person(corner.x + 5000.f, 0, corner.z - 3000.f));  // a straggler: a table
     for (int i = 0; i < 40; ++i) agents.push_back(person(corner.x + 3.f, 0, corner.z + 3.f));  // a pile
-    AgentGrid grid;
     grid.build(agents);
     const bool array = grid.columns_are_an_array();
     EXPECT_EQ(array, !thin && crowd != 6) << "crowd " << crowd;
