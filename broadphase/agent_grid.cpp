@@ -88,23 +88,21 @@ void AgentGrid::build(std::span<const Capsule> capsules) {
       }
     }
   });
+  // Those kept aside, and the rectangle of the filed columns: the array when it is small
+  // enough, else the hash table.
   aside_.clear();
   std::size_t filed = 0;
+  lo_ = {kBias, kBias};
+  hi_ = {-kBias, -kBias};
   for (std::size_t i = 0; i < capsules.size(); ++i) {
     if (keys_[i] == kAside) {
       aside_.push_back(std::uint32_t(i));
     } else if (keys_[i] != kNowhere) {
       ++filed;
+      const Column c = column_of_key(keys_[i]);
+      lo_ = {std::min(lo_.x, c.x), std::min(lo_.z, c.z)};
+      hi_ = {std::max(hi_.x, c.x), std::max(hi_.z, c.z)};
     }
-  }
-  // The array when the filed columns' rectangle is small enough, else the hash table.
-  lo_ = {kBias, kBias};
-  hi_ = {-kBias, -kBias};
-  for (std::size_t i = 0; i < capsules.size(); ++i) {
-    if (keys_[i] >= kNowhere) continue;
-    const Column c = column_of_key(keys_[i]);
-    lo_ = {std::min(lo_.x, c.x), std::min(lo_.z, c.z)};
-    hi_ = {std::max(hi_.x, c.x), std::max(hi_.z, c.z)};
   }
   dense_ = filed > 0 && std::uint64_t(hi_.x - lo_.x + 1) * std::uint64_t(hi_.z - lo_.z + 1) <=
                             kArrayCellsPerEntry * std::uint64_t(filed);

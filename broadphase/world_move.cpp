@@ -591,10 +591,7 @@ void World::validate(std::span<const ClaimedMove> moves, const ValidateSettings&
         ms.agents_collide = false;
         if (m.dt > 0 && m.dt <= 10) ms.dt = m.dt;  // gravity over the claim's own duration
         const WorldCollider collider(*this, path, layers, nullptr, {}, {}, 0);
-        Agent agent;
-        agent.capsule = m.from;
-        agent.displacement = m.motion;
-        agent.vertical_speed = m.vertical_speed;
+        Agent agent{m.from, m.motion, m.vertical_speed, 0};
         agent.shape = m.shape;
         agent.ellipsoid = m.ellipsoid;
         MoveResult r;
