@@ -369,7 +369,6 @@ unsigned terrain_cell_boxes(const TerrainView& v, std::uint32_t block_x, std::ui
 
 int terrain_block(const TerrainView& v, std::uint32_t block_x, std::uint32_t block_z, TriangleBlock& out,
                   unsigned cells) {
-  static const BlockNormalsFn normals = best_block_sweep().normals;
   const std::uint32_t r0 = 2 * block_z, c0 = 2 * block_x;
   const std::uint32_t rows = std::min<std::uint32_t>(2, v.cells_z() - r0), columns = std::min<std::uint32_t>(2, v.cells_x() - c0);
   // The 3 x 3 samples once, then the triangles of each cell from them.
@@ -397,15 +396,13 @@ int terrain_block(const TerrainView& v, std::uint32_t block_x, std::uint32_t blo
     }
   }
   if (used == 0) return 0;
-  // Unused lanes are copies of lane 0 (as make_block leaves them), then every normal at once:
-  // the same bits make_block's classify_triangle gives (tested lane by lane).
+  // Unused lanes are copies of lane 0, as make_block leaves them.
   for (int lane = used; lane < kBlockLanes; ++lane) {
     out.x0[lane] = out.x0[0], out.y0[lane] = out.y0[0], out.z0[lane] = out.z0[0];
     out.x1[lane] = out.x1[0], out.y1[lane] = out.y1[0], out.z1[lane] = out.z1[0];
     out.x2[lane] = out.x2[0], out.y2[lane] = out.y2[0], out.z2[lane] = out.z2[0];
     out.triangle[lane] = kNoTriangle;
   }
-  normals(out);
   return used;
 }
 

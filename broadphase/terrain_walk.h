@@ -138,7 +138,7 @@ bool walk_terrain(const TerrainView& v, const SweptBox& s, float& limit, Travers
     if (item.t > limit) continue;
     if (item.level < 0) {
       // Only the block's cells the swept box enters make triangles (a walking step touches one
-      // or two of the four): fewer normals to compute and lanes to reject.
+      // or two of the four): fewer lanes to reject.
       alignas(16) float cell_box[6][4];
       alignas(16) float near[4];
       const unsigned cells = terrain_cell_boxes(v, item.x, item.z, cell_box) &

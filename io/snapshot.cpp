@@ -155,7 +155,7 @@ Aabb child_box(const WideNode& n, int k) {
 
 // What the numbers mean, once every index is known to be in range: the boxes the traversal
 // prunes with hold what lies below them, and each block's copy of its triangles (float
-// vertices, normals, exact normals) is what the builder makes of them. A file that passes its
+// vertices and indices, unused lanes copies of the first) is what the builder makes of them. A file that passes its
 // checksum but breaks one of these would answer wrongly without a sound; linear time, parallel.
 void check_meaning(const std::string& path, const WorldArrays& w) {
   std::atomic<std::uint64_t> bad_triangle{~0ull}, bad_block{~0ull}, bad_node{~0ull};
@@ -440,6 +440,11 @@ Snapshot load_snapshot(const std::string& path) {
   if (h.version == 3) {
     refuse(path, "CWSW version 3 holds blocks of an older layout (with double normals) and no heightfield section; "
                  "rebuild it with `capsweep build` (this build reads version " +
+                     std::to_string(kSnapshotVersion) + ")");
+  }
+  if (h.version == 4) {
+    refuse(path, "CWSW version 4 holds blocks of an older layout (with float normals); rebuild it with `capsweep build` "
+                 "(this build reads version " +
                      std::to_string(kSnapshotVersion) + ")");
   }
   if (h.version != kSnapshotVersion) {

@@ -45,13 +45,13 @@ void limit_block_query(BlockQuery& q, double t) {
 namespace {
 
 const BlockSweepVariant kAvx512{"avx512f", kernel::block_sweep_avx512f, kernel::block_live_avx512f, kernel::block_pooled_avx512f,
-                                kernel::block_normals_avx512f, kernel::complete_normals_avx512f};
+                                kernel::complete_normals_avx512f};
 const BlockSweepVariant kAvx2{"avx2", kernel::block_sweep_avx2, kernel::block_live_avx2, kernel::block_pooled_avx2,
-                              kernel::block_normals_avx2, kernel::complete_normals_avx2};
+                              kernel::complete_normals_avx2};
 const BlockSweepVariant kSse42{"sse4_2", kernel::block_sweep_sse4_2, kernel::block_live_sse4_2, kernel::block_pooled_sse4_2,
-                               kernel::block_normals_sse4_2, kernel::complete_normals_sse4_2};
+                               kernel::complete_normals_sse4_2};
 const BlockSweepVariant kSse2{"sse2", kernel::block_sweep_sse2, kernel::block_live_sse2, kernel::block_pooled_sse2,
-                              kernel::block_normals_sse2, kernel::complete_normals_sse2};
+                              kernel::complete_normals_sse2};
 
 // xsimd::dispatch calls this with the best architecture of the list that the CPU runs.
 struct PickVariant {
@@ -129,8 +129,6 @@ bool block_sweep_scalar(const KernelBlock& block, const BlockQuery& query, Block
 std::uint32_t block_live_scalar(const TriangleBlock& block, const BlockQuery& query) {
   return kernel::live_lanes<float>(block, query);
 }
-
-void block_normals_scalar(TriangleBlock& block) { kernel::block_normals<double>(block); }
 
 void complete_normals_wide_scalar(KernelBlock& block) { kernel::complete_normals<double>(block); }
 

@@ -89,10 +89,6 @@ using BlockLiveFn = std::uint32_t (*)(const TriangleBlock& block, const BlockQue
 // BlockSweepFn gives that lane with that query alone.
 using PooledSweepFn = bool (*)(const KernelBlock& block, const LaneQueries& queries, BlockHits& hits);
 
-// The normals of every lane of a compact block whose float vertices are set: exactly what
-// make_block computes with classify_triangle, rounded to float, eight at a time for blocks made
-// on the fly (a heightfield's).
-using BlockNormalsFn = void (*)(TriangleBlock& block);
 // The exact normals of every lane of a kernel block whose vertices are set, as
 // complete_normals_scalar gives them (classify_triangle's bits): run on each gathered block
 // before the full kernel (fn or pooled), which reads them, as lane_hit does.
@@ -103,7 +99,6 @@ struct BlockSweepVariant {
   BlockSweepFn fn;
   BlockLiveFn live;
   PooledSweepFn pooled;
-  BlockNormalsFn normals;
   CompleteNormalsFn complete;
 };
 // The best variant this CPU runs (chosen once, on first use).
@@ -118,7 +113,6 @@ std::vector<BlockSweepVariant> block_sweep_variants();
 bool block_sweep_scalar(const KernelBlock& block, const BlockQuery& query, BlockHits& hits);
 std::uint32_t block_live_scalar(const TriangleBlock& block, const BlockQuery& query);
 bool block_sweep_pooled_scalar(const KernelBlock& block, const LaneQueries& queries, BlockHits& hits);
-void block_normals_scalar(TriangleBlock& block);
 void complete_normals_wide_scalar(KernelBlock& block);  // the template on plain double
 
 // The full answer for a lane the kernel reports entered (finite t): t rounded down to float,

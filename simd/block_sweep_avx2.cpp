@@ -16,8 +16,6 @@ std::uint32_t block_live_avx2(const TriangleBlock& block, const BlockQuery& quer
   return live_lanes<xsimd::batch<float, xsimd::avx2>>(block, query);
 }
 
-void block_normals_avx2(TriangleBlock& block) { block_normals<xsimd::batch<double, xsimd::avx2>>(block); }
-
 void complete_normals_avx2(KernelBlock& block) { complete_normals<xsimd::batch<double, xsimd::avx2>>(block); }
 
 }  // namespace capsweep::kernel

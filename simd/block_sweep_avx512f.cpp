@@ -16,8 +16,6 @@ std::uint32_t block_live_avx512f(const TriangleBlock& block, const BlockQuery& q
   return live_lanes<xsimd::batch<float, xsimd::avx2>>(block, query);
 }
 
-void block_normals_avx512f(TriangleBlock& block) { block_normals<xsimd::batch<double, xsimd::avx512f>>(block); }
-
 void complete_normals_avx512f(KernelBlock& block) { complete_normals<xsimd::batch<double, xsimd::avx512f>>(block); }
 
 }  // namespace capsweep::kernel

@@ -68,7 +68,9 @@ inline constexpr double kParallelSine = 1e-7;
 template <class T>
 struct Lanes {
   V3<T> v[3];
-  V3<T> n;  // unit normal, or 0 for a triangle that collapses to a segment or point
+  // A kernel block's unit normal, or 0 for a triangle that collapses to a segment or point.
+  // Unset for a compact block's lanes: the float stage crosses two edges instead (live_mask).
+  V3<T> n;
 };
 
 // A query as the lanes see it: one query the same in every lane, or a query of its own in each
@@ -252,6 +254,29 @@ template <class T> constexpr int lane_count() {
   if constexpr (std::is_arithmetic_v<T>) return 1; else return int(T::size);
 }
 
+// Float stage: whether the triangle and the swept axis (the parallelogram 0, e, d, e + d)
+// project on axis c more than reach x |c| apart, the swept axis beyond the triangle's far side
+// (or, with both_sides, either side). All three corners are projected, so any direction is a
+// separating axis (Ericson 5.2.1). An axis too short for float (|c|^2 or the width near
+// underflow) separates nothing: its rounding would not be bounded by the margin in `reach`.
+template <class T, bool both_sides>
+CAPSWEEP_INLINE Mask<T> apart_along(const V3<T>* v, const V3<T>& e, const V3<T>& d, const V3<T>& c, const T& reach) {
+  const T p0 = dot(c, v[0]), p1 = dot(c, v[1]), p2 = dot(c, v[2]);
+  const T pe = dot(c, e), pd = dot(c, d), ped = pe + pd;
+  const T tri_max = max(max(p0, p1), p2);
+  const T swept_min = min(min(T(0.0f), pe), min(pd, ped));
+  const T cc = dot(c, c);
+  const T width = reach * sqrt(cc);
+  const Mask<T> usable = (cc > T(1e-30f)) && (width > T(1e-30f));
+  if constexpr (both_sides) {
+    const T tri_min = min(min(p0, p1), p2);
+    const T swept_max = max(max(T(0.0f), pe), max(pd, ped));
+    return usable && ((swept_min - tri_max > width) || (tri_min - swept_max > width));
+  } else {
+    return usable && (swept_min - tri_max > width);
+  }
+}
+
 // Separating axes the cheap tests leave out, for the float stage: the normal of the
 // parallelogram the axis sweeps (e x d) and each triangle edge crossed with e and with d (the
 // separating axis theorem for two convex polytopes, Ericson, Real-Time Collision Detection
@@ -265,16 +290,7 @@ template <class T> constexpr int lane_count() {
 template <class T>
 CAPSWEEP_INLINE Mask<T> separated_by_sweep_axes(const Lanes<T>& tri, const V3<T>& e, const V3<T>& d, const T& reach) {
   const V3<T>* v = tri.v;
-  auto gap = [&](const V3<T>& c) {
-    const T p0 = dot(c, v[0]), p1 = dot(c, v[1]), p2 = dot(c, v[2]);
-    const T pe = dot(c, e), pd = dot(c, d), ped = pe + pd;
-    const T tri_min = min(min(p0, p1), p2), tri_max = max(max(p0, p1), p2);
-    const T swept_min = min(min(T(0.0f), pe), min(pd, ped)), swept_max = max(max(T(0.0f), pe), max(pd, ped));
-    const T cc = dot(c, c);
-    const T width = reach * sqrt(cc);
-    const Mask<T> usable = (cc > T(1e-30f)) && (width > T(1e-30f));
-    return usable && ((tri_min - swept_max > width) || (swept_min - tri_max > width));
-  };
+  auto gap = [&](const V3<T>& c) { return apart_along<T, true>(v, e, d, c, reach); };
   Mask<T> out = gap(cross(e, d));
   for (int k = 0; k < 3; ++k) {
     const V3<T> edge = v[(k + 1) % 3] - v[k];
@@ -283,25 +299,9 @@ CAPSWEEP_INLINE Mask<T> separated_by_sweep_axes(const Lanes<T>& tri, const V3<T>
   return out;
 }
 
-// Lanes that may be touched before the query's limit: the triangle's box meets the swept reach,
-// and the swept axis (the parallelogram 0, e, d, e + d, with d = d_live) comes within r of the
-// triangle's plane and of each edge's side plane. Every test is a separating plane, so a
-// rejected lane is never touched before the limit. In double (the full kernel) the tests are
-// as exact as the kernel itself; in float (the rejection stage over compact blocks) each is
-// widened by a margin far above float rounding: 4e-6 x the magnitudes involved.
-// `scale` is the query's (BlockQuery::scale), read only by the float stage.
+// Whether the triangle's box misses the swept reach widened by `margin` (0 in double).
 template <class T>
-CAPSWEEP_INLINE Mask<T> live_mask(const Lanes<T>& tri, const QueryLanes<T>& q, double scale, bool sweep_axes = false) {
-  const V3<T>* v = tri.v;
-  const V3<T>& e = q.e;
-  const V3<T>& d = q.d_live;
-  T margin(0.0f);
-  if constexpr (std::is_same_v<typename scalar_of<T>::type, float>) {
-    T size = max(max(abs(v[0].x), abs(v[0].y)), abs(v[0].z));
-    for (int k = 1; k < 3; ++k) size = max(size, max(max(abs(v[k].x), abs(v[k].y)), abs(v[k].z)));
-    margin = T(4e-6f) * (size + T(float(scale)));
-  }
-  const T r = q.r + margin;
+CAPSWEEP_INLINE Mask<T> outside_reach(const V3<T>* v, const QueryLanes<T>& q, const T& margin) {
   Mask<T> out(false);
   for (int k = 0; k < 3; ++k) {
     const T a0 = k == 0 ? v[0].x : (k == 1 ? v[0].y : v[0].z);
@@ -309,23 +309,65 @@ CAPSWEEP_INLINE Mask<T> live_mask(const Lanes<T>& tri, const QueryLanes<T>& q, d
     const T a2 = k == 0 ? v[2].x : (k == 1 ? v[2].y : v[2].z);
     out = out || (min(min(a0, a1), a2) > q.reach_max[k] + margin) || (max(max(a0, a1), a2) < q.reach_min[k] - margin);
   }
-  const T s0 = -dot(tri.n, v[0]);
-  const T se = s0 + dot(tri.n, e), sd = s0 + dot(tri.n, d), sed = s0 + dot(tri.n, e + d);
-  out = out || (min(min(s0, se), min(sd, sed)) > r) || (max(max(s0, se), max(sd, sed)) < -r);
-  // Each edge's outward side plane (in the triangle's plane, perpendicular to the edge). For a
-  // lane that collapses to a segment or point, m = 0 and nothing is rejected.
-  const T reach = r * T(1 + 1e-9);
-  for (int k = 0; k < 3; ++k) {
-    const V3<T> edge = v[(k + 1) % 3] - v[k];
-    const V3<T> m = cross(edge, tri.n);
-    const T h0 = -dot(m, v[k]);
-    const T he = h0 + dot(m, e), hd = h0 + dot(m, d), hed = h0 + dot(m, e + d);
-    out = out || (min(min(h0, he), min(hd, hed)) > reach * sqrt(dot(m, m)));
-  }
+  return out;
+}
+
+// Lanes that may be touched before the query's limit: the triangle's box meets the swept reach,
+// and the swept axis (the parallelogram 0, e, d, e + d, with d = d_live) comes within r of the
+// triangle's plane and of each edge's side plane. Every test is a separating plane, so a
+// rejected lane is never touched before the limit. In double (the full kernel) the tests are
+// as exact as the kernel itself, with the exact normal. In float (the rejection stage over
+// compact blocks, which store no normal) the plane's direction is the cross product of two
+// edges, only nearly the normal for a sliver: each test then projects all three corners, which
+// makes it a separating axis test valid for any direction (Ericson, Real-Time Collision
+// Detection 5.2.1), and is widened by a margin far above float rounding: 4e-6 x the magnitudes
+// involved, times the axis' length.
+// `scale` is the query's (BlockQuery::scale), read only by the float stage.
+template <class T>
+CAPSWEEP_INLINE Mask<T> live_mask(const Lanes<T>& tri, const QueryLanes<T>& q, double scale, bool sweep_axes = false) {
+  const V3<T>* v = tri.v;
+  const V3<T>& e = q.e;
+  const V3<T>& d = q.d_live;
   if constexpr (std::is_same_v<typename scalar_of<T>::type, float>) {
+    T size = max(max(abs(v[0].x), abs(v[0].y)), abs(v[0].z));
+    for (int k = 1; k < 3; ++k) size = max(size, max(max(abs(v[k].x), abs(v[k].y)), abs(v[k].z)));
+    const T margin = T(4e-6f) * (size + T(float(scale)));
+    const T r = q.r + margin;
+    Mask<T> out = outside_reach(v, q, margin);
+    // A walking step's box leaves few of a block's lanes: the tests below are skipped when no
+    // lane is left for them (the mask is the same either way).
+    if (!any(!out)) return !out;
+    const T reach = r * T(1 + 1e-9);
+    // The plane's direction: two edges crossed (0 for a lane that collapses to a segment or a
+    // point: nothing is rejected).
+    const V3<T> e01 = v[1] - v[0];
+    const V3<T> n = cross(e01, v[2] - v[0]);
+    out = out || apart_along<T, true>(v, e, d, n, reach);
+    if (!any(!out)) return !out;
+    // Each edge's outward side: the edge crossed with n.
+    out = out || apart_along<T, false>(v, e, d, cross(e01, n), reach) ||
+          apart_along<T, false>(v, e, d, cross(v[2] - v[1], n), reach) ||
+          apart_along<T, false>(v, e, d, cross(v[0] - v[2], n), reach);
     if (sweep_axes && any(!out)) out = out || separated_by_sweep_axes(tri, e, d, reach);
+    return !out;
+  } else {
+    const T r = q.r;
+    Mask<T> out = outside_reach(v, q, T(0.0));
+    const T s0 = -dot(tri.n, v[0]);
+    const T se = s0 + dot(tri.n, e), sd = s0 + dot(tri.n, d), sed = s0 + dot(tri.n, e + d);
+    out = out || (min(min(s0, se), min(sd, sed)) > r) || (max(max(s0, se), max(sd, sed)) < -r);
+    // Each edge's outward side plane (in the triangle's plane, perpendicular to the edge). For a
+    // lane that collapses to a segment or point, m = 0 and nothing is rejected.
+    const T reach = r * T(1 + 1e-9);
+    for (int k = 0; k < 3; ++k) {
+      const V3<T> edge = v[(k + 1) % 3] - v[k];
+      const V3<T> m = cross(edge, tri.n);
+      const T h0 = -dot(m, v[k]);
+      const T he = h0 + dot(m, e), hd = h0 + dot(m, d), hed = h0 + dot(m, e + d);
+      out = out || (min(min(h0, he), min(hd, hed)) > reach * sqrt(dot(m, m)));
+    }
+    return !out;
   }
-  return !out;
 }
 
 // The kernel for one set of lanes. Returns per lane: entry (t, part), and whether the
@@ -392,7 +434,7 @@ CAPSWEEP_INLINE void sweep_lanes(const Lanes<T>& tri, const QueryLanes<T>& q, bo
 }
 
 // Lanes [first, first + lane_count) of a block, relative to the query origin: a kernel block in
-// double, or a compact block in float (for the rejection stage).
+// double, with its normals, or a compact block in float (for the rejection stage), without.
 template <class T, class Block>
 CAPSWEEP_INLINE Lanes<T> load_lanes(const Block& b, int first, const V3<T>& origin) {
   auto load = [first](const auto* array) { return load_lanes_from(array + first, static_cast<T*>(nullptr)); };
@@ -401,7 +443,7 @@ CAPSWEEP_INLINE Lanes<T> load_lanes(const Block& b, int first, const V3<T>& orig
   l.v[0] = {load(b.x0) - ox, load(b.y0) - oy, load(b.z0) - oz};
   l.v[1] = {load(b.x1) - ox, load(b.y1) - oy, load(b.z1) - oz};
   l.v[2] = {load(b.x2) - ox, load(b.y2) - oy, load(b.z2) - oz};
-  l.n = {load(b.nx), load(b.ny), load(b.nz)};
+  if constexpr (std::is_same_v<Block, KernelBlock>) l.n = {load(b.nx), load(b.ny), load(b.nz)};
   return l;
 }
 
@@ -521,32 +563,6 @@ CAPSWEEP_INLINE V3<T> exact_normal(const V3<T> v[3]) {
   V3<T> unit = n / sqrt(nn);
   unit = select(dot(unit, cross(v[1] - v[0], v[2] - v[0])) < T(0.0), -unit, unit);
   return select(proper, unit, V3<T>{T(0.0), T(0.0), T(0.0)});
-}
-
-// Fills the normals of every lane of a compact block from its float vertices (T: double lanes):
-// classify_triangle's, rounded to float (what make_block stores).
-template <class T>
-void block_normals(TriangleBlock& b) {
-  constexpr int width = lane_count<T>();
-  static_assert(kBlockLanes % width == 0);
-  alignas(64) double v[9][kBlockLanes];
-  alignas(64) double n[3][kBlockLanes];
-  const float* from[9] = {b.x0, b.y0, b.z0, b.x1, b.y1, b.z1, b.x2, b.y2, b.z2};
-  for (int k = 0; k < 9; ++k) {
-    for (int lane = 0; lane < kBlockLanes; ++lane) v[k][lane] = double(from[k][lane]);
-  }
-  for (int first = 0; first < kBlockLanes; first += width) {
-    auto load = [first](const double* array) { return load_lanes_from(array + first, static_cast<T*>(nullptr)); };
-    const V3<T> p[3] = {{load(v[0]), load(v[1]), load(v[2])}, {load(v[3]), load(v[4]), load(v[5])},
-                        {load(v[6]), load(v[7]), load(v[8])}};
-    const V3<T> e = exact_normal(p);
-    store_lanes_to(e.x, n[0] + first);
-    store_lanes_to(e.y, n[1] + first);
-    store_lanes_to(e.z, n[2] + first);
-  }
-  for (int lane = 0; lane < kBlockLanes; ++lane) {
-    b.nx[lane] = float(n[0][lane]), b.ny[lane] = float(n[1][lane]), b.nz[lane] = float(n[2][lane]);
-  }
 }
 
 // The exact normals of every lane of a kernel block from its (double) vertices: the full

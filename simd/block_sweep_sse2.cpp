@@ -16,8 +16,6 @@ std::uint32_t block_live_sse2(const TriangleBlock& block, const BlockQuery& quer
   return live_lanes<xsimd::batch<float, xsimd::sse2>>(block, query);
 }
 
-void block_normals_sse2(TriangleBlock& block) { block_normals<xsimd::batch<double, xsimd::sse2>>(block); }
-
 void complete_normals_sse2(KernelBlock& block) { complete_normals<xsimd::batch<double, xsimd::sse2>>(block); }
 
 }  // namespace capsweep::kernel

@@ -16,8 +16,6 @@ std::uint32_t block_live_sse4_2(const TriangleBlock& block, const BlockQuery& qu
   return live_lanes<xsimd::batch<float, xsimd::sse4_2>>(block, query);
 }
 
-void block_normals_sse4_2(TriangleBlock& block) { block_normals<xsimd::batch<double, xsimd::sse4_2>>(block); }
-
 void complete_normals_sse4_2(KernelBlock& block) { complete_normals<xsimd::batch<double, xsimd::sse4_2>>(block); }
 
 }  // namespace capsweep::kernel

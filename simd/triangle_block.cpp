@@ -14,13 +14,9 @@ Triangle TriangleBlock::get(int i) const {
 
 void set_block_lane(TriangleBlock& block, int lane, const Triangle& t, std::uint32_t triangle) {
   CAPSWEEP_ASSERT(lane >= 0 && lane < kBlockLanes, "a lane of the block");
-  const Vec3d v[3] = {to_double(t.v[0]), to_double(t.v[1]), to_double(t.v[2])};
-  const TriangleShape shape = classify_triangle(v);
-  const Vec3d n = shape.kind == TriangleShape::proper ? shape.normal : Vec3d{};
   block.x0[lane] = t.v[0].x, block.y0[lane] = t.v[0].y, block.z0[lane] = t.v[0].z;
   block.x1[lane] = t.v[1].x, block.y1[lane] = t.v[1].y, block.z1[lane] = t.v[1].z;
   block.x2[lane] = t.v[2].x, block.y2[lane] = t.v[2].y, block.z2[lane] = t.v[2].z;
-  block.nx[lane] = float(n.x), block.ny[lane] = float(n.y), block.nz[lane] = float(n.z);
   block.triangle[lane] = triangle;
 }
 
@@ -30,7 +26,6 @@ void close_block(TriangleBlock& block, int used) {
     block.x0[lane] = block.x0[0], block.y0[lane] = block.y0[0], block.z0[lane] = block.z0[0];
     block.x1[lane] = block.x1[0], block.y1[lane] = block.y1[0], block.z1[lane] = block.z1[0];
     block.x2[lane] = block.x2[0], block.y2[lane] = block.y2[0], block.z2[lane] = block.z2[0];
-    block.nx[lane] = block.nx[0], block.ny[lane] = block.ny[0], block.nz[lane] = block.nz[0];
     block.triangle[lane] = kNoTriangle;
   }
 }

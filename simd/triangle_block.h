@@ -13,24 +13,23 @@ namespace capsweep {
 inline constexpr int kBlockLanes = 8;
 
 // A leaf of the BVH, as the rejection stage reads it: float vertices (the mesh's own numbers,
-// so exact), the normals classify_triangle gives in double rounded to float (0 for a triangle
-// that collapses to a segment or point), and the indices. The full kernel's exact normals are
-// not stored: they are computed again for the few lanes that survive rejection, when their
-// kernel block is completed (complete_normals), which costs less than the 24 bytes a triangle
-// they would take (issue 13: the BVH within 64 bytes a triangle).
+// so exact) and the indices. No normal is stored (issue 13: the BVH within 64 bytes a
+// triangle): the rejection stage crosses two edges in float (live_mask), and the full kernel's
+// exact normals are computed again for the few lanes that survive rejection, when their kernel
+// block is completed (complete_normals). Both cost less than the memory the 12 or 24 bytes a
+// triangle would take.
 // An unused lane holds a copy of lane 0 (finite arithmetic, no special cases in the kernels)
 // and triangle == kNoTriangle, which the kernels report as a miss.
 struct alignas(32) TriangleBlock {
   float x0[kBlockLanes], y0[kBlockLanes], z0[kBlockLanes];
   float x1[kBlockLanes], y1[kBlockLanes], z1[kBlockLanes];
   float x2[kBlockLanes], y2[kBlockLanes], z2[kBlockLanes];
-  float nx[kBlockLanes], ny[kBlockLanes], nz[kBlockLanes];  // the exact normals, rounded
   std::uint32_t triangle[kBlockLanes];  // index in the world's soup, or kNoTriangle
 
   bool valid(int lane) const { return triangle[lane] != kNoTriangle; }
   Triangle get(int lane) const;
 };
-static_assert(sizeof(TriangleBlock) == 416, "13 x 8 floats or indices, each row one AVX2 register");
+static_assert(sizeof(TriangleBlock) == 320, "10 x 8 floats or indices, each row one AVX2 register: five cache lines");
 
 // What the full kernel reads: eight triangles in double, gathered from the lanes of one or more
 // blocks that survived rejection.

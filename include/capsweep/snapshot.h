@@ -12,9 +12,10 @@
 
 namespace capsweep {
 
-// Version 3: layers (a mask per triangle, and per BVH node child the union below it); version 2
-// (XXH3 checksums, no layers) and version 1 files are refused with a message to rebuild them.
-inline constexpr std::uint32_t kSnapshotVersion = 4;
+// Version 5: triangle blocks without normals (320 bytes). Version 4 (blocks of 416 bytes, with
+// float normals), 3 (blocks with double normals, no heightfield), 2 (no layers) and 1 (not XXH3
+// checksums) files are refused with a message to rebuild them.
+inline constexpr std::uint32_t kSnapshotVersion = 5;
 
 // A file that is not a snapshot this build can trust: wrong magic, another version or layout,
 // truncated, failing its checksum, or holding an index out of range. Names the file.

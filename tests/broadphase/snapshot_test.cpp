@@ -319,9 +319,25 @@ TEST(Snapshot, AVersionThreeFileIsToldToRebuild) {
   reseal(b);
   write_bytes(v3, b);
   expect_refused(v3, "CWSW version 3 holds blocks of an older layout (with double normals) and no heightfield "
-                     "section; rebuild it with `capsweep build` (this build reads version 4)");
+                     "section; rebuild it with `capsweep build` (this build reads version 5)");
   std::remove(v4.c_str());
   std::remove(v3.c_str());
+}
+
+// Version 4 files (blocks of 416 bytes, with float normals) are told to rebuild, before their
+// layout is looked at.
+TEST(Snapshot, AVersionFourFileIsToldToRebuild) {
+  const std::string v5 = temp_path("v5.cwsw"), v4 = temp_path("v4_old.cwsw");
+  save_snapshot(small_world(), "small", v5);
+  std::vector<unsigned char> b = read_bytes(v5);
+  const std::uint32_t version = 4;
+  std::memcpy(&b[8], &version, 4);
+  reseal(b);
+  write_bytes(v4, b);
+  expect_refused(v4, "CWSW version 4 holds blocks of an older layout (with float normals); rebuild it with `capsweep "
+                     "build` (this build reads version 5)");
+  std::remove(v5.c_str());
+  std::remove(v4.c_str());
 }
 
 }  // namespace
