@@ -309,35 +309,30 @@ TEST(Snapshot, ABadHeightfieldSectionIsRefusedEvenWithGoodChecksums) {
   std::remove(bad.c_str());
 }
 
-// Version 3 files (blocks with double normals, no heightfield section) are told to rebuild.
-TEST(Snapshot, AVersionThreeFileIsToldToRebuild) {
-  const std::string v4 = temp_path("v4.cwsw"), v3 = temp_path("v3.cwsw");
-  save_snapshot(small_world(), "small", v4);
-  std::vector<unsigned char> b = read_bytes(v4);
-  const std::uint32_t version = 3;
+// A current snapshot relabelled as an older version (header resealed) is refused with `why`,
+// before its layout is looked at.
+void expect_old_version_refused(std::uint32_t version, const std::string& why) {
+  const std::string now = temp_path("current.cwsw"), old = temp_path("v" + std::to_string(version) + ".cwsw");
+  save_snapshot(small_world(), "small", now);
+  std::vector<unsigned char> b = read_bytes(now);
   std::memcpy(&b[8], &version, 4);
   reseal(b);
-  write_bytes(v3, b);
-  expect_refused(v3, "CWSW version 3 holds blocks of an older layout (with double normals) and no heightfield "
-                     "section; rebuild it with `capsweep build` (this build reads version 5)");
-  std::remove(v4.c_str());
-  std::remove(v3.c_str());
+  write_bytes(old, b);
+  expect_refused(old, why);
+  std::remove(now.c_str());
+  std::remove(old.c_str());
 }
 
-// Version 4 files (blocks of 416 bytes, with float normals) are told to rebuild, before their
-// layout is looked at.
+// Version 3 files (blocks with double normals, no heightfield section) are told to rebuild.
+TEST(Snapshot, AVersionThreeFileIsToldToRebuild) {
+  expect_old_version_refused(3, "CWSW version 3 holds blocks of an older layout (with double normals) and no heightfield "
+                                "section; rebuild it with `capsweep build` (this build reads version 5)");
+}
+
+// Version 4 files (blocks of 416 bytes, with float normals) are told to rebuild.
 TEST(Snapshot, AVersionFourFileIsToldToRebuild) {
-  const std::string v5 = temp_path("v5.cwsw"), v4 = temp_path("v4_old.cwsw");
-  save_snapshot(small_world(), "small", v5);
-  std::vector<unsigned char> b = read_bytes(v5);
-  const std::uint32_t version = 4;
-  std::memcpy(&b[8], &version, 4);
-  reseal(b);
-  write_bytes(v4, b);
-  expect_refused(v4, "CWSW version 4 holds blocks of an older layout (with float normals); rebuild it with `capsweep "
-                     "build` (this build reads version 5)");
-  std::remove(v5.c_str());
-  std::remove(v4.c_str());
+  expect_old_version_refused(4, "CWSW version 4 holds blocks of an older layout (with float normals); rebuild it with "
+                                "`capsweep build` (this build reads version 5)");
 }
 
 }  // namespace
