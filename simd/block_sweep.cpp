@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <cmath>
 #include <cstring>
 
 #include <xsimd/xsimd.hpp>
@@ -37,6 +38,13 @@ void limit_block_query(BlockQuery& q, double t) {
   q.reach_min -= r;
   q.reach_max += r;
   q.scale = max_abs_component(q.e) + max_abs_component(q.d) + q.r;
+  // Widened by 1e-6 of the magnitudes: more than rounding to float moves a bound (6e-8 of it),
+  // so the nearest float is outside the exact box.
+  const double widen = 1e-6 * (max_abs_component(q.origin) + q.scale);
+  for (int k = 0; k < 3; ++k) {
+    q.box_min[k] = float(q.origin[k] + q.reach_min[k] - widen);
+    q.box_max[k] = float(q.origin[k] + q.reach_max[k] + widen);
+  }
   // Measured (callgrind, recast_dungeon, 20k queries): -15 % instructions on long sweeps, +1 %
   // on validate (0.5-2 m), +2 % on tick: beside a short path the box is already tight.
   q.sweep_axes = max_abs_component(q.d_live) > 4 * q.r;

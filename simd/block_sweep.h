@@ -26,8 +26,11 @@ struct BlockQuery {
   // best t found so far), and the box of everything the capsule may touch until then.
   Vec3d d_live;
   Vec3d reach_min, reach_max;  // relative to origin
+  // The same box in world coordinates, widened beyond what rounding to float moves it: the
+  // float stage's box test.
+  float box_min[3] = {}, box_max[3] = {};
   double scale = 0;            // |e| + |d| + r (max norms): for the float stage's margins
-  // Whether the float stage also tries the sweep's own separating axes (see live_mask): they pay
+  // Whether the float stage also tries the sweep's own separating axes (compact_live_mask): they pay
   // when the live motion is long next to the radius (long sweeps), not on walking steps.
   bool sweep_axes = false;
 };

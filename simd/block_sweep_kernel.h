@@ -69,7 +69,8 @@ template <class T>
 struct Lanes {
   V3<T> v[3];
   // A kernel block's unit normal, or 0 for a triangle that collapses to a segment or point.
-  // Unset for a compact block's lanes: the float stage crosses two edges instead (live_mask).
+  // Unset for a compact block's lanes: the float stage crosses two edges instead
+  // (compact_live_mask).
   V3<T> n;
 };
 
@@ -315,59 +316,68 @@ CAPSWEEP_INLINE Mask<T> outside_reach(const V3<T>* v, const QueryLanes<T>& q, co
 // Lanes that may be touched before the query's limit: the triangle's box meets the swept reach,
 // and the swept axis (the parallelogram 0, e, d, e + d, with d = d_live) comes within r of the
 // triangle's plane and of each edge's side plane. Every test is a separating plane, so a
-// rejected lane is never touched before the limit. In double (the full kernel) the tests are
-// as exact as the kernel itself, with the exact normal. In float (the rejection stage over
-// compact blocks, which store no normal) the plane's direction is the cross product of two
-// edges, only nearly the normal for a sliver: each test then projects all three corners, which
-// makes it a separating axis test valid for any direction (Ericson, Real-Time Collision
-// Detection 5.2.1), and is widened by a margin far above float rounding: 4e-6 x the magnitudes
-// involved, times the axis' length.
-// `scale` is the query's (BlockQuery::scale), read only by the float stage.
+// rejected lane is never touched before the limit; in double (the full kernel, with the exact
+// normal) the tests are as exact as the kernel itself. The float stage over compact blocks is
+// compact_live_mask.
 template <class T>
-CAPSWEEP_INLINE Mask<T> live_mask(const Lanes<T>& tri, const QueryLanes<T>& q, double scale, bool sweep_axes = false) {
+CAPSWEEP_INLINE Mask<T> live_mask(const Lanes<T>& tri, const QueryLanes<T>& q) {
   const V3<T>* v = tri.v;
   const V3<T>& e = q.e;
   const V3<T>& d = q.d_live;
-  if constexpr (std::is_same_v<typename scalar_of<T>::type, float>) {
-    T size = max(max(abs(v[0].x), abs(v[0].y)), abs(v[0].z));
-    for (int k = 1; k < 3; ++k) size = max(size, max(max(abs(v[k].x), abs(v[k].y)), abs(v[k].z)));
-    const T margin = T(4e-6f) * (size + T(float(scale)));
-    const T r = q.r + margin;
-    Mask<T> out = outside_reach(v, q, margin);
-    // A walking step's box leaves few of a block's lanes: the tests below are skipped when no
-    // lane is left for them (the mask is the same either way).
-    if (!any(!out)) return !out;
-    const T reach = r * T(1 + 1e-9);
-    // The plane's direction: two edges crossed (0 for a lane that collapses to a segment or a
-    // point: nothing is rejected).
-    const V3<T> e01 = v[1] - v[0];
-    const V3<T> n = cross(e01, v[2] - v[0]);
-    out = out || apart_along<T, true>(v, e, d, n, reach);
-    if (!any(!out)) return !out;
-    // Each edge's outward side: the edge crossed with n.
-    out = out || apart_along<T, false>(v, e, d, cross(e01, n), reach) ||
-          apart_along<T, false>(v, e, d, cross(v[2] - v[1], n), reach) ||
-          apart_along<T, false>(v, e, d, cross(v[0] - v[2], n), reach);
-    if (sweep_axes && any(!out)) out = out || separated_by_sweep_axes(tri, e, d, reach);
-    return !out;
-  } else {
-    const T r = q.r;
-    Mask<T> out = outside_reach(v, q, T(0.0));
-    const T s0 = -dot(tri.n, v[0]);
-    const T se = s0 + dot(tri.n, e), sd = s0 + dot(tri.n, d), sed = s0 + dot(tri.n, e + d);
-    out = out || (min(min(s0, se), min(sd, sed)) > r) || (max(max(s0, se), max(sd, sed)) < -r);
-    // Each edge's outward side plane (in the triangle's plane, perpendicular to the edge). For a
-    // lane that collapses to a segment or point, m = 0 and nothing is rejected.
-    const T reach = r * T(1 + 1e-9);
-    for (int k = 0; k < 3; ++k) {
-      const V3<T> edge = v[(k + 1) % 3] - v[k];
-      const V3<T> m = cross(edge, tri.n);
-      const T h0 = -dot(m, v[k]);
-      const T he = h0 + dot(m, e), hd = h0 + dot(m, d), hed = h0 + dot(m, e + d);
-      out = out || (min(min(h0, he), min(hd, hed)) > reach * sqrt(dot(m, m)));
-    }
-    return !out;
+  const T& r = q.r;
+  Mask<T> out(false);
+  for (int k = 0; k < 3; ++k) {
+    const T a0 = k == 0 ? v[0].x : (k == 1 ? v[0].y : v[0].z);
+    const T a1 = k == 0 ? v[1].x : (k == 1 ? v[1].y : v[1].z);
+    const T a2 = k == 0 ? v[2].x : (k == 1 ? v[2].y : v[2].z);
+    out = out || (min(min(a0, a1), a2) > q.reach_max[k]) || (max(max(a0, a1), a2) < q.reach_min[k]);
   }
+  const T s0 = -dot(tri.n, v[0]);
+  const T se = s0 + dot(tri.n, e), sd = s0 + dot(tri.n, d), sed = s0 + dot(tri.n, e + d);
+  out = out || (min(min(s0, se), min(sd, sed)) > r) || (max(max(s0, se), max(sd, sed)) < -r);
+  // Each edge's outward side plane (in the triangle's plane, perpendicular to the edge). For a
+  // lane that collapses to a segment or point, m = 0 and nothing is rejected.
+  const T reach = r * T(1 + 1e-9);
+  for (int k = 0; k < 3; ++k) {
+    const V3<T> edge = v[(k + 1) % 3] - v[k];
+    const V3<T> m = cross(edge, tri.n);
+    const T h0 = -dot(m, v[k]);
+    const T he = h0 + dot(m, e), hd = h0 + dot(m, d), hed = h0 + dot(m, e + d);
+    out = out || (min(min(h0, he), min(hd, hed)) > reach * sqrt(dot(m, m)));
+  }
+  return !out;
+}
+
+// The float stage's tests after the box (live_lanes tests the boxes first, in world
+// coordinates; `outside` is its answer): the plane and each edge's side, as live_mask, but
+// compact blocks store no normal. The plane's direction is the cross product of two edges, only
+// nearly the normal for a sliver: each test therefore projects all three corners, which makes
+// it a separating axis test valid for any direction (Ericson, Real-Time Collision Detection
+// 5.2.1), widened by a margin far above float rounding: 4e-6 x the magnitudes involved, times
+// the axis' length. Returns as soon as no lane is left (the mask is the same either way).
+// `scale` is the query's (BlockQuery::scale).
+template <class T>
+CAPSWEEP_INLINE Mask<T> compact_live_mask(const Lanes<T>& tri, const QueryLanes<T>& q, double scale, bool sweep_axes,
+                                          Mask<T> out) {
+  const V3<T>* v = tri.v;
+  const V3<T>& e = q.e;
+  const V3<T>& d = q.d_live;
+  T size = max(max(abs(v[0].x), abs(v[0].y)), abs(v[0].z));
+  for (int k = 1; k < 3; ++k) size = max(size, max(max(abs(v[k].x), abs(v[k].y)), abs(v[k].z)));
+  const T margin = T(4e-6f) * (size + T(float(scale)));
+  const T reach = (q.r + margin) * T(1 + 1e-9);
+  // The plane's direction: two edges crossed (0 for a lane that collapses to a segment or a
+  // point: nothing is rejected).
+  const V3<T> e01 = v[1] - v[0];
+  const V3<T> n = cross(e01, v[2] - v[0]);
+  out = out || apart_along<T, true>(v, e, d, n, reach);
+  if (!any(!out)) return !out;
+  // Each edge's outward side: the edge crossed with n.
+  out = out || apart_along<T, false>(v, e, d, cross(e01, n), reach) ||
+        apart_along<T, false>(v, e, d, cross(v[2] - v[1], n), reach) ||
+        apart_along<T, false>(v, e, d, cross(v[0] - v[2], n), reach);
+  if (sweep_axes && any(!out)) out = out || separated_by_sweep_axes(tri, e, d, reach);
+  return !out;
 }
 
 // The kernel for one set of lanes. Returns per lane: entry (t, part), and whether the
@@ -384,7 +394,7 @@ CAPSWEEP_INLINE void sweep_lanes(const Lanes<T>& tri, const QueryLanes<T>& q, bo
   // 1. Cheap exact rejections (see live_mask).
   const T s0 = -dot(tri.n, v[0]);
   const T se = s0 + dot(tri.n, e);
-  const Mask<T> live = live_mask(tri, q, 0.0);
+  const Mask<T> live = live_mask(tri, q);
   near_start = Mask<T>(false);
   best = Entry<T>{};
   if (!any(live)) return;
@@ -433,17 +443,16 @@ CAPSWEEP_INLINE void sweep_lanes(const Lanes<T>& tri, const QueryLanes<T>& q, bo
   best.t = select(sweep, best.t, T(kInf));
 }
 
-// Lanes [first, first + lane_count) of a block, relative to the query origin: a kernel block in
-// double, with its normals, or a compact block in float (for the rejection stage), without.
-template <class T, class Block>
-CAPSWEEP_INLINE Lanes<T> load_lanes(const Block& b, int first, const V3<T>& origin) {
+// Lanes [first, first + lane_count) of a kernel block, relative to the query origin.
+template <class T>
+CAPSWEEP_INLINE Lanes<T> load_lanes(const KernelBlock& b, int first, const V3<T>& origin) {
   auto load = [first](const auto* array) { return load_lanes_from(array + first, static_cast<T*>(nullptr)); };
   const T &ox = origin.x, &oy = origin.y, &oz = origin.z;
   Lanes<T> l;
   l.v[0] = {load(b.x0) - ox, load(b.y0) - oy, load(b.z0) - oz};
   l.v[1] = {load(b.x1) - ox, load(b.y1) - oy, load(b.z1) - oz};
   l.v[2] = {load(b.x2) - ox, load(b.y2) - oy, load(b.z2) - oz};
-  if constexpr (std::is_same_v<Block, KernelBlock>) l.n = {load(b.nx), load(b.ny), load(b.nz)};
+  l.n = {load(b.nx), load(b.ny), load(b.nz)};
   return l;
 }
 
@@ -528,15 +537,34 @@ bool sweep_pooled(const KernelBlock& block, const LaneQueries& q, BlockHits& hit
   return sweep_block_any<T>(block, q, hits);
 }
 
-// Bit i set: lane i of the compact block is used and live (T: float lanes).
+// Bit i set: lane i of the compact block is used and live (T: float lanes). The boxes first, in
+// world coordinates against the reach rounded outward (BlockQuery::box_min, box_max): the
+// triangles' side has no rounding, and most lanes of a walk's blocks end there, before the query
+// is splatted or a vertex moved into its frame.
 template <class T>
 std::uint32_t live_lanes(const TriangleBlock& block, const BlockQuery& q) {
   constexpr int width = lane_count<T>();
-  const QueryLanes<T> lanes = splat_query<T>(q);
+  QueryLanes<T> lanes;
+  bool splatted = false;
   std::uint32_t bits = 0;
   for (int first = 0; first < kBlockLanes; first += width) {
+    auto load = [first](const float* array) { return load_lanes_from(array + first, static_cast<T*>(nullptr)); };
+    const V3<T> p[3] = {{load(block.x0), load(block.y0), load(block.z0)},
+                        {load(block.x1), load(block.y1), load(block.z1)},
+                        {load(block.x2), load(block.y2), load(block.z2)}};
+    Mask<T> outside(false);
+    for (int k = 0; k < 3; ++k) {
+      const T a0 = k == 0 ? p[0].x : (k == 1 ? p[0].y : p[0].z);
+      const T a1 = k == 0 ? p[1].x : (k == 1 ? p[1].y : p[1].z);
+      const T a2 = k == 0 ? p[2].x : (k == 1 ? p[2].y : p[2].z);
+      outside = outside || (min(min(a0, a1), a2) > T(q.box_max[k])) || (max(max(a0, a1), a2) < T(q.box_min[k]));
+    }
+    if (!any(!outside)) continue;
+    if (!splatted) lanes = splat_query<T>(q), splatted = true;
+    Lanes<T> tri;
+    for (int i = 0; i < 3; ++i) tri.v[i] = p[i] - lanes.origin;  // as load_lanes moves them
     alignas(64) float live[width];
-    store_lanes_to(select(live_mask(load_lanes<T>(block, first, lanes.origin), lanes, q.scale, q.sweep_axes), T(1.0f), T(0.0f)), live);
+    store_lanes_to(select(compact_live_mask(tri, lanes, q.scale, q.sweep_axes, outside), T(1.0f), T(0.0f)), live);
     for (int k = 0; k < width; ++k) {
       if (live[k] != 0.0f && block.valid(first + k)) bits |= 1u << (first + k);
     }

@@ -14,10 +14,10 @@ inline constexpr int kBlockLanes = 8;
 
 // A leaf of the BVH, as the rejection stage reads it: float vertices (the mesh's own numbers,
 // so exact) and the indices. No normal is stored (issue 13: the BVH within 64 bytes a
-// triangle): the rejection stage crosses two edges in float (live_mask), and the full kernel's
-// exact normals are computed again for the few lanes that survive rejection, when their kernel
-// block is completed (complete_normals). Both cost less than the memory the 12 or 24 bytes a
-// triangle would take.
+// triangle): the rejection stage crosses two edges in float (compact_live_mask), and the full
+// kernel's exact normals are computed again for the few lanes that survive rejection, when
+// their kernel block is completed (complete_normals). Both cost less than the memory the 12
+// or 24 bytes a triangle would take.
 // An unused lane holds a copy of lane 0 (finite arithmetic, no special cases in the kernels)
 // and triangle == kNoTriangle, which the kernels report as a miss.
 struct alignas(32) TriangleBlock {
