@@ -155,8 +155,9 @@ Aabb child_box(const WideNode& n, int k) {
 
 // What the numbers mean, once every index is known to be in range: the boxes the traversal
 // prunes with hold what lies below them, and each block's copy of its triangles (float
-// vertices and indices, unused lanes copies of the first) is what the builder makes of them. A file that passes its
-// checksum but breaks one of these would answer wrongly without a sound; linear time, parallel.
+// vertices and indices, unused lanes copies of the first) is what the builder makes of them.
+// A file that passes its checksum but breaks one of these would answer wrongly without a
+// sound; linear time, parallel.
 void check_meaning(const std::string& path, const WorldArrays& w) {
   std::atomic<std::uint64_t> bad_triangle{~0ull}, bad_block{~0ull}, bad_node{~0ull};
   auto note = [](std::atomic<std::uint64_t>& first, std::uint64_t i) {

@@ -38,9 +38,10 @@ void limit_block_query(BlockQuery& q, double t) {
   q.reach_min -= r;
   q.reach_max += r;
   q.scale = max_abs_component(q.e) + max_abs_component(q.d) + q.r;
-  // Widened by 1e-6 of the magnitudes: more than rounding to float moves a bound (6e-8 of it),
-  // so the nearest float is outside the exact box.
-  const double widen = 1e-6 * (max_abs_component(q.origin) + q.scale);
+  // Rounding a bound to the nearest float never wrongs the test: the vertices are floats, and a
+  // float beyond float(x) lies beyond x (rounding is monotone). Only the double sums' rounding
+  // (about 1e-16 of the magnitudes) needs the widening, by far.
+  const double widen = 1e-12 * (max_abs_component(q.origin) + q.scale);
   for (int k = 0; k < 3; ++k) {
     q.box_min[k] = float(q.origin[k] + q.reach_min[k] - widen);
     q.box_max[k] = float(q.origin[k] + q.reach_max[k] + widen);

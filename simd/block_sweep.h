@@ -26,7 +26,7 @@ struct BlockQuery {
   // best t found so far), and the box of everything the capsule may touch until then.
   Vec3d d_live;
   Vec3d reach_min, reach_max;  // relative to origin
-  // The same box in world coordinates, widened beyond what rounding to float moves it: the
+  // The same box in world coordinates, in float (widened beyond the double sums' rounding): the
   // float stage's box test.
   float box_min[3] = {}, box_max[3] = {};
   double scale = 0;            // |e| + |d| + r (max norms): for the float stage's margins

@@ -300,19 +300,6 @@ CAPSWEEP_INLINE Mask<T> separated_by_sweep_axes(const Lanes<T>& tri, const V3<T>
   return out;
 }
 
-// Whether the triangle's box misses the swept reach widened by `margin` (0 in double).
-template <class T>
-CAPSWEEP_INLINE Mask<T> outside_reach(const V3<T>* v, const QueryLanes<T>& q, const T& margin) {
-  Mask<T> out(false);
-  for (int k = 0; k < 3; ++k) {
-    const T a0 = k == 0 ? v[0].x : (k == 1 ? v[0].y : v[0].z);
-    const T a1 = k == 0 ? v[1].x : (k == 1 ? v[1].y : v[1].z);
-    const T a2 = k == 0 ? v[2].x : (k == 1 ? v[2].y : v[2].z);
-    out = out || (min(min(a0, a1), a2) > q.reach_max[k] + margin) || (max(max(a0, a1), a2) < q.reach_min[k] - margin);
-  }
-  return out;
-}
-
 // Lanes that may be touched before the query's limit: the triangle's box meets the swept reach,
 // and the swept axis (the parallelogram 0, e, d, e + d, with d = d_live) comes within r of the
 // triangle's plane and of each edge's side plane. Every test is a separating plane, so a
@@ -538,7 +525,7 @@ bool sweep_pooled(const KernelBlock& block, const LaneQueries& q, BlockHits& hit
 }
 
 // Bit i set: lane i of the compact block is used and live (T: float lanes). The boxes first, in
-// world coordinates against the reach rounded outward (BlockQuery::box_min, box_max): the
+// world coordinates against the reach in float (BlockQuery::box_min, box_max): the
 // triangles' side has no rounding, and most lanes of a walk's blocks end there, before the query
 // is splatted or a vertex moved into its frame.
 template <class T>
