@@ -335,9 +335,15 @@ void sweep_simd(const WorldArrays& w, const SweepQuery& q, SweepHit& hit, Traver
         if (seen(w, block.triangle[lane], layers)) shown |= 1u << lane;
       }
     }
-    for (std::uint32_t live = kernel.live(block, bq) & shown; live != 0; live &= live - 1) {
+    std::uint32_t live = kernel.live(block, bq) & shown;
+    while (live != 0) {
       gather_lane(block, std::countr_zero(live), stage, staged++);
-      if (staged == kBlockLanes) flush();
+      live &= live - 1;
+      if (staged < kernel.group) continue;
+      const float before = limit;
+      flush();
+      // A contact found sooner narrows what is left of this block too.
+      if (live != 0 && limit < before) live &= kernel.live(block, bq);
     }
     return false;
   }, layers);

@@ -103,13 +103,17 @@ struct BlockSweepVariant {
   BlockLiveFn live;
   PooledSweepFn pooled;
   CompleteNormalsFn complete;
+  // Lanes the full kernel sweeps as cheaply as one (a group of unused lanes is skipped): a walk
+  // runs it as soon as it has gathered this many, so that a contact found narrows the rest.
+  int group;
 };
-// The best variant this CPU runs (chosen once, on first use).
+// The variant in use (chosen once, on first use): CAPSWEEP_ISA's if the CPU runs it, else the
+// widest up to AVX2 (an AVX-512 CPU too: why in block_sweep.cpp).
 const BlockSweepVariant& best_block_sweep();
 // Why the CAPSWEEP_ISA environment variable cannot be honoured ("" when it is unset or names a
 // variant this CPU runs): best_block_sweep() then ignores it, so tools should refuse it up front.
 std::string isa_request_problem();
-// Every variant this CPU runs, best first (for tests and benchmarks).
+// Every variant this CPU runs, the one picked first (for tests and benchmarks).
 std::vector<BlockSweepVariant> block_sweep_variants();
 
 // The scalar twins: the same kernels in plain double (or float), one lane at a time.

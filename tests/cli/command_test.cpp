@@ -10,6 +10,7 @@
 #include <capsweep/scene.h>
 #include <capsweep/version.h>
 
+#include "simd/block_sweep.h"
 #include "tools/builtin_scene.h"
 #include "tests/cli/test_files.h"
 #include "tests/support/scene_oracle.h"
@@ -279,6 +280,53 @@ TEST_F(Command, AnIsaTheCpuDoesNotRunIsRefused) {
   EXPECT_NE(run.output.find("CAPSWEEP_ISA=bogus is not an instruction set this CPU runs (it runs "), std::string::npos)
       << run.output;
   EXPECT_EQ(capsweep_cmd("throughput --count 10", "CAPSWEEP_ISA=sse2").code, 0);
+}
+
+// Each kernel variant sweeps its own number of lanes at once, and a walk hands the kernel its
+// live lanes that many at a time, so that a contact found lowers the limit for the rest (2 on
+// SSE, 4 on AVX2, 8 on AVX-512). Neither the width nor the flushes may move a byte: batches of
+// sweeps and a crowd's trace are the same whichever variant runs them.
+TEST_F(Command, EveryKernelVariantGivesTheSameBytes) {
+  const std::string scene = kScenes + "/recast_dungeon.obj";
+  const std::vector<Triangle> tris = load_scene(scene);
+  std::vector<SweepQuery> queries;
+  for (const char* workload : {"tick", "validate", "long"}) {
+    const CommandRun gen = capsweep_cmd("queries --scene " + scene + " --workload " + workload +
+                                        " --count 3000 --seed 9 --out " + path("w.cwsq"));
+    ASSERT_EQ(gen.code, 0) << gen.output;
+    const auto part = read_queries(path("w.cwsq"));
+    queries.insert(queries.end(), part.begin(), part.end());
+  }
+  const auto adversarial = cases::adversarial_scene_queries(tris, 3000, 23);
+  queries.insert(queries.end(), adversarial.begin(), adversarial.end());
+  write_queries(path("q.cwsq"), queries);
+
+  const std::vector<BlockSweepVariant> variants = block_sweep_variants();
+  ASSERT_GE(variants.size(), 1u);
+  std::string first_answers, first_trace;
+  for (const BlockSweepVariant& v : variants) {
+    SCOPED_TRACE(v.isa);
+    const std::string isa = std::string("CAPSWEEP_ISA=") + v.isa;
+    const CommandRun sweep = capsweep_cmd("sweep --scene " + scene + " --queries " + path("q.cwsq") + " --out " +
+                                          path("r.cwsr") + " --threads 2", isa);
+    ASSERT_EQ(sweep.code, 0) << sweep.output;
+    const CommandRun crowd = capsweep_cmd("crowd --scene " + scene + " --agents 400 --ticks 40 --seed 3 --threads 2 --trace " +
+                                          path("t.bin"), isa);
+    ASSERT_EQ(crowd.code, 0) << crowd.output;
+    EXPECT_NE(crowd.output.find(std::string(v.isa) + " kernel"), std::string::npos) << crowd.output;
+    const std::string answers = read(path("r.cwsr")), trace = read(path("t.bin"));
+    ASSERT_FALSE(answers.empty());
+    ASSERT_FALSE(trace.empty());
+    if (first_answers.empty()) {
+      first_answers = answers, first_trace = trace;
+      std::size_t hits = 0;
+      for (const SweepHit& h : read_results(path("r.cwsr"))) hits += h.hit;
+      EXPECT_GT(hits, queries.size() / 10) << "the queries hardly touch the scene";
+      continue;
+    }
+    EXPECT_TRUE(answers == first_answers) << "the answers differ from " << variants[0].isa << "'s";
+    EXPECT_TRUE(trace == first_trace) << "the crowd's trace differs from " << variants[0].isa << "'s";
+  }
 }
 
 TEST_F(Command, APortOutOfRangeIsAUsageError) {

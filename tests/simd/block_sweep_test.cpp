@@ -2,9 +2,11 @@
 // every lane's answer is accepted by the independent oracle; unused lanes never report.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -426,7 +428,7 @@ TEST(TriangleBlock, GatheredLanesKeepTheirTriangleAndExactNormal) {
 // on every ISA and the scalar twin, shared or pooled, the bits those lanes give in the whole block.
 TEST(BlockSweep, AClosedBlockGivesItsUsedLanesTheBitsOfTheWholeBlock) {
   auto variants = block_sweep_variants();
-  variants.push_back({"scalar twin", block_sweep_scalar, block_live_scalar, block_sweep_pooled_scalar, nullptr});
+  variants.push_back({"scalar twin", block_sweep_scalar, block_live_scalar, block_sweep_pooled_scalar, nullptr, 1});
   Random rng(707);
   std::size_t entered = 0;
   for (int n = 0; n < 5000; ++n) {
@@ -580,4 +582,23 @@ TEST(BlockNormals, EveryIsaGivesTheBitsOfClassifyTriangle) {
     }
   }
   EXPECT_GT(degenerate, 10000u);
+}
+
+// The variant in use and the lanes each sweeps at once (a walk flushes that many live lanes).
+// AVX-512 is never picked by itself (block_sweep.cpp says why); CAPSWEEP_ISA may still ask for it.
+TEST(BlockSweep, TheVariantInUseIsAvx2WhereTheCpuRunsItAndEachSaysItsGroup) {
+  const std::vector<BlockSweepVariant> variants = block_sweep_variants();
+  ASSERT_FALSE(variants.empty());
+  for (const BlockSweepVariant& v : variants) {
+    const std::string isa = v.isa;
+    const int expected = isa == "avx512f" ? 8 : isa == "avx2" ? 4 : 2;
+    EXPECT_EQ(v.group, expected) << isa;
+    EXPECT_EQ(kBlockLanes % v.group, 0) << isa;
+  }
+  if (std::getenv("CAPSWEEP_ISA") != nullptr) GTEST_SKIP() << "CAPSWEEP_ISA chooses the variant";
+  EXPECT_STREQ(best_block_sweep().isa, variants.front().isa);
+  const bool avx2 = std::any_of(variants.begin(), variants.end(), [](const auto& v) { return std::string(v.isa) == "avx2"; });
+  if (avx2) {
+    EXPECT_STREQ(best_block_sweep().isa, "avx2");
+  }
 }
