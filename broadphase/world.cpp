@@ -213,8 +213,8 @@ void sweep_scalar(const WorldArrays& w, const SweepQuery& q, SweepHit& hit, Trav
   }, layers);
 }
 
-// The pooled narrow phase: the live lanes a sweep has left when its walk ends (almost always
-// fewer than eight: 0.2-0.6 per walking step) wait here with those of the next sweeps of the same
+// The pooled narrow phase: the live lanes a sweep has left when its walk ends (fewer than the
+// kernel's group; 0.2-0.6 per walking step) wait here with those of the next sweeps of the same
 // chunk, and the full kernel runs on eight lanes of several queries at once. Each lane's
 // arithmetic is what the kernel does for its query alone, and the best hit is the least by
 // is_better_hit whatever order the lanes come in, so pooling changes no bit of any answer.
@@ -296,7 +296,8 @@ void sweep_simd(const WorldArrays& w, const SweepQuery& q, SweepHit& hit, Traver
   BlockQuery bq = make_block_query(q.capsule, q.motion);
   float limit = 1.f;
   // Live lanes of the leaves visited are gathered into one block, so the full kernel runs on
-  // eight live triangles at once instead of on every leaf with one or two.
+  // as many live triangles as it sweeps at once (kernel.group) instead of on every leaf with one
+  // or two; no more, so that a contact it finds narrows the rest of the walk sooner.
   KernelBlock stage;
   int staged = 0;
   BlockHits lanes;

@@ -54,13 +54,13 @@ void limit_block_query(BlockQuery& q, double t) {
 namespace {
 
 const BlockSweepVariant kAvx512{"avx512f", kernel::block_sweep_avx512f, kernel::block_live_avx512f, kernel::block_pooled_avx512f,
-                                kernel::complete_normals_avx512f, 8};
+                                kernel::complete_normals_avx512f, kernel::kernel_group_avx512f()};
 const BlockSweepVariant kAvx2{"avx2", kernel::block_sweep_avx2, kernel::block_live_avx2, kernel::block_pooled_avx2,
-                              kernel::complete_normals_avx2, 4};
+                              kernel::complete_normals_avx2, kernel::kernel_group_avx2()};
 const BlockSweepVariant kSse42{"sse4_2", kernel::block_sweep_sse4_2, kernel::block_live_sse4_2, kernel::block_pooled_sse4_2,
-                               kernel::complete_normals_sse4_2, 2};
+                               kernel::complete_normals_sse4_2, kernel::kernel_group_sse4_2()};
 const BlockSweepVariant kSse2{"sse2", kernel::block_sweep_sse2, kernel::block_live_sse2, kernel::block_pooled_sse2,
-                              kernel::complete_normals_sse2, 2};
+                              kernel::complete_normals_sse2, kernel::kernel_group_sse2()};
 
 // xsimd::dispatch calls this with the best architecture of the list that the CPU runs.
 struct PickVariant {
@@ -84,7 +84,8 @@ const BlockSweepVariant& best_block_sweep() {
     }
     // AVX-512 is not picked by itself: its double kernel, eight lanes wide, ran 5-22 % slower than
     // AVX2's four on an AVX-512 Xeon (every scene and workload of capsweep_bench's Sweep rows,
-    // 2026-11-25), as a walk flushes its first four live lanes to lower its limit sooner.
+    // 2026-11-25), as a walk flushes its first four live lanes to lower its limit sooner. An
+    // AVX-512 EPYC was not measured (docs/ARCHITECTURE.md).
     return *xsimd::dispatch<xsimd::arch_list<xsimd::avx2, xsimd::sse4_2, xsimd::sse2>>(PickVariant{})();
   }();
   return best;

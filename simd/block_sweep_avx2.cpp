@@ -16,6 +16,8 @@ std::uint32_t block_live_avx2(const TriangleBlock& block, const BlockQuery& quer
   return live_lanes<xsimd::batch<float, xsimd::avx2>>(block, query);
 }
 
+int kernel_group_avx2() { return lane_count<xsimd::batch<double, xsimd::avx2>>(); }
+
 void complete_normals_avx2(KernelBlock& block) { complete_normals<xsimd::batch<double, xsimd::avx2>>(block); }
 
 }  // namespace capsweep::kernel

@@ -16,6 +16,8 @@ std::uint32_t block_live_avx512f(const TriangleBlock& block, const BlockQuery& q
   return live_lanes<xsimd::batch<float, xsimd::avx2>>(block, query);
 }
 
+int kernel_group_avx512f() { return lane_count<xsimd::batch<double, xsimd::avx512f>>(); }
+
 void complete_normals_avx512f(KernelBlock& block) { complete_normals<xsimd::batch<double, xsimd::avx512f>>(block); }
 
 }  // namespace capsweep::kernel

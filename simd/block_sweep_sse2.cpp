@@ -16,6 +16,8 @@ std::uint32_t block_live_sse2(const TriangleBlock& block, const BlockQuery& quer
   return live_lanes<xsimd::batch<float, xsimd::sse2>>(block, query);
 }
 
+int kernel_group_sse2() { return lane_count<xsimd::batch<double, xsimd::sse2>>(); }
+
 void complete_normals_sse2(KernelBlock& block) { complete_normals<xsimd::batch<double, xsimd::sse2>>(block); }
 
 }  // namespace capsweep::kernel

@@ -16,6 +16,8 @@ std::uint32_t block_live_sse4_2(const TriangleBlock& block, const BlockQuery& qu
   return live_lanes<xsimd::batch<float, xsimd::sse4_2>>(block, query);
 }
 
+int kernel_group_sse4_2() { return lane_count<xsimd::batch<double, xsimd::sse4_2>>(); }
+
 void complete_normals_sse4_2(KernelBlock& block) { complete_normals<xsimd::batch<double, xsimd::sse4_2>>(block); }
 
 }  // namespace capsweep::kernel
