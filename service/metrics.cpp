@@ -25,8 +25,11 @@ const char* code_name(grpc::StatusCode code) {
   return c >= 0 && c < kStatusCodes ? names[c] : "UNKNOWN";
 }
 
+void Metrics::begin(Rpc rpc) { rpcs_[int(rpc)].in_flight.fetch_add(1, std::memory_order_relaxed); }
+
 void Metrics::record(Rpc rpc, grpc::StatusCode code, std::uint64_t queries, std::uint64_t refused, double seconds) {
   PerRpc& r = rpcs_[int(rpc)];
+  r.in_flight.fetch_sub(1, std::memory_order_relaxed);
   r.requests.fetch_add(1, std::memory_order_relaxed);
   r.queries.fetch_add(queries, std::memory_order_relaxed);
   r.refused.fetch_add(refused, std::memory_order_relaxed);
@@ -68,6 +71,13 @@ std::string Metrics::prometheus(const std::string& extra) const {
     }
   };
   counter("capsweep_requests_total", "RPCs finished.", [](const PerRpc& r) { return r.requests.load(); });
+  out += "# HELP capsweep_requests_in_flight RPCs started and not yet finished.\n"
+         "# TYPE capsweep_requests_in_flight gauge\n";
+  for (int k = 0; k < kRpcCount; ++k) {
+    std::snprintf(line, sizeof line, "capsweep_requests_in_flight{rpc=\"%s\"} %lld\n", name(Rpc(k)),
+                  (long long)rpcs_[k].in_flight.load(std::memory_order_relaxed));
+    out += line;
+  }
   counter("capsweep_queries_total", "Batch elements answered.", [](const PerRpc& r) { return r.queries.load(); });
   counter("capsweep_refused_queries_total", "Batch elements refused (NaN/Inf, radius, range).",
           [](const PerRpc& r) { return r.refused.load(); });

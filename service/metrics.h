@@ -28,6 +28,8 @@ inline constexpr int kStatusCodes = 17;  // grpc::StatusCode OK .. UNAUTHENTICAT
 
 class Metrics {
  public:
+  // A call has started: it counts as in flight until its record().
+  void begin(Rpc rpc);
   // One finished call: its gRPC status, how many queries it answered and how many of them
   // were refused (per-query status), and how long it took on the server.
   void record(Rpc rpc, grpc::StatusCode code, std::uint64_t queries, std::uint64_t refused, double seconds);
@@ -39,6 +41,7 @@ class Metrics {
  private:
   struct PerRpc {
     std::atomic<std::uint64_t> requests{0}, queries{0}, refused{0};
+    std::atomic<std::int64_t> in_flight{0};
     std::array<std::atomic<std::uint64_t>, kStatusCodes> codes{};
     std::array<std::atomic<std::uint64_t>, kLatencyBounds.size() + 1> buckets{};
     std::atomic<std::uint64_t> nanoseconds{0};

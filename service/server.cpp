@@ -243,6 +243,7 @@ class Server::Impl final : public pb::Capsweep::CallbackService {
   template <class Body>
   grpc::Status serve(Rpc rpc, Body&& body) {
     const auto start = Clock::now();
+    metrics_.begin(rpc);
     Count count;
     grpc::Status status;
     try {

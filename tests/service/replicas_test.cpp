@@ -12,6 +12,8 @@
 #include <cstdio>
 #include <fstream>
 #include <iterator>
+#include <stdexcept>
+#include <string>
 #include <thread>
 
 #include <capsweep/snapshot.h>
@@ -39,8 +41,36 @@ std::string read_file(const std::string& path) {
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
+std::string http_get(int port, const std::string& path, int timeout_seconds = 30) {
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  const timeval limit{timeout_seconds, 0};
+  setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, sizeof limit);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_port = htons(std::uint16_t(port));
+  inet_pton(AF_INET, "127.0.0.1", &a.sin_addr);
+  std::string reply;
+  if (connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0) {
+    const std::string request = "GET " + path + " HTTP/1.0\r\n\r\n";
+    (void)!write(fd, request.data(), request.size());
+    char buffer[4096];
+    for (ssize_t n; (n = read(fd, buffer, sizeof buffer)) > 0;) reply.append(buffer, std::size_t(n));
+  }
+  close(fd);
+  return reply;
+}
+
+// The port of a server started with --metrics 127.0.0.1:0, from the line it prints.
+int metrics_port(const ServerProcess& server) {
+  const std::string mark = "metrics on http://127.0.0.1:";
+  const auto at = server.output().find(mark);
+  if (at == std::string::npos) throw std::runtime_error("no metrics line in: " + server.output());
+  return std::stoi(server.output().substr(at + mark.size()));
+}
+
 TEST(Replicas, SigtermFinishesTheCallInFlightThenExitsCleanly) {
-  ServerProcess server(kBinary, {"--world", "arena=@arena"});
+  ServerProcess server(kBinary, {"--world", "arena=@arena", "--metrics", "127.0.0.1:0"});
+  const int port = metrics_port(server);
   const World world(scenes::load("@arena"));
   const std::vector<SweepQuery> queries = make_workload(world, Workload::long_range, 30000, 6);
   std::vector<SweepHit> expected(queries.size()), hits(queries.size());
@@ -49,10 +79,21 @@ TEST(Replicas, SigtermFinishesTheCallInFlightThenExitsCleanly) {
   o.servers = {server.address()};
   o.batch = queries.size();  // one request of about a second (brute path)
   service::Client client(o);
-  std::thread call([&] { client.sweep("arena", queries, hits, {}, SweepPath::brute); });
-  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  std::atomic<bool> returned{false};
+  std::thread call([&] {
+    client.sweep("arena", queries, hits, {}, SweepPath::brute);
+    returned = true;
+  });
+  // The signal comes once the server has the call (its metrics page says so), however long a
+  // loaded machine takes to send it.
+  bool in_flight = false;
+  while (!in_flight && !returned) {
+    in_flight = http_get(port, "/metrics").find("capsweep_requests_in_flight{rpc=\"Sweep\"} 1\n") != std::string::npos;
+    if (!in_flight) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
   server.signal(SIGTERM);
   call.join();
+  EXPECT_TRUE(in_flight) << "the call returned before the server was seen working on it";
   EXPECT_EQ(server.wait(), 0);
   for (std::size_t i = 0; i < queries.size(); ++i) ASSERT_TRUE(identical(expected[i], hits[i])) << i;
   EXPECT_EQ(client.retries(), 0u) << "answered by the draining server itself";
@@ -126,25 +167,6 @@ int connect_to(int port) {
   return fd;
 }
 
-std::string http_get(int port, const std::string& path, int timeout_seconds = 30) {
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
-  const timeval limit{timeout_seconds, 0};
-  setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, sizeof limit);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_port = htons(std::uint16_t(port));
-  inet_pton(AF_INET, "127.0.0.1", &a.sin_addr);
-  std::string reply;
-  if (connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0) {
-    const std::string request = "GET " + path + " HTTP/1.0\r\n\r\n";
-    (void)!write(fd, request.data(), request.size());
-    char buffer[4096];
-    for (ssize_t n; (n = read(fd, buffer, sizeof buffer)) > 0;) reply.append(buffer, std::size_t(n));
-  }
-  close(fd);
-  return reply;
-}
-
 TEST(Replicas, MetricsPageCountsWhatWasServed) {
   ServerProcess server(kBinary, {"--world", "arena=@arena", "--metrics", "127.0.0.1:0"});
   const auto at = server.output().find("metrics on http://127.0.0.1:");
@@ -163,6 +185,7 @@ TEST(Replicas, MetricsPageCountsWhatWasServed) {
   EXPECT_NE(page.find("capsweep_queries_total{rpc=\"Sweep\"} 777\n"), std::string::npos) << page;
   EXPECT_NE(page.find("capsweep_errors_total{rpc=\"Sweep\",code=\"NOT_FOUND\"} 1\n"), std::string::npos) << page;
   EXPECT_NE(page.find("capsweep_request_seconds_count{rpc=\"Sweep\"} 2\n"), std::string::npos) << page;
+  EXPECT_NE(page.find("capsweep_requests_in_flight{rpc=\"Sweep\"} 0\n"), std::string::npos) << page;
   EXPECT_NE(page.find("capsweep_world_triangles{world=\"arena\"} 1232\n"), std::string::npos) << page;
   EXPECT_NE(http_get(port, "/nothing").find("404"), std::string::npos);
   server.signal(SIGTERM);
