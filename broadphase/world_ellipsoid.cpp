@@ -12,6 +12,7 @@
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
+#include "broadphase/contacts_near.h"
 #include "broadphase/run_in_arena.h"
 #include "broadphase/walk.h"
 #include "broadphase/world_arrays.h"
@@ -110,16 +111,28 @@ void sweep_one_ellipsoid(const WorldArrays& w, const SweepEllipsoidQuery& q, Swe
   }, layers);
 }
 
-// Calls visit(triangle, contact) for every triangle on the walk's layers whose box meets the
-// ellipsoid's, with their discrete eSpace contact; visit returns true to stop.
+// Calls visit(triangle, contact) for every triangle on the walk's layers that may touch the
+// ellipsoid (and some that cannot), with their discrete eSpace contact; visit returns true to
+// stop. Its callers judge only contacts that touch.
 template <class Visit>
 void for_each_ellipsoid_contact(const WorldArrays& w, const Ellipsoid& e, std::uint32_t layers, Visit&& visit) {
+  static const BlockSweepVariant& kernel = best_block_sweep();
   layers = walk_layers(w, layers);
   const Aabb box = ellipsoid_reach({e, {}});
+  const Capsule bound = bounding_capsule(e);
+  BlockQuery query;  // made at the first leaf, as for_each_contact does
+  bool have_query = false;
   float limit = 1.f;
   TraversalStats stats;
-  walk_world(w, make_swept_box(bounding_capsule(e), {}), limit, stats, [&](const TriangleBlock& block) {
-    for (int lane = 0; lane < kBlockLanes && block.valid(lane); ++lane) {
+  walk_world(w, make_swept_box(bound, {}), limit, stats, [&](const TriangleBlock& block) {
+    if (!have_query) {
+      query = standing_query(bound, bound.radius);
+      have_query = true;
+    }
+    // The float stage against the capsule holding the ellipsoid, as its sweeps run it: a lane it
+    // rejects lies beyond that capsule, so the ellipsoid neither overlaps nor touches it.
+    for (std::uint32_t live = kernel.live(block, query); live != 0; live &= live - 1) {
+      const int lane = std::countr_zero(live);
       const std::uint32_t i = block.triangle[lane];
       if (!box.overlaps(lane_box(w, block, lane)) || !seen(w, i, layers)) continue;
       EllipsoidContact k;

@@ -141,7 +141,8 @@ class World {
   std::size_t sweep_ellipsoid(std::span<const SweepEllipsoidQuery> queries, std::span<SweepHit> hits,
                               const SweepOptions& options = {}, std::span<Status> status = {}) const;
 
-  // Whether the capsule is farther than `clearance` from every triangle (surface to surface).
+  // Whether the capsule is farther than `clearance` from every triangle (surface to surface): every
+  // triangle's Contact::distance, as capsule_triangle_contact gives it, above radius + clearance.
   bool is_clear(const Capsule& capsule, float clearance, std::uint32_t layers = kAllLayers) const;
 
   // The triangle the capsule overlaps deepest (smallest distance < radius; for crossing axes
