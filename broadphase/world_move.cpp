@@ -23,6 +23,7 @@
 
 #include "broadphase/world_arrays.h"
 #include "core/closest_point.h"
+#include "core/face_first.h"
 #include "core/move.h"
 
 namespace capsweep {
@@ -120,7 +121,9 @@ class WorldCollider final : public MoveCollider {
     SweepHit h;
     float seam_radius;
     if (body.is_capsule()) {
-      sweep_capsule_triangle_unchecked(body.capsule, motion, triangle_at(w, triangle), h);
+      // Mostly a person over the floor it stands on: its face, told without the full kernel.
+      const Triangle t = triangle_at(w, triangle);
+      if (!detail::sweep_face_first(body.capsule, motion, t, h)) sweep_capsule_triangle_unchecked(body.capsule, motion, t, h);
       seam_radius = body.capsule.radius;
     } else {
       sweep_ellipsoid_triangle_unchecked(body.ellipsoid, motion, triangle_at(w, triangle), h);

@@ -1,0 +1,140 @@
+#include "core/face_first.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <capsweep/sweep.h>
+#include "core/closest_point.h"
+
+namespace capsweep::detail {
+
+// Why the answers agree with the exact kernel (core/sweep.cpp), in exact arithmetic first. Take
+// the plane's normal n on the capsule's side and the heights of the axis ends above the plane.
+// Any point's distance to the triangle is at least its height, so while every height exceeds r
+// nothing is touched: with both ends more than r above the plane and the motion losing height
+// `approach` over [0, 1], the plane is reached at t_f = (lowest height - r) / approach, and not
+// within [0, 1] when approach < lowest height - r: a miss. Otherwise, if every point of the
+// swept axis up to t_f (the parallelogram 0, e, d t_f, e + d t_f) projects onto the plane at
+// least delta inside each edge's side, each point's nearest triangle point is its projection
+// and its distance to any edge is at least sqrt(height^2 + delta^2): the face is met first, at
+// t_f, and every part of the rounded prism around an edge or a vertex only once some height has
+// fallen to sqrt(r^2 - delta^2 / 4) (the path leaves the inset by at most delta / 2 meanwhile),
+// at least delta^2 / (8 r approach) later. The margins make each decision hold in floating point
+// too: heights within 1e-6 of the magnitudes of the reach, a normal that rounds badly (a thin
+// triangle), a contact time that is not clear of t = 1 or not 1e-6 ahead of every other part's
+// give `unknown`. That margin is a thousand times the one the kernel's own skipping of parts
+// relies on (1e-9), and tests/core/face_first_test.cpp holds both on adversarial cases.
+namespace {
+
+// The kernel's frame (sweep_validated): relative to the capsule's end a, the triangle classified.
+struct FaceFrame {
+  Vec3d origin, e, d;
+  double r;
+  Vec3d v[3];
+  TriangleShape shape;
+};
+
+FaceFrame frame_of(const Capsule& capsule, const Vec3& motion, const Triangle& triangle) {
+  FaceFrame f;
+  f.origin = to_double(capsule.a);
+  f.e = to_double(capsule.b) - f.origin;
+  f.d = to_double(motion);
+  f.r = capsule.radius;
+  for (int i = 0; i < 3; ++i) f.v[i] = to_double(triangle.v[i]) - f.origin;
+  f.shape = classify_triangle(f.v);
+  return f;
+}
+
+// The decision, on the kernel's own classified normal (which has the triangle's winding).
+FaceFirst decide(const FaceFrame& f) {
+  FaceFirst out;
+  if (!(f.r > 0) || f.shape.kind != TriangleShape::proper) return out;  // rays and segments: thin capsules of their own
+  const Vec3d* v = f.v;
+  const Vec3d edge[3] = {v[1] - v[0], v[2] - v[1], v[0] - v[2]};
+  // Twice the area at least 1e-4 of the longest edge squared (Lagrange's identity: |a x b|^2 =
+  // |a|^2 |b|^2 - (a.b)^2, whose cancellation stays far below that threshold): the normal is then
+  // good to 1e-11, so every corner lies that close to its plane.
+  const double l0 = length_sq(edge[0]), l2 = length_sq(edge[2]), l1 = length_sq(edge[1]);
+  const double along = dot(edge[0], edge[2]);
+  const double longest = std::max({l0, l1, l2});
+  if (!(l0 * l2 - along * along >= 1e-8 * longest * longest)) return out;
+  Vec3d n = f.shape.normal;
+  double h0 = -dot(n, v[0]), h1 = h0 + dot(n, f.e);  // heights of a and b
+  if (h0 < 0) {
+    n = -n;
+    h0 = -h0;
+    h1 = -h1;
+  }
+  const double r = f.r;
+  const double scale = r + std::max({max_abs_component(f.e), max_abs_component(f.d), max_abs_component(v[0]),
+                                     max_abs_component(v[1]), max_abs_component(v[2])});
+  const double margin = 1e-6 * scale;
+  const double low = std::min(h0, h1);
+  if (!(low > r + margin)) return out;  // within reach of the plane at the start, or across it
+  const double approach = -dot(n, f.d);
+  if (approach <= low - r - margin) {
+    out.kind = FaceFirst::Kind::miss;
+    return out;
+  }
+  if (!(approach * (1 - 1e-6) >= low - r + margin)) return out;  // the plane reached near t = 1
+  const double t_face = (low - r) / approach;
+  const double delta = 1e-2 * r + margin;
+  // The path leaves the inset by at most delta / 2 before an edge could be met, and that is
+  // at least 1e-6 after the face.
+  if (!(delta * length(f.d) <= 2 * r * approach) || !(delta * delta >= 8e-6 * r * approach)) return out;
+  // Each corner of the swept axis (0, e, d t_face, e + d t_face) at least delta inside each
+  // edge's side: along the side's direction, the farthest corner reaches max(0, e) + max(0, d t).
+  for (int k = 0; k < 3; ++k) {
+    const Vec3d side = cross(edge[k], f.shape.normal);  // in the plane, out across edge k (the winding)
+    const double farthest = std::max(0.0, dot(side, f.e)) + std::max(0.0, dot(side, f.d) * t_face);
+    const double inside = dot(side, v[k]) - farthest;
+    if (!(inside >= 0 && inside * inside >= delta * delta * length_sq(side))) return out;
+  }
+  out.kind = FaceFirst::Kind::face;
+  out.normal = n;
+  out.a_first = h0 + margin < h1;
+  return out;
+}
+
+}  // namespace
+
+FaceFirst face_first(const Capsule& capsule, const Vec3& motion, const Triangle& triangle) {
+  return decide(frame_of(capsule, motion, triangle));
+}
+
+// Where face_first says the end a meets the face first, the kernel (core/sweep.cpp) finds that
+// part first and every other part later: sweep_validated's frame, enter_slab's two face clips for
+// the end a (the side clips cannot move the entry, the path lying inside them), take's contact
+// point and sweep_validated's rounding, each written with the kernel's own expressions so that
+// the bits are its bits (tests/core/face_first_test.cpp holds them to the kernel's).
+bool sweep_face_first(const Capsule& capsule, const Vec3& motion, const Triangle& triangle, SweepHit& hit,
+                      double* exact_t) {
+  const FaceFrame f = frame_of(capsule, motion, triangle);
+  const FaceFirst quick = decide(f);
+  if (quick.kind == FaceFirst::Kind::miss) {
+    hit = SweepHit{};
+    if (exact_t) *exact_t = INFINITY;
+    return true;
+  }
+  if (quick.kind != FaceFirst::Kind::face || !quick.a_first) return false;
+  // enter_slab: c = n . poly[0]; clip(n, c + r) enters where n . d < 0, else clip(-n, r - c).
+  const Vec3d& n = f.shape.normal;
+  const double c = dot(n, f.v[0]);
+  const bool from_above = dot(n, f.d) < 0;
+  const Vec3d g = from_above ? n : -n;
+  const double t = (from_above ? c + f.r : f.r - c) / dot(g, f.d);
+  if (!(t >= 0 && t <= 1)) return false;
+  // take(t, n, d * t - n * r, face); sweep_validated with obstacle_radius 0.
+  const Vec3d point = f.d * t - g * f.r;
+  hit = SweepHit{};
+  hit.hit = true;
+  hit.t = round_time_down(t);
+  hit.normal = to_float(g);
+  hit.point = to_float(f.origin + point + g * 0.0);
+  hit.depth = float(0.0);
+  hit.feature = Feature::face;
+  if (exact_t) *exact_t = t;
+  return true;
+}
+
+}  // namespace capsweep::detail
