@@ -15,7 +15,9 @@ namespace capsweep::detail {
 // `approach` over [0, 1], the plane is reached at t_f = (lowest height - r) / approach, and not
 // within [0, 1] when approach < lowest height - r: a miss. Otherwise, if every point of the
 // swept axis up to t_f (the parallelogram 0, e, d t_f, e + d t_f) projects onto the plane at
-// least delta inside each edge's side, each point's nearest triangle point is its projection
+// least delta inside each edge's side (only the part of the axis within delta of the lowest
+// height need be: the rest stays more than r above the plane until delta / approach after t_f),
+// each point's nearest triangle point is its projection
 // and its distance to any edge is at least sqrt(height^2 + delta^2): the face is met first, at
 // t_f, and every part of the rounded prism around an edge or a vertex only once some height has
 // fallen to sqrt(r^2 - delta^2 / 4) (the path leaves the inset by at most delta / 2 meanwhile),
@@ -81,12 +83,21 @@ FaceFirst decide(const FaceFrame& f) {
   const double delta = 1e-2 * r + margin;
   // The path leaves the inset by at most delta / 2 before an edge could be met, and that is
   // at least 1e-6 after the face.
-  if (!(delta * length(f.d) <= 2 * r * approach) || !(delta * delta >= 8e-6 * r * approach)) return out;
-  // Each corner of the swept axis (0, e, d t_face, e + d t_face) at least delta inside each
-  // edge's side: along the side's direction, the farthest corner reaches max(0, e) + max(0, d t).
+  if (!(delta * length(f.d) <= 2 * r * approach) || !(delta * delta >= 8e-6 * r * approach) || !(delta <= r)) return out;
+  // Only the part of the axis within delta of the lowest height can touch anything before the
+  // rest has come down that far, delta / approach after t_face (far beyond the separation above):
+  // a person on a slope stands on its feet, wherever the head lies over the plane. Each corner of
+  // that part's sweep (its ends, at 0 and at t_face) at least delta inside each edge's side: along
+  // the side's direction, the farthest corner reaches (lower end) + max(0, up that part) +
+  // max(0, d t_face).
+  const bool a_low = h0 <= h1;
+  const double rise = a_low ? h1 - h0 : h0 - h1;
+  const double part = rise > delta ? delta / rise : 1.0;
   for (int k = 0; k < 3; ++k) {
     const Vec3d side = cross(edge[k], f.shape.normal);  // in the plane, out across edge k (the winding)
-    const double farthest = std::max(0.0, dot(side, f.e)) + std::max(0.0, dot(side, f.d) * t_face);
+    const double along_e = dot(side, f.e), along_d = dot(side, f.d) * t_face;
+    const double farthest = a_low ? std::max(0.0, along_e * part) + std::max(0.0, along_d)
+                                  : along_e + std::max(0.0, -along_e * part) + std::max(0.0, along_d);
     const double inside = dot(side, v[k]) - farthest;
     if (!(inside >= 0 && inside * inside >= delta * delta * length_sq(side))) return out;
   }
