@@ -1,8 +1,10 @@
 // The exact scalar kernels, one pair at a time: the cost the brute path pays per candidate.
 #include <benchmark/benchmark.h>
 
+#include <cmath>
 #include <vector>
 
+#include "core/face_first.h"
 #include "core/random.h"
 #include "core/sweep_upright.h"
 #include <capsweep/sweep.h>
@@ -97,5 +99,50 @@ void BM_SweepUprightPair(benchmark::State& state) {
   state.counters["hit_share"] = double(hits) / double(state.iterations());
 }
 BENCHMARK(BM_SweepUprightPair)->Arg(0)->Arg(1);
+
+// Movement's checks against the one triangle a person stands on (the carried ground, 2 cm down;
+// the stays-on check, 35 cm down): a person 5-15 mm above its skin over a floor triangle of
+// 0.5-4 m, flat or sloped up to 30 degrees, anywhere over it (near its edges too), through the
+// exact kernel (0) and as World::move runs them, told from the face where it can (1).
+void BM_SweepGroundCheck(benchmark::State& state) {
+  Random rng(3);
+  std::vector<Pair> pairs(4096);
+  for (Pair& p : pairs) {
+    const double size = rng.uniform(0.5, 4), tilt = rng.uniform(0, 0.52), turn = rng.uniform(0, 6.28);
+    const Vec3d n{std::sin(tilt) * std::cos(turn), std::cos(tilt), std::sin(tilt) * std::sin(turn)};
+    const Vec3d u = cross(n, Vec3d{0, 0, 1}) / length(cross(n, Vec3d{0, 0, 1})), w = cross(n, u);
+    for (int k = 0; k < 3; ++k) {
+      const double angle = k * 2.0943951023931953 + rng.uniform(-0.5, 0.5);
+      p.triangle.v[k] = to_float((u * std::cos(angle) + w * std::sin(angle)) * size);
+    }
+    // Under the feet: anywhere on the triangle (a person carries the triangle it stands on).
+    double b[3] = {rng.uniform(), rng.uniform(), rng.uniform()};
+    const double sum = b[0] + b[1] + b[2];
+    Vec3d foot{};
+    for (int k = 0; k < 3; ++k) foot += to_double(p.triangle.v[k]) * (b[k] / sum);
+    const double above = 0.36 + rng.uniform(0.005, 0.015);
+    const Vec3d a = foot + Vec3d{0, above / n.y, 0};
+    p.capsule = {to_float(a), to_float(a + Vec3d{0, 1.1, 0}), 0.36f};
+    p.motion = {0, rng.chance(0.5) ? -0.02f : -0.35f, 0};
+  }
+  const bool face_first = state.range(0) == 1;
+  std::size_t i = 0, hits = 0, told = 0;
+  for (auto _ : state) {
+    const Pair& p = pairs[i++ & 4095];
+    SweepHit h;
+    if (face_first && detail::sweep_face_first(p.capsule, p.motion, p.triangle, h)) {
+      ++told;
+    } else {
+      sweep_capsule_triangle_unchecked(p.capsule, p.motion, p.triangle, h);
+    }
+    hits += h.hit;
+    benchmark::DoNotOptimize(h);
+  }
+  state.SetItemsProcessed(state.iterations());
+  state.SetLabel(face_first ? "face first" : "exact kernel");
+  state.counters["hit_share"] = double(hits) / double(state.iterations());
+  state.counters["told_share"] = double(told) / double(state.iterations());
+}
+BENCHMARK(BM_SweepGroundCheck)->Arg(0)->Arg(1);
 
 }  // namespace
