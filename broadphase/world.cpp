@@ -493,6 +493,11 @@ std::size_t World::overlap(std::span<const Capsule> capsules, float clearance, s
 }
 
 bool World::is_clear(const Capsule& capsule, float clearance, std::uint32_t layers) const {
+  if (!(clearance >= 0.f && clearance <= kMaxCoordinate)) {
+    throw std::invalid_argument("World::is_clear: the clearance must be finite and >= 0");
+  }
+  // A refused capsule is not clear (nor overlapping: World::overlap says the same of it).
+  if (check_capsule(capsule) != Status::ok) return false;
   const float reach = capsule.radius + clearance;
   bool clear = true;
   for_each_contact(*arrays_, capsule, clearance, [&](std::uint32_t, const Contact& k) {

@@ -109,6 +109,11 @@ Status sweep_ellipsoid_one(const World& world, const SweepEllipsoidQuery& query,
 Status sweep_ellipsoid_approaching(const World& world, const SweepEllipsoidQuery& query, SweepHit& hit,
                                    SweepPath path = SweepPath::simd, std::uint32_t layers = kAllLayers);
 
+// World::deepest_overlap for a capsule that passed check_capsule (the solver's bodies are checked
+// once per tick), without checking it again.
+bool deepest_overlap_unchecked(const World& world, const Capsule& capsule, Contact& contact, std::uint32_t& triangle,
+                               std::uint32_t layers = kAllLayers);
+
 // The ellipsoid's deepest overlap with the world (eSpace distance < 1): the largest push-out,
 // then the lower triangle index (core/ellipsoid_contact.h). False when it overlaps nothing.
 bool deepest_ellipsoid_overlap(const World& world, const Ellipsoid& ellipsoid, EllipsoidContact& contact,

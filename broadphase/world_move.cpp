@@ -138,7 +138,7 @@ class WorldCollider final : public MoveCollider {
   bool deepest_overlap(const Body& body, MoveOverlap& out) const override {
     if (body.is_capsule()) {
       Contact k;
-      if (!world_.deepest_overlap(body.capsule, k, out.triangle, layers_)) return false;
+      if (!deepest_overlap_unchecked(world_, body.capsule, k, out.triangle, layers_)) return false;
       out.normal = k.normal;
       out.depth = k.depth;
       return true;
@@ -353,8 +353,16 @@ bool walkable(const World& world, const SweepHit& hit, float min_up, Vec3& groun
 
 bool World::deepest_overlap(const Capsule& capsule, Contact& contact, std::uint32_t& triangle,
                             std::uint32_t layers) const {
+  // A refused capsule overlaps nothing (as World::overlap says of it): its contacts would be
+  // the refused call's empty ones.
+  if (check_capsule(capsule) != Status::ok) return false;
+  return deepest_overlap_unchecked(*this, capsule, contact, triangle, layers);
+}
+
+bool deepest_overlap_unchecked(const World& world, const Capsule& capsule, Contact& contact, std::uint32_t& triangle,
+                               std::uint32_t layers) {
   DeepestOverlap deepest;
-  for_each_contact(*arrays_, capsule, 0.f, [&](std::uint32_t i, const Contact& k) {
+  for_each_contact(world.arrays(), capsule, 0.f, [&](std::uint32_t i, const Contact& k) {
     deepest.offer(i, k, capsule.radius);
     return false;
   }, layers);

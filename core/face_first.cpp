@@ -17,9 +17,9 @@ namespace capsweep::detail {
 // swept axis up to t_f (the parallelogram 0, e, d t_f, e + d t_f) projects onto the plane at
 // least delta inside each edge's side (only the part of the axis within delta of the lowest
 // height need be: the rest stays more than r above the plane until delta / approach after t_f),
-// each point's nearest triangle point is its projection
-// and its distance to any edge is at least sqrt(height^2 + delta^2): the face is met first, at
-// t_f, and every part of the rounded prism around an edge or a vertex only once some height has
+// each point's nearest triangle point is its projection and its distance to any edge is at least
+// sqrt(height^2 + delta^2): the face is met first, at t_f, and every part of the rounded prism
+// around an edge or a vertex only once some height has
 // fallen to sqrt(r^2 - delta^2 / 4) (the path leaves the inset by at most delta / 2 meanwhile),
 // at least delta^2 / (8 r approach) later. The margins make each decision hold in floating point
 // too: heights within 1e-6 of the magnitudes of the reach, a normal that rounds badly (a thin

@@ -143,10 +143,13 @@ class World {
 
   // Whether the capsule is farther than `clearance` from every triangle (surface to surface): every
   // triangle's Contact::distance, as capsule_triangle_contact gives it, above radius + clearance.
+  // A refused capsule (NaN/Inf, a radius <= 0, out of range) is not clear; a clearance that is
+  // not finite and >= 0 throws std::invalid_argument.
   bool is_clear(const Capsule& capsule, float clearance, std::uint32_t layers = kAllLayers) const;
 
   // The triangle the capsule overlaps deepest (smallest distance < radius; for crossing axes
-  // the largest push-out), with the push-out contact. False when it overlaps nothing.
+  // the largest push-out), with the push-out contact. False when it overlaps nothing, and for a
+  // refused capsule.
   bool deepest_overlap(const Capsule& capsule, Contact& contact, std::uint32_t& triangle,
                        std::uint32_t layers = kAllLayers) const;
 

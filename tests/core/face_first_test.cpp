@@ -181,4 +181,51 @@ TEST(FaceFirst, APathBesideAnEdgeIsToldOrLeftToTheKernel) {
   EXPECT_GT(tally.unknown, 2000u);
 }
 
+// The axis parallel to the plane (both ends at one height, up to rounding): either end's face
+// slab may win the kernel's last bit, so only a clear lowest end is told (FaceFirst::a_first).
+TEST(FaceFirst, AnAxisLyingAlongThePlaneIsLeftToTheKernel) {
+  Random rng(19);
+  Tally tally;
+  for (int n = 0; n < 100000; ++n) {
+    // The plane x + y = c, not aligned with any axis, and a capsule lying along it, its axis
+    // (k, -k, 0) turned about the plane's normal now and then.
+    const float c = float(rng.uniform(-3, 3));
+    const Triangle t{{{c - 6, 6, -6}, {c + 6, -6, -6}, {c, 0, 8}}};
+    const double r = rng.chance(0.5) ? 0.36 : rng.log_uniform(0.01, 2);
+    const double k = rng.uniform(0.1, 1.5), z = rng.chance(0.3) ? rng.uniform(-1, 1) : 0.0;
+    // A point of the plane inside the triangle, the capsule's end a above it by r and a gap,
+    // and b along (k, -k, z), at the same height.
+    const double s = rng.uniform(-1.5, 1.5), w = rng.uniform(-2, 1);
+    const Vec3d p{c / 2.0 + s, c / 2.0 - s, w}, up = Vec3d{1, 1, 0} / std::sqrt(2.0);
+    const Vec3d a = p + up * (r + rng.log_uniform(1e-4, 0.1));
+    const Capsule cap{to_float(a), to_float(a + Vec3d{k, -k, z}), float(r)};
+    const double down = rng.log_uniform(1e-3, 0.5);
+    const Vec3 motion = rng.chance(0.5) ? Vec3{0, -float(down), 0} : Vec3{-float(down), -float(down), 0};
+    ASSERT_TRUE(agrees(cap, motion, t, tally, "lying along the plane " + std::to_string(n)));
+  }
+  EXPECT_GT(tally.miss + tally.exact, 10000u);
+}
+
+// A zero's sign is part of the bytes: a person at x = -0 over a floor, moving straight down by
+// -0 across, gets the kernel's signed zeros in its contact point.
+TEST(FaceFirst, SignedZerosAreTheKernels) {
+  Random rng(23);
+  Tally tally;
+  const float zeros[2] = {0.f, -0.f};
+  // Floors of both windings and turned about: the zeros of their normals take either sign too.
+  const Triangle floors[4] = {{{{-3, 0, -3}, {3, 0, -3}, {0, 0, 4}}},
+                              {{{-3, 0, -3}, {0, 0, 4}, {3, 0, -3}}},
+                              {{{3, 0, 3}, {-3, 0, 3}, {0, 0, -4}}},
+                              {{{4, 0, 0}, {-3, 0, 3}, {-3, 0, -3}}}};
+  for (int n = 0; n < 8000; ++n) {
+    const Triangle& t = floors[(n >> 4) & 3];
+    const float x = zeros[n & 1], z = zeros[(n >> 1) & 1], mx = zeros[(n >> 2) & 1], mz = zeros[(n >> 3) & 1];
+    const float y = float(0.36 + rng.uniform(0.001, 0.03));
+    const Capsule c{{x, y, z}, {x, y + 1.1f, z}, 0.36f};
+    const Vec3 motion{mx, -float(rng.uniform(0.01, 0.4)), mz};
+    ASSERT_TRUE(agrees(c, motion, t, tally, "signed zeros " + std::to_string(n)));
+  }
+  EXPECT_GT(tally.exact, 6000u);
+}
+
 }  // namespace
