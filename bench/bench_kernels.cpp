@@ -130,8 +130,8 @@ void BM_SweepGroundCheck(benchmark::State& state) {
   for (auto _ : state) {
     const Pair& p = pairs[i++ & 4095];
     SweepHit h;
-    if (face_first && detail::sweep_face_first(p.capsule, p.motion, p.triangle, h)) {
-      ++told;
+    if (face_first) {
+      told += detail::sweep_face_first(p.capsule, p.motion, p.triangle, h);
     } else {
       sweep_capsule_triangle_unchecked(p.capsule, p.motion, p.triangle, h);
     }

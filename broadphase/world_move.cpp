@@ -122,8 +122,7 @@ class WorldCollider final : public MoveCollider {
     float seam_radius;
     if (body.is_capsule()) {
       // Mostly a person over the floor it stands on: its face, told without the full kernel.
-      const Triangle t = triangle_at(w, triangle);
-      if (!detail::sweep_face_first(body.capsule, motion, t, h)) sweep_capsule_triangle_unchecked(body.capsule, motion, t, h);
+      detail::sweep_face_first(body.capsule, motion, triangle_at(w, triangle), h);
       seam_radius = body.capsule.radius;
     } else {
       sweep_ellipsoid_triangle_unchecked(body.ellipsoid, motion, triangle_at(w, triangle), h);

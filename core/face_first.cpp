@@ -5,6 +5,7 @@
 
 #include <capsweep/sweep.h>
 #include "core/closest_point.h"
+#include "core/sweep_frame.h"
 
 namespace capsweep::detail {
 
@@ -30,25 +31,24 @@ namespace {
 
 // The kernel's frame (sweep_validated): relative to the capsule's end a, the triangle classified.
 struct FaceFrame {
-  Vec3d origin, e, d;
-  double r;
-  Vec3d v[3];
-  TriangleShape shape;
+  Vec3d origin;
+  Frame f;
 };
 
 FaceFrame frame_of(const Capsule& capsule, const Vec3& motion, const Triangle& triangle) {
-  FaceFrame f;
-  f.origin = to_double(capsule.a);
-  f.e = to_double(capsule.b) - f.origin;
+  FaceFrame out;
+  out.origin = to_double(capsule.a);
+  Frame& f = out.f;
+  f.e = to_double(capsule.b) - out.origin;
   f.d = to_double(motion);
   f.r = capsule.radius;
-  for (int i = 0; i < 3; ++i) f.v[i] = to_double(triangle.v[i]) - f.origin;
+  for (int i = 0; i < 3; ++i) f.v[i] = to_double(triangle.v[i]) - out.origin;
   f.shape = classify_triangle(f.v);
-  return f;
+  return out;
 }
 
 // The decision, on the kernel's own classified normal (which has the triangle's winding).
-FaceFirst decide(const FaceFrame& f) {
+FaceFirst decide(const Frame& f) {
   FaceFirst out;
   if (!(f.r > 0) || f.shape.kind != TriangleShape::proper) return out;  // rays and segments: thin capsules of their own
   const Vec3d* v = f.v;
@@ -110,42 +110,42 @@ FaceFirst decide(const FaceFrame& f) {
 }  // namespace
 
 FaceFirst face_first(const Capsule& capsule, const Vec3& motion, const Triangle& triangle) {
-  return decide(frame_of(capsule, motion, triangle));
+  return decide(frame_of(capsule, motion, triangle).f);
 }
 
 // Where face_first says the end a meets the face first, the kernel (core/sweep.cpp) finds that
-// part first and every other part later: sweep_validated's frame, enter_slab's two face clips for
-// the end a (the side clips cannot move the entry, the path lying inside them), take's contact
-// point and sweep_validated's rounding, each written with the kernel's own expressions so that
-// the bits are its bits (tests/core/face_first_test.cpp holds them to the kernel's).
+// part first and every other part later: enter_slab's two face clips for the end a (the side
+// clips cannot move the entry, the path lying inside them) and take's contact point, written
+// with the kernel's own expressions so that the bits are its bits, then sweep_validated's
+// rounding itself (tests/core/face_first_test.cpp holds them to the kernel's).
 bool sweep_face_first(const Capsule& capsule, const Vec3& motion, const Triangle& triangle, SweepHit& hit,
                       double* exact_t) {
-  const FaceFrame f = frame_of(capsule, motion, triangle);
-  const FaceFirst quick = decide(f);
-  if (quick.kind == FaceFirst::Kind::miss) {
-    hit = SweepHit{};
-    if (exact_t) *exact_t = INFINITY;
-    return true;
+  if (!(capsule.radius > 0.f)) {  // a ray or segment: swept as a thin capsule of its own
+    sweep_capsule_triangle_unchecked(capsule, motion, triangle, hit);
+    return false;
   }
-  if (quick.kind != FaceFirst::Kind::face || !quick.a_first) return false;
-  // enter_slab: c = n . poly[0]; clip(n, c + r) enters where n . d < 0, else clip(-n, r - c).
-  const Vec3d& n = f.shape.normal;
-  const double c = dot(n, f.v[0]);
-  const bool from_above = dot(n, f.d) < 0;
-  const Vec3d g = from_above ? n : -n;
-  const double t = (from_above ? c + f.r : f.r - c) / dot(g, f.d);
-  if (!(t >= 0 && t <= 1)) return false;
-  // take(t, n, d * t - n * r, face); sweep_validated with obstacle_radius 0.
-  const Vec3d point = f.d * t - g * f.r;
-  hit = SweepHit{};
-  hit.hit = true;
-  hit.t = round_time_down(t);
-  hit.normal = to_float(g);
-  hit.point = to_float(f.origin + point + g * 0.0);
-  hit.depth = float(0.0);
-  hit.feature = Feature::face;
-  if (exact_t) *exact_t = t;
-  return true;
+  const FaceFrame frame = frame_of(capsule, motion, triangle);
+  const Frame& f = frame.f;
+  const FaceFirst quick = decide(f);
+  Best best;
+  bool told = true;
+  if (quick.kind == FaceFirst::Kind::face && quick.a_first) {
+    // enter_slab: c = n . poly[0]; clip(n, c + r) enters where n . d < 0, else clip(-n, r - c).
+    const Vec3d& n = f.shape.normal;
+    const double c = dot(n, f.v[0]);
+    const bool from_above = dot(n, f.d) < 0;
+    const Vec3d g = from_above ? n : -n;
+    best.t = (from_above ? c + f.r : f.r - c) / dot(g, f.d);
+    best.normal = g;
+    best.point = f.d * best.t - g * f.r;  // take(t, n, d * t - n * r, face)
+    best.feature = Feature::face;
+  } else if (quick.kind != FaceFirst::Kind::miss) {
+    sweep_frame(f, best);
+    told = false;
+  }
+  hit_from(best, frame.origin, 0.0, hit);
+  if (exact_t) *exact_t = best.t;
+  return told;
 }
 
 }  // namespace capsweep::detail

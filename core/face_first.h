@@ -28,10 +28,10 @@ struct FaceFirst {
 // well conditioned, a path passing within 1 % of the radius of an edge's side, a ray or segment.
 FaceFirst face_first(const Capsule& capsule, const Vec3& motion, const Triangle& triangle);
 
-// sweep_capsule_triangle_unchecked's answer, bit for bit, where face_first tells it: a miss, or
-// the face entered by the end a (the part the kernel finds first there, with its arithmetic).
-// Returns false, leaving `hit` alone, where it does not: the kernel's to answer. `exact_t`, when
-// given, receives the entry in double before its rounding (the kernel's Best::t; +inf on a miss).
+// sweep_capsule_triangle_unchecked's answer, bit for bit: where face_first tells it, a miss or
+// the face entered by the end a (the part the kernel finds first there, with its arithmetic);
+// elsewhere the kernel itself, on the frame already made. Returns whether face_first told it.
+// `exact_t`, when given, receives the entry in double before its rounding (the kernel's Best::t).
 bool sweep_face_first(const Capsule& capsule, const Vec3& motion, const Triangle& triangle, SweepHit& hit,
                       double* exact_t = nullptr);
 

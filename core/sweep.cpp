@@ -251,6 +251,12 @@ void sweep_validated(const Vec3& a, const Vec3& b, double r, const Vec3& motion,
   f.shape = classify_triangle(f.v);
   Best best;
   detail::sweep_frame(f, best);
+  detail::hit_from(best, origin, obstacle_radius, hit);
+}
+
+}  // namespace
+
+void detail::hit_from(const Best& best, const Vec3d& origin, double obstacle_radius, SweepHit& hit) {
   hit = SweepHit{};
   if (!(best.t <= 1.0)) return;
   hit.hit = true;
@@ -260,8 +266,6 @@ void sweep_validated(const Vec3& a, const Vec3& b, double r, const Vec3& motion,
   hit.depth = float(best.depth);
   hit.feature = best.feature;
 }
-
-}  // namespace
 
 float ray_radius(const Capsule& c, const Vec3& motion) {
   float largest = 0.f;

@@ -39,4 +39,8 @@ void sweep_frame(const Frame& frame, Best& best);
 // The same, evaluating every part: the reference the shortcuts are checked against.
 void sweep_frame_every_part(const Frame& frame, Best& best);
 
+// The SweepHit of a frame's best contact (`origin`: the frame's in world coordinates; t rounded
+// down to float; `obstacle_radius` moves the point out to a capsule obstacle's surface).
+void hit_from(const Best& best, const Vec3d& origin, double obstacle_radius, SweepHit& hit);
+
 }  // namespace capsweep::detail
