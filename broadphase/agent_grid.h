@@ -28,7 +28,11 @@ class AgentGrid {
   // agent's box is). Nine or more wide agents are a crowd of wide agents, and the columns fit them.
   static constexpr std::size_t kAsideAtMost = 8;
 
-  // Columns are a thousandth wider than the widest box (in any axis) not kept aside, so each
+  // The narrowest columns of a crowd spread too thin for the array of columns, metres: it reads
+  // its columns through the hash table, a lookup per column a query meets.
+  static constexpr float kSparseColumn = 1.9f;
+
+  // Columns are a thousandth wider than the widest box across (on x or z) not kept aside, so each
   // other agent is filed in one, by its box's min corner. A box with a NaN coordinate overlaps
   // nothing (every comparison with NaN is false) and is filed nowhere.
   void build(std::span<const Capsule> capsules);
@@ -140,6 +144,7 @@ class AgentGrid {
   static std::uint64_t key(std::int32_t x, std::int32_t z);
   static Column column_of_key(std::uint64_t key);
   std::pair<std::size_t, std::size_t> find(std::uint64_t key) const;
+  std::size_t assign_columns(float largest, float cell);
   void file_in_array();
   void file_in_table(std::size_t filed);
 

@@ -236,8 +236,9 @@ TEST(AgentGrid, AnArrayOfColumnsAndAHashTableMeetWhatAScanMeets) {
 
 TEST(AgentGrid, AFewWideBoxesAreKeptAsideAndDoNotWidenTheColumns) {
   // 10,000 people, one refused agent with an infinite coordinate and a few giants: the columns
-  // stay the narrowest the grid makes (1.9 m, which holds a person's 1.8 m box), so that a person's query reads a few
-  // columns, not the whole crowd; the wide ones are read by every query from a short list.
+  // stay narrow (a person's box across, 0.7 m, or 1.9 m for a crowd this thin: PeopleGetColumnsAsWide...),
+  // so that a person's query reads a few columns, not the whole crowd; the wide ones are read by
+  // every query from a short list.
   Random rng(9);
   std::vector<Capsule> agents;
   for (int i = 0; i < 10000; ++i) agents.push_back(person(float(rng.uniform(0, 200)), 0, float(rng.uniform(0, 200))));
@@ -257,13 +258,77 @@ TEST(AgentGrid, AFewWideBoxesAreKeptAsideAndDoNotWidenTheColumns) {
   }
 
   // More wide agents than kAsideAtMost are a crowd of wide agents, and the columns fit them.
-  for (std::uint32_t i = 0; i <= AgentGrid::kAsideAtMost; ++i) agents[100 + i].radius = 3.f;
+  // (At whole metres, so that the nine boxes are exactly as wide: none is wider by a rounding.)
+  for (std::uint32_t i = 0; i <= AgentGrid::kAsideAtMost; ++i) {
+    agents[100 + i] = person(float(10 + 20 * i), 0, 50.f);
+    agents[100 + i].radius = 3.f;
+  }
   grid.build(agents);
-  EXPECT_GT(grid.column_width(), 7.f);  // the nine 7.1 m boxes are filed
-  EXPECT_LT(grid.column_width(), 7.2f);
+  EXPECT_GT(grid.column_width(), 6.f);  // the nine boxes 6 m across are filed
+  EXPECT_LT(grid.column_width(), 6.1f);
   EXPECT_EQ(aside(), wide);  // the infinite one and the three wider than 7.1 m
   for (std::uint32_t i : {0u, 17u, 100u, 4242u}) {
     ASSERT_EQ(found(grid, grid.box(i)), scanned(agents, grid.box(i))) << "agent " << i;
+  }
+}
+
+}  // namespace
+
+namespace {
+
+TEST(AgentGrid, TinyAgentsAtTheEdgesOfRangeMeetWhatAScanMeets) {
+  // Agents 2 cm across, packed tight enough for the array of columns, make the narrowest columns
+  // (2 x kMaxCoordinate / 2^25, 6 cm): at the world's edges (+-1e6 m) and beyond it up to 4e6 m
+  // (boxes still in range), their column numbers reach and pass the 26 bits a column is kept in,
+  // and clamp to the outermost columns. Every query still meets exactly what a scan meets.
+  Random rng(31);
+  for (const float centre : {0.f, 1e6f, -1e6f, 3.9e6f, -3.9e6f}) {
+    std::vector<Capsule> agents;
+    for (int i = 0; i < 400; ++i) {
+      const float x = centre + float(rng.uniform(-1, 1)), z = -centre + float(rng.uniform(-1, 1));
+      agents.push_back({{x, 0.5f, z}, {x, 1.5f, z}, 0.01f});
+    }
+    AgentGrid grid;
+    grid.build(agents);
+    EXPECT_LT(grid.column_width(), 0.1f) << "centre " << centre;
+    EXPECT_TRUE(grid.columns_are_an_array()) << "centre " << centre;
+    for (int q = 0; q < 300; ++q) {
+      const Aabb query = q < 100 ? grid.box(std::uint32_t(q))
+                                 : Aabb{agents[q].a - Vec3{float(rng.uniform(0, 5)), 1, float(rng.uniform(0, 5))},
+                                        agents[q].b + Vec3{float(rng.uniform(0, 5)), 1, float(rng.uniform(0, 5))}};
+      ASSERT_EQ(found(grid, query), scanned(agents, query)) << "centre " << centre << ", query " << q;
+    }
+  }
+}
+
+}  // namespace
+
+namespace {
+
+// Columns as wide as a person is across (0.7 m: its 1.8 m height does not count, columns being
+// vertical) where the crowd is dense enough for the array; 1.9 m where it is spread so thin that
+// its columns are a hash table (fewer lookups per query). Both meet what a scan meets.
+TEST(AgentGrid, PeopleGetColumnsAsWideAsTheyAreAcrossOrWiderWhereSpreadThin) {
+  Random rng(37);
+  for (const float side : {30.f, 3000.f}) {
+    std::vector<Capsule> agents;
+    for (int i = 0; i < 1000; ++i) agents.push_back(person(float(rng.uniform(0, side)), 0, float(rng.uniform(0, side))));
+    AgentGrid grid;
+    grid.build(agents);
+    const bool thin = side > 100.f;
+    EXPECT_EQ(grid.columns_are_an_array(), !thin) << "side " << side;
+    if (thin) {
+      EXPECT_EQ(grid.column_width(), AgentGrid::kSparseColumn);
+    } else {
+      EXPECT_GT(grid.column_width(), 0.7f);
+      EXPECT_LT(grid.column_width(), 0.71f);
+    }
+    for (int q = 0; q < 1300; ++q) {
+      const Aabb query = q < 1000 ? grid.box(std::uint32_t(q))
+                                  : Aabb{agents[q - 1000].a - Vec3{float(rng.uniform(0, 4)), 1, float(rng.uniform(0, 4))},
+                                         agents[q - 1000].b + Vec3{float(rng.uniform(0, 4)), 1, float(rng.uniform(0, 4))}};
+      ASSERT_EQ(found(grid, query), scanned(agents, query)) << "side " << side << ", query " << q;
+    }
   }
 }
 
