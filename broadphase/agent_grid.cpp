@@ -12,8 +12,9 @@ namespace capsweep {
 
 namespace {
 // Cell coordinates are kept in 26 bits each: cells no smaller than 2 * kMaxCoordinate / 2^25
-// (6 cm; coordinates beyond +-kMaxCoordinate clamp to the outermost columns). A person's 0.7 m
-// is the column width, not the 1.9 m 21 bits allowed: a query reads a third of the boxes.
+// (6 cm; at that width, coordinates beyond about +-2 kMaxCoordinate clamp to the outermost
+// columns, which keeps column_of monotone). A person's 0.7 m is the column width, not the
+// 1.9 m 21 bits allowed: a query reads a third of the boxes.
 constexpr int kFieldBits = 26;
 constexpr float kMinCell = 2.f * kMaxCoordinate / float(1 << (kFieldBits - 1));
 constexpr std::int32_t kBias = 1 << (kFieldBits - 1);
@@ -83,9 +84,10 @@ void AgentGrid::build(std::span<const Capsule> capsules) {
   }
   const float largest = std::max(kMinCell, top[kAsideAtMost] > -INFINITY ? top[kAsideAtMost] : top[0]);
   // A thousandth wider than the widest box filed, so that a box's float width rounded down
-  // never exceeds the cell the walk subtracts. A crowd spread thin (the hash table) reads its
-  // columns by lookups, one per column a query meets, and finds few boxes in each: there wider
-  // columns cost less (the 0ad terrain's crowd: 0.7 m columns cost 5.5 % more instructions in
+  // never exceeds the cell the walk subtracts. A crowd spread too thin for an array of such
+  // columns would read them through the hash table, a lookup per column a query meets, finding
+  // few boxes in each: it gets kSparseColumn-wide columns instead (in the table, or in an array
+  // if they now fit one), which cost less (the 0ad terrain's crowd: 0.7 m columns cost 5.5 % more instructions in
   // World::move than 1.9 m ones; the arena's dense crowd 4.6 % less).
   // Whether the columns would be an array is told here from the corners' rectangle (filing
   // decides: a few of those boxes may be kept aside).

@@ -28,8 +28,9 @@ class AgentGrid {
   // agent's box is). Nine or more wide agents are a crowd of wide agents, and the columns fit them.
   static constexpr std::size_t kAsideAtMost = 8;
 
-  // The narrowest columns of a crowd spread too thin for the array of columns, metres: it reads
-  // its columns through the hash table, a lookup per column a query meets.
+  // The narrowest columns of a crowd spread too thin for an array of columns its agents' width,
+  // metres (told from the rectangle of their boxes' corners): in the hash table a query makes a
+  // lookup per column it meets, so wider columns cost less there.
   static constexpr float kSparseColumn = 1.9f;
 
   // Columns are a thousandth wider than the widest box across (on x or z) not kept aside, so each

@@ -31,7 +31,8 @@ FaceFirst face_first(const Capsule& capsule, const Vec3& motion, const Triangle&
 // sweep_capsule_triangle_unchecked's answer, bit for bit: where face_first tells it, a miss or
 // the face entered by the end a (the part the kernel finds first there, with its arithmetic);
 // elsewhere the kernel itself, on the frame already made. Returns whether face_first told it.
-// `exact_t`, when given, receives the entry in double before its rounding (the kernel's Best::t).
+// `exact_t`, when given, receives the entry in double before its rounding (the kernel's Best::t;
+// +inf on a miss); a ray or segment (radius 0) goes to the kernel whole and leaves it alone.
 bool sweep_face_first(const Capsule& capsule, const Vec3& motion, const Triangle& triangle, SweepHit& hit,
                       double* exact_t = nullptr);
 

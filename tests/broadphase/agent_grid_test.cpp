@@ -266,7 +266,7 @@ TEST(AgentGrid, AFewWideBoxesAreKeptAsideAndDoNotWidenTheColumns) {
   grid.build(agents);
   EXPECT_GT(grid.column_width(), 6.f);  // the nine boxes 6 m across are filed
   EXPECT_LT(grid.column_width(), 6.1f);
-  EXPECT_EQ(aside(), wide);  // the infinite one and the three wider than 7.1 m
+  EXPECT_EQ(aside(), wide);  // the infinite one and the three wider than the nine 6 m boxes
   for (std::uint32_t i : {0u, 17u, 100u, 4242u}) {
     ASSERT_EQ(found(grid, grid.box(i)), scanned(agents, grid.box(i))) << "agent " << i;
   }
@@ -277,12 +277,14 @@ TEST(AgentGrid, AFewWideBoxesAreKeptAsideAndDoNotWidenTheColumns) {
 namespace {
 
 TEST(AgentGrid, TinyAgentsAtTheEdgesOfRangeMeetWhatAScanMeets) {
-  // Agents 2 cm across, packed tight enough for the array of columns, make the narrowest columns
-  // (2 x kMaxCoordinate / 2^25, 6 cm): at the world's edges (+-1e6 m) and beyond it up to 4e6 m
-  // (boxes still in range), their column numbers reach and pass the 26 bits a column is kept in,
-  // and clamp to the outermost columns. Every query still meets exactly what a scan meets.
+  // Agents at most 2 cm across (far out, float spacing rounds them to points), packed tight
+  // enough for the array of columns, make the narrowest columns (2 x kMaxCoordinate / 2^25,
+  // 6 cm). At the world's edges (+-1e6 m) column numbers are about 2^24; around +-2.002e6 m the
+  // crowd straddles 2^25, where column numbers (26 bits) clamp to the outermost column; at
+  // +-3.9e6 m (boxes still in range) all of it is clamped. Every query still meets exactly what
+  // a scan meets.
   Random rng(31);
-  for (const float centre : {0.f, 1e6f, -1e6f, 3.9e6f, -3.9e6f}) {
+  for (const float centre : {0.f, 1e6f, -1e6f, 2.002e6f, -2.002e6f, 3.9e6f, -3.9e6f}) {
     std::vector<Capsule> agents;
     for (int i = 0; i < 400; ++i) {
       const float x = centre + float(rng.uniform(-1, 1)), z = -centre + float(rng.uniform(-1, 1));
@@ -307,27 +309,33 @@ namespace {
 
 // Columns as wide as a person is across (0.7 m: its 1.8 m height does not count, columns being
 // vertical) where the crowd is dense enough for the array; 1.9 m where it is spread so thin that
-// its columns are a hash table (fewer lookups per query). Both meet what a scan meets.
+// its columns are a hash table (fewer lookups per query); as wide as people lying along z are
+// long (z counts as x does). All meet what a scan meets.
 TEST(AgentGrid, PeopleGetColumnsAsWideAsTheyAreAcrossOrWiderWhereSpreadThin) {
   Random rng(37);
-  for (const float side : {30.f, 3000.f}) {
+  for (const int kind : {0, 1, 2}) {  // standing on 30 m, standing on 3 km, lying along z on 30 m
+    const float side = kind == 1 ? 3000.f : 30.f;
     std::vector<Capsule> agents;
-    for (int i = 0; i < 1000; ++i) agents.push_back(person(float(rng.uniform(0, side)), 0, float(rng.uniform(0, side))));
+    for (int i = 0; i < 1000; ++i) {
+      Capsule c = person(float(rng.uniform(0, side)), 0, float(rng.uniform(0, side)));
+      if (kind == 2) c.b = c.a + Vec3{0, 0, 0.5f};  // 1.2 m long along z, 0.7 m across x and up
+      agents.push_back(c);
+    }
     AgentGrid grid;
     grid.build(agents);
-    const bool thin = side > 100.f;
-    EXPECT_EQ(grid.columns_are_an_array(), !thin) << "side " << side;
-    if (thin) {
+    EXPECT_EQ(grid.columns_are_an_array(), kind != 1) << "kind " << kind;
+    if (kind == 1) {
       EXPECT_EQ(grid.column_width(), AgentGrid::kSparseColumn);
     } else {
-      EXPECT_GT(grid.column_width(), 0.7f);
-      EXPECT_LT(grid.column_width(), 0.71f);
+      const float across = kind == 2 ? 1.2f : 0.7f;
+      EXPECT_GT(grid.column_width(), across) << "kind " << kind;
+      EXPECT_LT(grid.column_width(), across + 0.01f) << "kind " << kind;
     }
     for (int q = 0; q < 1300; ++q) {
       const Aabb query = q < 1000 ? grid.box(std::uint32_t(q))
                                   : Aabb{agents[q - 1000].a - Vec3{float(rng.uniform(0, 4)), 1, float(rng.uniform(0, 4))},
                                          agents[q - 1000].b + Vec3{float(rng.uniform(0, 4)), 1, float(rng.uniform(0, 4))}};
-      ASSERT_EQ(found(grid, query), scanned(agents, query)) << "side " << side << ", query " << q;
+      ASSERT_EQ(found(grid, query), scanned(agents, query)) << "kind " << kind << ", query " << q;
     }
   }
 }

@@ -50,6 +50,7 @@ bool agrees(const Capsule& capsule, const Vec3& motion, const Triangle& triangle
   SweepHit quick_hit;
   double quick_t = 0;
   const bool told = detail::sweep_face_first(capsule, motion, triangle, quick_hit, &quick_t);
+  // (A ray or segment, radius 0, goes to the kernel whole and leaves exact_t alone: nothing to compare.)
   const double kernel_t = capsule.radius > 0.f ? exact_best(capsule, motion, triangle).t : quick_t;
   const bool same = identical(quick_hit, hit) && std::bit_cast<std::uint64_t>(quick_t) == std::bit_cast<std::uint64_t>(kernel_t);
   EXPECT_TRUE(same) << what << (told ? ": the face's answer" : ": the kernel's answer through it") << ", t " << quick_t
