@@ -84,35 +84,20 @@ void AgentGrid::build(std::span<const Capsule> capsules) {
   }
   const float largest = std::max(kMinCell, top[kAsideAtMost] > -INFINITY ? top[kAsideAtMost] : top[0]);
   // A thousandth wider than the widest box filed, so that a box's float width rounded down
-  // never exceeds the cell the walk subtracts. A crowd spread too thin for an array of such
-  // columns would read them through the hash table, a lookup per column a query meets, finding
-  // few boxes in each: it gets kSparseColumn-wide columns instead (in the table, or in an array
-  // if they now fit one), which cost less (the 0ad terrain's crowd: 0.7 m columns cost 5.5 % more instructions in
-  // World::move than 1.9 m ones; the arena's dense crowd 4.6 % less).
-  // Whether the columns would be an array is told here from the corners' rectangle (filing
-  // decides: a few of those boxes may be kept aside).
-  float cell = largest * 1.001f;
-  if (cell < kSparseColumn && placed > 0) {
-    const double columns = ((double(hi_x) - lo_x) / cell + 2) * ((double(hi_z) - lo_z) / cell + 2);
-    if (columns > double(kArrayCellsPerEntry) * double(placed)) cell = kSparseColumn;
+  // never exceeds the cell the walk subtracts; but kSparseColumn for a crowd whose corners'
+  // rectangle is too large for an array of such columns (filing decides the layout): through
+  // the hash table a query makes a lookup per column it meets, and the terrain's crowd cost
+  // 5.5 % more instructions in World::move with 0.7 m columns than with 1.9 m ones.
+  cell_ = largest * 1.001f;
+  if (cell_ < kSparseColumn && placed > 0 &&
+      ((double(hi_x) - lo_x) / cell_ + 2) * ((double(hi_z) - lo_z) / cell_ + 2) >
+          double(kArrayCellsPerEntry) * double(placed)) {
+    cell_ = kSparseColumn;
   }
-  const std::size_t filed = assign_columns(largest, cell);
-  entries_.resize(filed);
-  filed_boxes_.resize(filed);
-  if (dense_) {
-    file_in_array();
-  } else {
-    file_in_table(filed);
-  }
-}
-
-// Each agent's column for columns `cell` wide (computed in parallel; kept aside: out of range or
-// wider than `largest`), then those kept aside and the rectangle of the filed columns: the
-// array when it is small enough, else the hash table. Returns how many are filed.
-std::size_t AgentGrid::assign_columns(float largest, float cell) {
-  cell_ = cell;
   inverse_cell_ = 1.f / cell_;
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, boxes_.size(), 1024), [&](const auto& range) {
+  // Each agent's column (computed in parallel), then a counting sort by column: linear in the
+  // agents.
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, capsules.size(), 1024), [&](const auto& range) {
     for (std::size_t i = range.begin(); i != range.end(); ++i) {
       const Aabb& b = boxes_[i];
       if (widths_[i] < 0) {  // out of range: kept aside, or nowhere for a NaN box (it overlaps nothing)
@@ -127,6 +112,8 @@ std::size_t AgentGrid::assign_columns(float largest, float cell) {
       }
     }
   });
+  // Those kept aside, and the rectangle of the filed columns: the array when it is small
+  // enough, else the hash table.
   aside_.clear();
   std::size_t filed = 0;
   Column lo{kBias, kBias}, hi{-kBias, -kBias};  // locals: aside_'s growth cannot alias them
@@ -145,7 +132,13 @@ std::size_t AgentGrid::assign_columns(float largest, float cell) {
   hi_ = hi;
   dense_ = filed > 0 && std::uint64_t(hi.x - lo.x + 1) * std::uint64_t(hi.z - lo.z + 1) <=
                             kArrayCellsPerEntry * std::uint64_t(filed);
-  return filed;
+  entries_.resize(filed);
+  filed_boxes_.resize(filed);
+  if (dense_) {
+    file_in_array();
+  } else {
+    file_in_table(filed);
+  }
 }
 
 // A counting sort by column: count each column's agents, give each its run of entries_, then

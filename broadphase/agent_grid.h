@@ -145,7 +145,6 @@ class AgentGrid {
   static std::uint64_t key(std::int32_t x, std::int32_t z);
   static Column column_of_key(std::uint64_t key);
   std::pair<std::size_t, std::size_t> find(std::uint64_t key) const;
-  std::size_t assign_columns(float largest, float cell);
   void file_in_array();
   void file_in_table(std::size_t filed);
 

@@ -29,24 +29,6 @@ namespace capsweep::detail {
 // relies on (1e-9), and tests/core/face_first_test.cpp holds both on adversarial cases.
 namespace {
 
-// The kernel's frame (sweep_validated): relative to the capsule's end a, the triangle classified.
-struct FaceFrame {
-  Vec3d origin;
-  Frame f;
-};
-
-FaceFrame frame_of(const Capsule& capsule, const Vec3& motion, const Triangle& triangle) {
-  FaceFrame out;
-  out.origin = to_double(capsule.a);
-  Frame& f = out.f;
-  f.e = to_double(capsule.b) - out.origin;
-  f.d = to_double(motion);
-  f.r = capsule.radius;
-  for (int i = 0; i < 3; ++i) f.v[i] = to_double(triangle.v[i]) - out.origin;
-  f.shape = classify_triangle(f.v);
-  return out;
-}
-
 // The decision, on the kernel's own classified normal (which has the triangle's winding).
 FaceFirst decide(const Frame& f) {
   FaceFirst out;
@@ -110,7 +92,8 @@ FaceFirst decide(const Frame& f) {
 }  // namespace
 
 FaceFirst face_first(const Capsule& capsule, const Vec3& motion, const Triangle& triangle) {
-  return decide(frame_of(capsule, motion, triangle).f);
+  Vec3d origin;
+  return decide(frame_at(capsule.a, capsule.b, capsule.radius, motion, triangle.v, origin));
 }
 
 // Where face_first says the end a meets the face first, the kernel (core/sweep.cpp) finds that
@@ -124,8 +107,9 @@ bool sweep_face_first(const Capsule& capsule, const Vec3& motion, const Triangle
     sweep_capsule_triangle_unchecked(capsule, motion, triangle, hit);
     return false;
   }
-  const FaceFrame frame = frame_of(capsule, motion, triangle);
-  const Frame& f = frame.f;
+  // The kernel's own frame (sweep_validated's), so that its bits are the kernel's.
+  Vec3d origin;
+  const Frame f = frame_at(capsule.a, capsule.b, capsule.radius, motion, triangle.v, origin);
   const FaceFirst quick = decide(f);
   Best best;
   bool told = true;
@@ -143,7 +127,7 @@ bool sweep_face_first(const Capsule& capsule, const Vec3& motion, const Triangle
     sweep_frame(f, best);
     told = false;
   }
-  hit_from(best, frame.origin, 0.0, hit);
+  hit_from(best, origin, 0.0, hit);
   if (exact_t) *exact_t = best.t;
   return told;
 }

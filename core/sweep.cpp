@@ -242,13 +242,8 @@ namespace {
 // triangle; obstacle_radius moves the reported point out to a capsule obstacle's surface.
 void sweep_validated(const Vec3& a, const Vec3& b, double r, const Vec3& motion, const Vec3 tri[3],
                      double obstacle_radius, SweepHit& hit) {
-  const Vec3d origin = to_double(a);
-  Frame f;
-  f.e = to_double(b) - origin;
-  f.d = to_double(motion);
-  f.r = r;
-  for (int i = 0; i < 3; ++i) f.v[i] = to_double(tri[i]) - origin;
-  f.shape = classify_triangle(f.v);
+  Vec3d origin;
+  const Frame f = detail::frame_at(a, b, r, motion, tri, origin);
   Best best;
   detail::sweep_frame(f, best);
   detail::hit_from(best, origin, obstacle_radius, hit);

@@ -17,6 +17,20 @@ struct Frame {
   TriangleShape shape;  // classify_triangle(v)
 };
 
+// The frame of axis [a, b], radius r, motion and triangle `tri`, relative to a (`origin`, set
+// to a in double), the triangle classified: what sweep_validated sweeps. Inline: the
+// one-triangle checks of movement (core/face_first.cpp) build it on their hot path too.
+inline Frame frame_at(const Vec3& a, const Vec3& b, double r, const Vec3& motion, const Vec3 tri[3], Vec3d& origin) {
+  origin = to_double(a);
+  Frame f;
+  f.e = to_double(b) - origin;
+  f.d = to_double(motion);
+  f.r = r;
+  for (int i = 0; i < 3; ++i) f.v[i] = to_double(tri[i]) - origin;
+  f.shape = classify_triangle(f.v);
+  return f;
+}
+
 // The earliest contact: t = INFINITY when there is none within [0, 1].
 struct Best {
   double t = INFINITY;

@@ -21,14 +21,8 @@ bool same_bits(const Vec3d& a, const Vec3d& b) { return same_bits(a.x, b.x) && s
 // The frame the capsule kernel builds for a case (core/sweep.cpp, sweep_validated).
 detail::Frame frame_of(const cases::SweepCase& c) {
   const Capsule swept = swept_capsule(c.capsule, c.motion);
-  const Vec3d origin = to_double(swept.a);
-  detail::Frame f;
-  f.e = to_double(swept.b) - origin;
-  f.d = to_double(c.motion);
-  f.r = swept.radius;
-  for (int i = 0; i < 3; ++i) f.v[i] = to_double(c.triangle.v[i]) - origin;
-  f.shape = classify_triangle(f.v);
-  return f;
+  Vec3d origin;
+  return detail::frame_at(swept.a, swept.b, swept.radius, c.motion, c.triangle.v, origin);
 }
 
 TEST(SweepFrame, SkippingPartsThatCannotComeFirstChangesNoBit) {
