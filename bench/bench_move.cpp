@@ -15,6 +15,7 @@
 #include <string>
 
 #include "bench/scenes.h"
+#include "broadphase/world_arrays.h"
 #include "tools/crowd.h"
 
 namespace capsweep::bench {
@@ -76,8 +77,10 @@ bool one_thread_agrees(int threads, std::vector<Answer>& out, Run run) {
 
 // `carried`: each agent carries the ground triangle its last tick stood on (Agent::ground_triangle,
 // as the crowd passes it); false: every agent probes for ground (the solver before the hint).
+// `in_flight`: how many agents of a worker's range wait for their world sweeps together (the tick
+// as a batch: kSweepChunk, as World::move runs it; 1: one agent at a time, the tick before it).
 void BM_Move(benchmark::State& state, const std::string& scene, AgentShape shape, bool agents_collide, int threads,
-             bool carried) {
+             bool carried, std::size_t in_flight) {
   const World& w = world_for(scene);
   MoveFixture probing;
   const MoveFixture& f = carried ? fixture(scene, shape) : probing;
@@ -90,12 +93,25 @@ void BM_Move(benchmark::State& state, const std::string& scene, AgentShape shape
   BatchOptions chosen;
   chosen.threads = threads;
   std::vector<MoveResult> results(f.agents.size());
-  if (!one_thread_agrees(threads, results, [&](const BatchOptions& o, auto& out) { w.move(f.agents, ms, out, o); })) {
+  const auto move = [&](const BatchOptions& o, std::span<MoveResult> out) {
+    move_agents(w, f.agents, ms, out, o, {}, {}, in_flight);
+  };
+  if (!one_thread_agrees(threads, results, move)) {
     state.SkipWithError("thread count changed a move");
     return;
   }
+  if (in_flight != kSweepChunk) {
+    std::vector<MoveResult> batched(f.agents.size());
+    w.move(f.agents, ms, batched, chosen);
+    for (std::size_t i = 0; i < batched.size(); ++i) {
+      if (!same(batched[i], results[i])) {
+        state.SkipWithError("the batched tick changed a move");
+        return;
+      }
+    }
+  }
   for (auto _ : state) {
-    w.move(f.agents, ms, results, chosen);
+    move(chosen, results);
     benchmark::ClobberMemory();
   }
   double sweeps = 0;
@@ -188,16 +204,24 @@ const bool registered = [] {
           benchmark::RegisterBenchmark(("Move" + suffix + "/" + scene + "/" + (collide ? "agents_on" : "agents_off") +
                                         "/" + (threads == 1 ? "1thread" : "allthreads"))
                                            .c_str(),
-                                       BM_Move, scene, shape, collide, threads, true)
+                                       BM_Move, scene, shape, collide, threads, true, kSweepChunk)
               ->Unit(benchmark::kMillisecond)
               ->UseRealTime()
               ->MinTime(1.0);
         }
       }
       if (shape == AgentShape::capsule) {
+        // Beside Move/.../1thread in the same run: the tick one agent at a time.
+        for (bool collide : {false, true}) {
+          benchmark::RegisterBenchmark(("MoveOneAtATime/" + scene + "/" + (collide ? "agents_on" : "agents_off") + "/1thread").c_str(),
+                                       BM_Move, scene, shape, collide, 1, true, std::size_t(1))
+              ->Unit(benchmark::kMillisecond)
+              ->UseRealTime()
+              ->MinTime(1.0);
+        }
         for (bool collide : {false, true}) {
           benchmark::RegisterBenchmark(("MoveProbing/" + scene + "/" + (collide ? "agents_on" : "agents_off") + "/1thread").c_str(),
-                                       BM_Move, scene, shape, collide, 1, false)
+                                       BM_Move, scene, shape, collide, 1, false, kSweepChunk)
               ->Unit(benchmark::kMillisecond)
               ->UseRealTime()
               ->MinTime(1.0);

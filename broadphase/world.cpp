@@ -30,8 +30,9 @@ struct KeepAll {
 
 // Keeps the contacts a motion moves into (see World::sweep_approaching). `layers`: the walk's
 // mask (walk_layers), so that a neighbour the sweep does not see makes no seam.
+// (No member initializers: sweep_approaching_chunk keeps an uninitialized array of them.)
 struct KeepApproaching {
-  const World& world;
+  const World* world;
   Vec3 motion;
   float radius;
   std::uint32_t layers;
@@ -220,8 +221,10 @@ void sweep_scalar(const WorldArrays& w, const SweepQuery& q, SweepHit& hit, Trav
 // is_better_hit whatever order the lanes come in, so pooling changes no bit of any answer.
 class LanePool {
  public:
-  LanePool(const WorldArrays& w, std::span<const SweepQuery> queries, std::span<SweepHit> hits)
-      : w_(w), queries_(queries), hits_(hits) {}
+  // `keeps`: each query's filter (KeepApproaching, as its walk applies it); empty: keep all.
+  LanePool(const WorldArrays& w, std::span<const SweepQuery> queries, std::span<SweepHit> hits,
+           std::span<const KeepApproaching> keeps = {})
+      : w_(w), queries_(queries), hits_(hits), keeps_(keeps) {}
 
   // Takes the first `used` lanes of a sweep's stage; `q` is that sweep's query, as limited by
   // the hits it has found (the lanes are judged exactly as its own last flush would judge them).
@@ -260,7 +263,7 @@ class LanePool {
       } else {
         continue;
       }
-      if (h.hit && is_better_hit(h, best)) best = h;
+      if (h.hit && is_better_hit(h, best) && (keeps_.empty() || keeps_[slot](h))) best = h;
     }
   }
 
@@ -280,6 +283,7 @@ class LanePool {
   const WorldArrays& w_;
   std::span<const SweepQuery> queries_;
   std::span<SweepHit> hits_;
+  std::span<const KeepApproaching> keeps_;
   KernelBlock block_;
   LaneQueries lanes_;
   std::uint32_t owner_[kBlockLanes];
@@ -423,15 +427,38 @@ Status sweep_counted(const World& world, const SweepQuery& q, SweepHit& hit, Swe
 }
 
 bool KeepApproaching::operator()(SweepHit& h) const {
-  seam_normal(world, h, radius, layers);
+  seam_normal(*world, h, radius, layers);
   return dot(h.normal, motion) < 0;
 }
 
 Status sweep_approaching(const World& world, const SweepQuery& q, SweepHit& hit, SweepPath path, std::uint32_t layers) {
   TraversalStats stats;
-  const KeepApproaching keep{world, q.motion, q.capsule.radius, walk_layers(world.arrays(), q.layers & layers)};
+  const KeepApproaching keep{&world, q.motion, q.capsule.radius, walk_layers(world.arrays(), q.layers & layers)};
   return sweep_path(world.arrays(), q, hit, path == SweepPath::simd ? SweepPath::simd : SweepPath::scalar, stats, keep,
                     layers);
+}
+
+void sweep_approaching_chunk(const World& world, std::span<SweepQuery> queries, std::span<SweepHit> hits,
+                             SweepPath path) {
+  CAPSWEEP_ASSERT(queries.size() <= kSweepChunk && hits.size() == queries.size(),
+                  "a chunk of at most kSweepChunk queries, an answer each");
+  if (path != SweepPath::simd) {
+    for (std::size_t i = 0; i < queries.size(); ++i) sweep_approaching(world, queries[i], hits[i], path);
+    return;
+  }
+  // As sweep_approaching, query by query (sweep_path's steps), with one pool for the chunk.
+  const WorldArrays& w = world.arrays();
+  TraversalStats stats;
+  KeepApproaching keeps[kSweepChunk];
+  LanePool pool(w, queries, hits, std::span(keeps, queries.size()));
+  for (std::size_t i = 0; i < queries.size(); ++i) {
+    hits[i] = SweepHit{};
+    if (check_query(queries[i], kAllLayers) != Status::ok) continue;
+    keeps[i] = {&world, queries[i].motion, queries[i].capsule.radius, walk_layers(w, queries[i].layers)};
+    queries[i] = as_swept(queries[i]);
+    sweep_simd(w, queries[i], hits[i], stats, keeps[i], keeps[i].layers, &pool, std::uint32_t(i));
+  }
+  pool.flush();
 }
 
 std::size_t World::sweep(std::span<const SweepQuery> queries, std::span<SweepHit> hits, const SweepOptions& options,

@@ -100,6 +100,21 @@ Status sweep_counted(const World& world, const SweepQuery& query, SweepHit& hit,
 Status sweep_approaching(const World& world, const SweepQuery& query, SweepHit& hit, SweepPath path = SweepPath::simd,
                          std::uint32_t layers = kAllLayers);
 
+// sweep_approaching for up to kSweepChunk queries at once (World::move's agents waiting for their
+// next world sweep; each query's layers are its agent's mask): the same bits for each, with the
+// lanes left at the end of each walk pooled across the chunk (as sweep_chunk pools). The queries
+// are scratch: each is left as it was swept (a ray as its thin capsule).
+void sweep_approaching_chunk(const World& world, std::span<SweepQuery> queries, std::span<SweepHit> hits,
+                             SweepPath path = SweepPath::simd);
+
+// World::move with up to `in_flight` agents of a worker's range in flight together (1 to
+// kSweepChunk; World::move: kSweepChunk), their waiting world sweeps answered together. 1 runs
+// each agent's tick alone through move_agent, every sweep asked of its collider as it comes:
+// the reference the tests hold the batched tick to, byte for byte.
+std::size_t move_agents(const World& world, std::span<const Agent> agents, const MoveSettings& settings,
+                        std::span<MoveResult> results, const BatchOptions& options, std::span<MoveSegments> segments,
+                        std::span<Status> status, std::size_t in_flight);
+
 // One ellipsoid sweep on the calling thread, as World::sweep_ellipsoid answers it (it sees
 // query.layers & layers).
 Status sweep_ellipsoid_one(const World& world, const SweepEllipsoidQuery& query, SweepHit& hit,

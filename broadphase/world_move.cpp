@@ -6,6 +6,7 @@
 #include <cstring>
 #include <limits>
 #include <numbers>
+#include <optional>
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
@@ -68,6 +69,16 @@ class WorldCollider final : public MoveCollider {
     } else {
       sweep_ellipsoid_approaching(world_, {body.ellipsoid, motion}, out.hit, path_, layers_);
     }
+    meet_agents(body, motion, out);
+  }
+
+  // The world sweep of a capsule body, as sweep asks it (World::move asks it for many agents at
+  // once: sweep_approaching_chunk).
+  SweepQuery world_query(const Body& body, const Vec3& motion) const { return {body.capsule, motion, layers_}; }
+  SweepPath path() const { return path_; }
+
+  // The rest of sweep, after the world's answer in `out`: the other agents it meets first.
+  void meet_agents(const Body& body, const Vec3& motion, MoveHit& out) const {
     if (!grid_) return;
     const Capsule capsule = agent_capsule(body);
     const Aabb box = swept_bounds(capsule, motion);
@@ -175,6 +186,18 @@ class WorldCollider final : public MoveCollider {
   mutable Aabb reach_;  // empty: nothing asked yet
   mutable std::size_t met_ = 0;  // the agent whose hit the last sweep kept, if it kept one
   mutable std::uint64_t pair_sweeps_ = 0;
+};
+
+// The agents of a worker's range in flight together (World::move): each one's collider, with its
+// list of agents within reach, and its tick; the world sweeps they wait for, and the answers.
+struct InFlight {
+  std::vector<std::uint32_t> near[kSweepChunk];
+  std::optional<WorldCollider> colliders[kSweepChunk];
+  MoveInFlight ticks[kSweepChunk];
+  std::uint32_t live[kSweepChunk];  // the slots whose tick waits
+  SweepQuery queries[kSweepChunk];
+  SweepHit hits[kSweepChunk];
+  std::uint32_t asked[kSweepChunk];  // the slot that asked each query
 };
 
 // Ties between agents sharing an id compare capsules byte for byte: seven floats, no padding.
@@ -379,6 +402,13 @@ bool deepest_overlap_unchecked(const World& world, const Capsule& capsule, Conta
 std::size_t World::move(std::span<const Agent> agents, const MoveSettings& settings, std::span<MoveResult> results,
                         const BatchOptions& options, std::span<MoveSegments> segments,
                         std::span<Status> status) const {
+  return move_agents(*this, agents, settings, results, options, segments, status, kSweepChunk);
+}
+
+std::size_t move_agents(const World& world, std::span<const Agent> agents, const MoveSettings& settings,
+                        std::span<MoveResult> results, const BatchOptions& options, std::span<MoveSegments> segments,
+                        std::span<Status> status, std::size_t in_flight) {
+  CAPSWEEP_ASSERT(in_flight >= 1 && in_flight <= kSweepChunk, "1 to kSweepChunk agents in flight");
   if (results.size() != agents.size() || (!segments.empty() && segments.size() != agents.size()) ||
       (!status.empty() && status.size() != agents.size())) {
     throw std::invalid_argument("World::move: agents, results, segments and status must have the same size");
@@ -419,7 +449,7 @@ std::size_t World::move(std::span<const Agent> agents, const MoveSettings& setti
     // walks queries: neighbouring agents find the world's nodes and blocks (and the grid's
     // columns) still cached (100,000 agents on the 947k-triangle terrain: about 1.25x). Each
     // agent's move is its own, so the order changes no bit of any result.
-    const WorldArrays& w = arrays();
+    const WorldArrays& w = world.arrays();
     std::vector<std::pair<std::uint64_t, std::uint32_t>> order;
     if (walked_bytes(w) > kSortAboveBytes && agents.size() > 256) {
       order = morton_order(w.bounds, agents.size(), [&](std::size_t i) {
@@ -427,38 +457,86 @@ std::size_t World::move(std::span<const Agent> agents, const MoveSettings& setti
         return (c.a + c.b) * 0.5f;
       });
     }
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, agents.size(), 16), [&](const auto& range) {
+    // A tick is a batch: up to kSweepChunk agents of a worker's range are in flight at once, each
+    // waiting at its next world sweep (MoveInFlight), and the waiting sweeps go through the engine
+    // together (sweep_approaching_chunk: the lanes left at the end of each walk pooled across
+    // them); agents drop out as they finish. Every answer is what the agent would get alone, so no
+    // bit depends on which agents share a round.
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, agents.size(), kSweepChunk), [&](const auto& range) {
       std::uint64_t pair_sweeps = 0;
-      std::vector<std::uint32_t> near;
-      for (std::size_t k = range.begin(); k != range.end(); ++k) {
-        if (stop.before(k)) break;
-        const std::size_t i = order.empty() ? k : order[k].second;
-        const Agent& a = agents[i];
-        MoveSegments* trace = segments.empty() ? nullptr : &segments[i];
-        Status s = check_body_move(body_of(a), a.displacement);
-        if (s == Status::ok && !std::isfinite(a.vertical_speed)) s = Status::non_finite_motion;
-        if (s == Status::ok) s = check_layers(a.layers, options.layers);
-        if (!status.empty()) status[i] = s;
-        if (s != Status::ok || piled[i]) {
-          // Stays where it is: refused, or held in a pile-up.
-          results[i] = MoveResult{};
-          results[i].capsule = start_capsule(a);
-          results[i].shape = a.shape;
-          results[i].ellipsoid = a.shape == AgentShape::ellipsoid ? a.ellipsoid : Ellipsoid{};
-          results[i].flags = kMoveBlocked;
-          if (s != Status::ok) {
-            ++refused;
-          } else {
-            results[i].vertical_speed = a.vertical_speed;
-            results[i].flags |= kMoveHeldByAgents;
+      // Kept per worker, so that a range sets up nothing (every tick has ended when a range
+      // returns, so nothing of one range reaches the next).
+      thread_local InFlight flight;
+      auto& [near, colliders, ticks, live, queries, hits, asked] = flight;
+      for (std::size_t first = range.begin(); first < range.end(); first += in_flight) {
+        const std::size_t last = std::min(first + in_flight, range.end());
+        std::size_t waiting = 0;
+        for (std::size_t k = first; k != last; ++k) {
+          if (stop.before(k)) break;
+          const std::size_t i = order.empty() ? k : order[k].second;
+          const Agent& a = agents[i];
+          MoveSegments* trace = segments.empty() ? nullptr : &segments[i];
+          Status s = check_body_move(body_of(a), a.displacement);
+          if (s == Status::ok && !std::isfinite(a.vertical_speed)) s = Status::non_finite_motion;
+          if (s == Status::ok) s = check_layers(a.layers, options.layers);
+          if (!status.empty()) status[i] = s;
+          if (s != Status::ok || piled[i]) {
+            // Stays where it is: refused, or held in a pile-up.
+            results[i] = MoveResult{};
+            results[i].capsule = start_capsule(a);
+            results[i].shape = a.shape;
+            results[i].ellipsoid = a.shape == AgentShape::ellipsoid ? a.ellipsoid : Ellipsoid{};
+            results[i].flags = kMoveBlocked;
+            if (s != Status::ok) {
+              ++refused;
+            } else {
+              results[i].vertical_speed = a.vertical_speed;
+              results[i].flags |= kMoveHeldByAgents;
+            }
+            if (trace) trace->count = 0;
+            continue;
           }
-          if (trace) trace->count = 0;
-          continue;
+          const std::size_t slot = k - first;
+          colliders[slot].emplace(world, options.path, a.layers & options.layers, others, agents, capsules, i,
+                                  &near[slot], members);
+          if (in_flight == 1) {
+            // One agent at a time, each sweep asked of the collider as it comes (the tests' reference).
+            move_agent(*colliders[slot], a, settings, results[i], trace);
+            continue;
+          }
+          ticks[slot].start(*colliders[slot], a, settings, results[i], trace);
+          if (!ticks[slot].done()) live[waiting++] = std::uint32_t(slot);
         }
-        const WorldCollider collider(*this, options.path, a.layers & options.layers, others, agents, capsules, i, &near,
-                                     members);
-        move_agent(collider, a, settings, results[i], trace);
-        pair_sweeps += collider.pair_sweeps();
+        while (waiting > 0) {
+          // The capsules' world sweeps together; an ellipsoid's (its own kernel) alone, below.
+          std::size_t count = 0;
+          for (std::size_t j = 0; j < waiting; ++j) {
+            const std::uint32_t slot = live[j];
+            if (!ticks[slot].body().is_capsule()) continue;
+            queries[count] = colliders[slot]->world_query(ticks[slot].body(), ticks[slot].motion());
+            asked[count++] = slot;
+          }
+          sweep_approaching_chunk(world, std::span(queries, count), std::span(hits, count),
+                                  colliders[live[0]]->path());
+          std::size_t still = 0;
+          for (std::size_t j = 0, q = 0; j < waiting; ++j) {
+            const std::uint32_t slot = live[j];
+            const WorldCollider& collider = *colliders[slot];
+            MoveHit h;
+            if (q < count && asked[q] == slot) {
+              h.hit = hits[q++];
+              collider.meet_agents(ticks[slot].body(), ticks[slot].motion(), h);
+            } else {
+              collider.sweep(ticks[slot].body(), ticks[slot].motion(), h);
+            }
+            ticks[slot].answer(h);
+            if (!ticks[slot].done()) live[still++] = slot;
+          }
+          waiting = still;
+        }
+        for (std::size_t slot = 0; slot < last - first; ++slot) {
+          if (colliders[slot]) pair_sweeps += colliders[slot]->pair_sweeps(), colliders[slot].reset();
+        }
       }
       agent_pair_sweeps_total.fetch_add(pair_sweeps, std::memory_order_relaxed);
     });
@@ -486,7 +564,7 @@ std::size_t World::move(std::span<const Agent> agents, const MoveSettings& setti
         // as the next tick's probe will, so `grounded` stays what the next tick starts from.
         SweepHit g;
         Vec3 ground_normal;
-        r.grounded = ground_below(*this, body_of(agents[i]), settings, settings.ground_distance,
+        r.grounded = ground_below(world, body_of(agents[i]), settings, settings.ground_distance,
                                   options.path == SweepPath::simd ? SweepPath::simd : SweepPath::scalar,
                                   agents[i].layers & options.layers, g, ground_normal);
         r.ground_normal = r.grounded ? ground_normal : Vec3{};

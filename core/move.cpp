@@ -3,11 +3,18 @@
 #include <algorithm>
 #include <cmath>
 #include <iterator>
+#include <memory>
+#include <new>
 #include <numbers>
+#include <type_traits>
+
+#include "core/assert.h"
 
 namespace capsweep {
 
 namespace {
+
+using detail::Step;
 
 constexpr Vec3 kUp{0, 1, 0};
 
@@ -66,11 +73,14 @@ struct PassOutcome {
 
 class Solver {
  public:
-  Solver(const MoveCollider& world, const MoveSettings& s, MoveResult& result, MoveSegments* segments)
-      : world_(world), s_(s), result_(result), segments_(segments),
+  Solver(const MoveCollider& world, const MoveSettings& s, MoveResult& result, MoveSegments* segments,
+         MoveInFlight::Wait& wait)
+      : world_(world), s_(s), result_(result), segments_(segments), wait_(wait),
         min_up_(std::cos(s.max_slope_degrees * std::numbers::pi_v<float> / 180.f)) {}
 
-  void run(const Agent& agent) {
+  // Every stage that sweeps the world is a detail::Step: it waits at each sweep (co_await
+  // sweep(...)) until the driver answers it (MoveInFlight).
+  Step<void> run(const Agent& agent) {
     const Body start = body_of(agent);
     Body c = start;
     skin_reach_ = skin_reach(c, s_.skin);
@@ -79,28 +89,30 @@ class Solver {
     MoveHit ground;
     Vec3 ground_normal;
     const bool carried = carried_ground(agent, c, ground, ground_normal);
-    const bool grounded_at_start = carried || probe_ground(c, s_.ground_distance, ground, ground_normal);
+    bool grounded_at_start = carried;
+    if (!grounded_at_start) grounded_at_start = co_await probe_ground(c, s_.ground_distance, ground, ground_normal);
     float vertical_speed = agent.vertical_speed;
     if (grounded_at_start && vertical_speed <= 0) vertical_speed = 0;
 
     const Vec3 walk = horizontal(agent.displacement);
     const float wanted = length(walk);
-    if (wanted >= s_.min_distance) walk_or_step(c, walk, grounded_at_start && vertical_speed == 0);
+    if (wanted >= s_.min_distance) co_await walk_or_step(c, walk, grounded_at_start && vertical_speed == 0);
 
     bool grounded = false;
     if (grounded_at_start && vertical_speed == 0) {
-      grounded = (carried && stays_on(c, ground, ground_normal)) || snap(c, ground, ground_normal);
+      grounded = carried && stays_on(c, ground, ground_normal);
+      if (!grounded) grounded = co_await snap(c, ground, ground_normal);
     }
     if (!grounded) {
       vertical_speed = std::fmax(vertical_speed - s_.gravity * s_.dt, -s_.max_fall_speed);
       PassOutcome fall;
-      if (vertical_speed != 0) slide_pass(c, kUp * (vertical_speed * s_.dt), Pass::fall, fall, segments_);
+      if (vertical_speed != 0) co_await slide_pass(c, kUp * (vertical_speed * s_.dt), Pass::fall, fall, segments_);
       if (fall.landed) {
         grounded = true;
         ground = fall.ground;
         ground_normal = fall.ground_normal;
         vertical_speed = 0;
-      } else if (vertical_speed <= 0 && probe_ground(c, s_.ground_distance, ground, ground_normal)) {
+      } else if (vertical_speed <= 0 && (co_await probe_ground(c, s_.ground_distance, ground, ground_normal))) {
         // A fall that ended a hair above walkable ground without touching it: the next tick's
         // probe finds that ground and stands on it, so say so now. `grounded` then always means
         // what the next tick will start from, which a server validating moves relies on.
@@ -142,9 +154,9 @@ class Solver {
   }
 
   // Stage 2: is there walkable ground within `distance` below?
-  bool probe_ground(const Body& c, float distance, MoveHit& ground, Vec3& normal) {
-    ground = sweep(c, kUp * -distance);
-    return supports(c, kUp * -distance, ground, normal);
+  Step<bool> probe_ground(const Body& c, float distance, MoveHit& ground, Vec3& normal) {
+    ground = co_await sweep(c, kUp * -distance);
+    co_return supports(c, kUp * -distance, ground, normal);
   }
 
   // Stage 2, cheaper: the triangle the agent stood on at the end of the last tick, checked as
@@ -162,70 +174,71 @@ class Solver {
 
   // Stage 3: walk. Collide-and-slide; if an obstacle that could be a step blocked a grounded
   // agent, also try up / forward / down and keep whichever got further.
-  void walk_or_step(Body& c, const Vec3& walk, bool grounded) {
+  Step<void> walk_or_step(Body& c, Vec3 walk, bool grounded) {
     const Body start = c;
-    MoveSegments plain_segments;
-    MoveSegments* plain_trace = segments_ ? &plain_segments : nullptr;
+    // Scratch traces only when tracing: a stage's locals live in its coroutine frame, where
+    // constructing two unused 2 KB traces per walk cost 3 % of a crowd's tick.
+    const std::unique_ptr<MoveSegments> plain_trace = scratch_trace();
     PassOutcome plain;
     plain.find_steps = grounded && s_.step_height > 0;
-    slide_pass(c, walk, Pass::walk, plain, plain_trace);
+    co_await slide_pass(c, walk, Pass::walk, plain, plain_trace.get());
     if (plain.hit_steep) {
       // A refused step leaves no contacts behind (its sweeps still count).
       const std::uint8_t contact_count = result_.contact_count;
       MoveContact contacts[kMaxMoveContacts];
       std::copy(std::begin(result_.contacts), std::end(result_.contacts), contacts);
-      MoveSegments step_segments;
+      const std::unique_ptr<MoveSegments> step_trace = scratch_trace();
       Body stepped = start;
       const Vec3 dir = walk / length(walk);
-      if (step_up(stepped, walk, step_segments) &&
+      const bool stepped_up = co_await step_up(stepped, walk, step_trace.get());
+      if (stepped_up &&
           dot(position(stepped) - position(start), dir) > dot(position(c) - position(start), dir) + s_.min_distance) {
         c = stepped;
         result_.flags |= kMoveSteppedUp;
-        if (segments_) append(step_segments);
-        return;
+        if (segments_) append(*step_trace);
+        co_return;
       }
       result_.contact_count = contact_count;
       std::copy(std::begin(contacts), std::end(contacts), result_.contacts);
     }
-    if (segments_) append(plain_segments);
+    if (segments_) append(*plain_trace);
   }
 
-  bool step_up(Body& c, const Vec3& walk, MoveSegments& trace) {
-    MoveSegments* t = segments_ ? &trace : nullptr;
+  Step<bool> step_up(Body& c, Vec3 walk, MoveSegments* t) {
     const float feet = bottom(c);
     const Vec3 up = kUp * s_.step_height;
-    const MoveHit ceiling = sweep(c, up);  // a ceiling stops the lift
+    const MoveHit ceiling = co_await sweep(c, up);  // a ceiling stops the lift
     const float lift = s_.step_height * (ceiling.hit.hit ? advance(c, up, ceiling, t) : 1.f);
     if (!ceiling.hit.hit) travel(c, up, t);
-    if (lift < s_.min_distance) return false;
+    if (lift < s_.min_distance) co_return false;
     PassOutcome forward;
-    slide_pass(c, walk, Pass::walk, forward, t);
+    co_await slide_pass(c, walk, Pass::walk, forward, t);
     const Vec3 down = kUp * -(lift + s_.snap_distance);
-    const MoveHit land = sweep(c, down);
+    const MoveHit land = co_await sweep(c, down);
     Vec3 normal;
-    if (!land.hit.hit || land.hit.t == 0.f || !supports(c, down, land, normal)) return false;
+    if (!land.hit.hit || land.hit.t == 0.f || !supports(c, down, land, normal)) co_return false;
     // A step is what the feet can reach: landing on a rim higher than that (hanging on the
     // edge of a ledge, lifted by the rounded bottom) is no step.
-    if (land.hit.point.y > feet + s_.step_height + skin_reach_) return false;
+    if (land.hit.point.y > feet + s_.step_height + skin_reach_) co_return false;
     advance(c, down, land, t);
-    return true;
+    co_return true;
   }
 
   // Stage 4: follow the ground down (stairs, slopes) up to the snap distance: a fall pass
   // (sliding off rims on the way) that only counts if it lands.
-  bool snap(Body& c, MoveHit& ground, Vec3& normal) {
+  Step<bool> snap(Body& c, MoveHit& ground, Vec3& normal) {
     const float reach = std::fmax(s_.snap_distance, s_.ground_distance);
     Body snapped = c;
-    MoveSegments local;
+    const std::unique_ptr<MoveSegments> local = scratch_trace();
     PassOutcome fall;
-    slide_pass(snapped, kUp * -reach, Pass::fall, fall, segments_ ? &local : nullptr);
-    if (!fall.landed) return false;
+    co_await slide_pass(snapped, kUp * -reach, Pass::fall, fall, local.get());
+    if (!fall.landed) co_return false;
     if (position(c).y - position(snapped).y > s_.skin) result_.flags |= kMoveSnapped;
     c = snapped;
-    if (segments_) append(local);
+    if (segments_) append(*local);
     ground = fall.ground;
     normal = fall.ground_normal;
-    return true;
+    co_return true;
   }
 
   // Stage 4, cheaper: an agent that carried its ground and, where the walk left it, still stands
@@ -256,10 +269,10 @@ class Solver {
   // One collide-and-slide pass: sweep, advance to the contact (the sweep uses the body grown by
   // the skin, so the agent stops one skin short), clip the rest of the motion against the planes
   // hit, repeat.
-  void slide_pass(Body& c, Vec3 motion, Pass pass, PassOutcome& out, MoveSegments* trace) {
+  Step<void> slide_pass(Body& c, Vec3 motion, Pass pass, PassOutcome& out, MoveSegments* trace) {
     PlaneSet planes;
     for (int i = 0; i < s_.max_iterations; ++i) {
-      if (!(length(motion) >= s_.min_distance)) return;
+      if (!(length(motion) >= s_.min_distance)) co_return;
       // Walking along a slope follows its plane, which ends somewhere: go at most one radius
       // along it before looking again, so a long step cannot run off the top of a ramp into
       // the air (the rest waits, level, for the next iteration; the snap covers the overshoot).
@@ -271,11 +284,11 @@ class Solver {
           motion = motion * (radius / len);
         }
       }
-      const MoveHit h = sweep(c, motion);
+      const MoveHit h = co_await sweep(c, motion);
       if (!h.hit.hit) {
         travel(c, motion, trace);
         motion = later;
-        if (later == Vec3{}) return;
+        if (later == Vec3{}) co_return;
         continue;
       }
       const Vec3 rest = motion * (1.f - advance(c, motion, h, trace));
@@ -283,11 +296,11 @@ class Solver {
       Vec3 ground_normal;
       const bool is_agent = h.agent != kNoAgent;
       if (pass == Pass::fall && supports(c, {}, h, ground_normal)) {
-        restore_skin(c, h, trace);
+        co_await restore_skin(c, h, trace);
         out.landed = true;  // ground is reported as ground, not as a contact
         out.ground = h;
         out.ground_normal = ground_normal;
-        return;
+        co_return;
       }
       add_contact(h);
       Vec3 n = h.hit.normal;
@@ -303,7 +316,7 @@ class Solver {
           if (length_sq(w) > 1e-8f) n = w / length(w);
         }
       }
-      if (!planes.clip(motion, n, walkable_plane, skin_deficit(h))) return;
+      if (!planes.clip(motion, n, walkable_plane, skin_deficit(h))) co_return;
     }
   }
 
@@ -327,11 +340,18 @@ class Solver {
     return under_body(c, motion * h.hit.t, h.hit.point, 0.81f);
   }
 
-  MoveHit sweep(const Body& c, const Vec3& motion) {
+  // A world sweep of the body grown by the skin: the tick waits here for the driver's answer.
+  struct SweepAwait {
+    MoveInFlight::Wait& wait;
+    bool await_ready() const noexcept { return false; }
+    void await_suspend(std::coroutine_handle<> tick) noexcept { wait.resume = tick; }
+    MoveHit await_resume() const noexcept { return wait.answer; }
+  };
+  SweepAwait sweep(const Body& c, const Vec3& motion) {
     ++result_.sweeps;
-    MoveHit h;
-    world_.sweep(with_skin(c, s_.skin), motion, h);
-    return h;
+    wait_.body = with_skin(c, s_.skin);
+    wait_.motion = motion;
+    return {wait_};
   }
 
   // How far a start contact lies inside the skin, plus the backoff: the lift that takes the
@@ -348,8 +368,8 @@ class Solver {
   // push is recomputed to leave both (the shortest vector p with p . n_i = need_i); when it is
   // stopped on the way by a surface outside the skin (a wall beside a slope), to keep clear of
   // that one (need = 0, plus a lean).
-  void restore_skin(Body& c, const MoveHit& h, MoveSegments* trace) {
-    if (h.hit.t != 0 || !(h.hit.depth > 0) || h.hit.depth > skin_reach_) return;  // deeper: depenetration's case
+  Step<void> restore_skin(Body& c, MoveHit h, MoveSegments* trace) {
+    if (h.hit.t != 0 || !(h.hit.depth > 0) || h.hit.depth > skin_reach_) co_return;  // deeper: depenetration's case
     Vec3d n[3];
     double need[3];
     int count = 0;
@@ -361,25 +381,25 @@ class Solver {
         push = n[0] * need[0];
       } else if (count == 2) {
         const double k = dot(n[0], n[1]), det = 1 - k * k;
-        if (!(det > 1e-6)) return;
+        if (!(det > 1e-6)) co_return;
         push = n[0] * ((need[0] - k * need[1]) / det) + n[1] * ((need[1] - k * need[0]) / det);
       } else {
         // Three planes: p = sum of need_i * (n_j x n_k) / (n_i . (n_j x n_k)).
         const double det = dot(n[0], cross(n[1], n[2]));
-        if (!(std::fabs(det) > 1e-6)) return;
+        if (!(std::fabs(det) > 1e-6)) co_return;
         push = (cross(n[1], n[2]) * need[0] + cross(n[2], n[0]) * need[1] + cross(n[0], n[1]) * need[2]) / det;
       }
-      if (!(length(push) <= 4.0 * (skin_reach_ + s_.backoff))) return;
+      if (!(length(push) <= 4.0 * (skin_reach_ + s_.backoff))) co_return;
       const Vec3 p = to_float(push);
-      const MoveHit block = sweep(c, p);
+      const MoveHit block = co_await sweep(c, p);
       if (!block.hit.hit) {
         travel(c, p, trace);
-        return;
+        co_return;
       }
       const bool inside_skin = block.hit.t == 0 && block.hit.depth > 0 && block.hit.depth <= skin_reach_;
       if (count == 3 || !(inside_skin || block.hit.t > 0)) {
         advance(c, p, block, trace);
-        return;
+        co_return;
       }
       // A surface inside the skin too: leave it as well. A surface met on the way (a wall beside
       // the slope the agent drifted into): keep its distance, sliding out along it, leaning off
@@ -413,6 +433,11 @@ class Solver {
     c = moved_by(c, motion);
   }
 
+  // Where a stage traces what it may not keep (a walk, a step, a snap), when tracing.
+  std::unique_ptr<MoveSegments> scratch_trace() const {
+    return segments_ ? std::make_unique<MoveSegments>() : nullptr;
+  }
+
   void append(const MoveSegments& more) {
     for (int i = 0; i < more.count && segments_->count < MoveSegments::kMax; ++i) {
       segments_->segment[segments_->count++] = more.segment[i];
@@ -433,17 +458,51 @@ class Solver {
   const MoveSettings& s_;
   MoveResult& result_;
   MoveSegments* segments_;
+  MoveInFlight::Wait& wait_;
   const float min_up_;
   float skin_reach_ = 0.f;  // how far the skin reaches beyond this agent's body (skin_reach)
 };
 
+static_assert(sizeof(Solver) <= sizeof(MoveInFlight::SolverBytes) && alignof(Solver) <= alignof(MoveInFlight::SolverBytes),
+              "MoveInFlight holds the solver of its tick");
+static_assert(std::is_trivially_destructible_v<Solver>, "a solver is dropped without a destructor");
+
 }  // namespace
+
+void MoveInFlight::start(const MoveCollider& collider, const Agent& agent, const MoveSettings& settings,
+                         MoveResult& result, MoveSegments* segments) {
+  result = MoveResult{};
+  if (segments) segments->count = 0;
+  // The solver lives here, the tick's stages in coroutine frames (one fewer frame than a solver
+  // held in a coroutine of its own: 1 % of a crowd's tick).
+  Solver* solver = new (&solver_) Solver(collider, settings, result, segments, wait_);
+  tick_ = solver->run(agent);
+  tick_.start();
+  finish_if_done();
+}
+
+void MoveInFlight::finish_if_done() {
+  if (!tick_.done()) return;
+  const Step<void> ended = std::move(tick_);  // its frame is freed even when it threw
+  ended.rethrow();
+}
+
+void MoveInFlight::answer(const MoveHit& hit) {
+  CAPSWEEP_ASSERT(!done(), "an answer for a tick that waits");
+  wait_.answer = hit;
+  wait_.resume.resume();
+  finish_if_done();
+}
 
 void move_agent(const MoveCollider& collider, const Agent& agent, const MoveSettings& settings, MoveResult& result,
                 MoveSegments* segments) {
-  result = MoveResult{};
-  if (segments) segments->count = 0;
-  Solver(collider, settings, result, segments).run(agent);
+  MoveInFlight tick;
+  tick.start(collider, agent, settings, result, segments);
+  while (!tick.done()) {
+    MoveHit h;
+    collider.sweep(tick.body(), tick.motion(), h);
+    tick.answer(h);
+  }
 }
 
 }  // namespace capsweep

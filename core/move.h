@@ -7,6 +7,7 @@
 #include <capsweep/move.h>
 
 #include "core/body.h"
+#include "core/solver_step.h"
 
 namespace capsweep {
 
@@ -41,6 +42,50 @@ class MoveCollider {
   // Whether `hit` is ground one can stand on: its normal, or on an edge or vertex the face of
   // a triangle there, at least `min_up` upward. Writes that surface's normal.
   virtual bool walkable(const MoveHit& hit, float min_up, Vec3& ground_normal) const = 0;
+};
+
+// One agent's tick that stops at each world sweep and waits for its answer, so that a batch can
+// answer the waiting sweeps of many agents together (World::move sweeps them through the
+// engine's pooled lanes; core/solver_step.h). Everything else the tick asks of the collider
+// (one-triangle sweeps, overlaps, walkable) it asks at once. Answering each wait with
+// collider.sweep(body(), motion(), hit) is move_agent: the same bytes whoever answers, as long as
+// the answers are the same.
+class MoveInFlight {
+ public:
+  MoveInFlight() = default;
+  MoveInFlight(const MoveInFlight&) = delete;  // its tick's stages point at it
+  MoveInFlight& operator=(const MoveInFlight&) = delete;
+
+  // Resets `result` (and `segments`) and runs the tick to its first world sweep, or to its end.
+  // Everything passed must outlive the tick. What the tick throws (std::bad_alloc, from a trace's
+  // scratch) start() or answer() throws, and the tick has then ended.
+  void start(const MoveCollider& collider, const Agent& agent, const MoveSettings& settings, MoveResult& result,
+             MoveSegments* segments = nullptr);
+  bool done() const { return tick_.done(); }
+  // The sweep it waits for, as MoveCollider::sweep takes it: the body grown by the skin.
+  const Body& body() const { return wait_.body; }
+  const Vec3& motion() const { return wait_.motion; }
+  // The sweep's answer: the tick runs on to its next world sweep, or to its end.
+  void answer(const MoveHit& hit);
+
+  // Where a waiting tick keeps its question and its answer (the solver's side).
+  struct Wait {
+    Body body;
+    Vec3 motion;
+    MoveHit answer;
+    std::coroutine_handle<> resume;  // the stage waiting for the answer
+  };
+  // Room for the tick's solver (core/move.cpp checks that it fits).
+  struct alignas(8) SolverBytes {
+    unsigned char bytes[64];
+  };
+
+ private:
+  void finish_if_done();  // frees an ended tick's frame; rethrows what it threw
+
+  Wait wait_;
+  SolverBytes solver_;
+  detail::Step<void> tick_;
 };
 
 // One agent's tick: depenetrate, probe the ground (or check the ground it carries), walk (collide-and-slide, or step up), then
