@@ -30,7 +30,6 @@ inline Capsule start_capsule(const Agent& a) {
   return bounding_capsule(a.ellipsoid);
 }
 
-
 // What one agent's tick sees: the world, and the other agents at their tick-start positions.
 // Agents meet each other as capsules (start_capsule): an ellipsoid agent sweeps the capsule
 // holding its skinned ellipsoid against them, which keeps it at least a skin from what they meet

@@ -4,10 +4,13 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <memory>
 #include <optional>
+#include <stdexcept>
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
 
 #include "broadphase/held_agents.h"
 #include "broadphase/morton.h"
@@ -31,6 +34,45 @@ struct InFlight {
   std::uint32_t asked[kSweepChunk];  // the slot that asked each query
 };
 
+// A range's InFlight: the worker's own, kept so that a range sets up nothing, or, if a range of
+// this thread already holds it (a range run inside another's wait for oneTBB), one of its own.
+// On leaving, even by an exception, every tick still waiting is dropped and every collider reset,
+// so nothing of one range reaches the next.
+class InFlightLease {
+ public:
+  InFlightLease() {
+    if (busy()) {
+      own_ = std::make_unique<InFlight>();
+      flight_ = own_.get();
+    } else {
+      busy() = true;
+      flight_ = &kept();
+    }
+  }
+  ~InFlightLease() {
+    for (std::size_t slot = 0; slot < kSweepChunk; ++slot) {
+      flight_->ticks[slot].abandon();
+      flight_->colliders[slot].reset();
+    }
+    if (!own_) busy() = false;
+  }
+  InFlightLease(const InFlightLease&) = delete;
+  InFlightLease& operator=(const InFlightLease&) = delete;
+  InFlight& flight() { return *flight_; }
+
+ private:
+  static InFlight& kept() {
+    thread_local InFlight flight;
+    return flight;
+  }
+  static bool& busy() {
+    thread_local bool held = false;
+    return held;
+  }
+  std::unique_ptr<InFlight> own_;
+  InFlight* flight_;
+};
+
 std::atomic<std::uint64_t> agent_pair_sweeps_total{0};
 
 // More than this many other agents' boxes overlapping an agent's own box is a pile-up (agents
@@ -51,7 +93,7 @@ std::size_t World::move(std::span<const Agent> agents, const MoveSettings& setti
 std::size_t move_agents(const World& world, std::span<const Agent> agents, const MoveSettings& settings,
                         std::span<MoveResult> results, const BatchOptions& options, std::span<MoveSegments> segments,
                         std::span<Status> status, std::size_t in_flight) {
-  CAPSWEEP_ASSERT(in_flight >= 1 && in_flight <= kSweepChunk, "1 to kSweepChunk agents in flight");
+  if (in_flight < 1 || in_flight > kSweepChunk) throw std::invalid_argument("move_agents: 1 to 64 agents in flight");
   if (results.size() != agents.size() || (!segments.empty() && segments.size() != agents.size()) ||
       (!status.empty() && status.size() != agents.size())) {
     throw std::invalid_argument("World::move: agents, results, segments and status must have the same size");
@@ -105,17 +147,26 @@ std::size_t move_agents(const World& world, std::span<const Agent> agents, const
     // together (sweep_approaching_chunk: the lanes left at the end of each walk pooled across
     // them); agents drop out as they finish. Every answer is what the agent would get alone, so no
     // bit depends on which agents share a round.
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, agents.size(), kSweepChunk), [&](const auto& range) {
+    // Ranges of up to kSweepChunk agents, but at least four per worker: a small batch keeps its
+    // threads (the range's size changes no answer).
+    const std::size_t workers = std::size_t(std::max(1, tbb::this_task_arena::max_concurrency()));
+    const std::size_t grain = std::clamp<std::size_t>(agents.size() / (4 * workers), 16, kSweepChunk);
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, agents.size(), grain), [&](const auto& range) {
       std::uint64_t pair_sweeps = 0;
-      // Kept per worker, so that a range sets up nothing (every tick has ended when a range
-      // returns, so nothing of one range reaches the next).
-      thread_local InFlight flight;
-      auto& [near, colliders, ticks, live, queries, hits, asked] = flight;
+      InFlightLease lease;
+      auto& [near, colliders, ticks, live, queries, hits, asked] = lease.flight();
       for (std::size_t first = range.begin(); first < range.end(); first += in_flight) {
-        const std::size_t last = std::min(first + in_flight, range.end());
+        std::size_t last = std::min(first + in_flight, range.end());
+        // The stop callback is asked before any tick of the chunk starts: whatever it runs (even
+        // batches of its own on this thread) meets no tick of ours waiting.
+        for (std::size_t k = first; k != last; ++k) {
+          if (stop.before(k)) {
+            last = k;
+            break;
+          }
+        }
         std::size_t waiting = 0;
         for (std::size_t k = first; k != last; ++k) {
-          if (stop.before(k)) break;
           const std::size_t i = order.empty() ? k : order[k].second;
           const Agent& a = agents[i];
           MoveSegments* trace = segments.empty() ? nullptr : &segments[i];
@@ -180,6 +231,7 @@ std::size_t move_agents(const World& world, std::span<const Agent> agents, const
         for (std::size_t slot = 0; slot < last - first; ++slot) {
           if (colliders[slot]) pair_sweeps += colliders[slot]->pair_sweeps(), colliders[slot].reset();
         }
+        if (last != std::min(first + in_flight, range.end())) break;  // stopped
       }
       agent_pair_sweeps_total.fetch_add(pair_sweeps, std::memory_order_relaxed);
     });

@@ -112,12 +112,15 @@ class Solver {
         ground = fall.ground;
         ground_normal = fall.ground_normal;
         vertical_speed = 0;
-      } else if (vertical_speed <= 0 && (co_await probe_ground(c, s_.ground_distance, ground, ground_normal))) {
+      } else if (vertical_speed <= 0) {
         // A fall that ended a hair above walkable ground without touching it: the next tick's
         // probe finds that ground and stands on it, so say so now. `grounded` then always means
         // what the next tick will start from, which a server validating moves relies on.
-        grounded = true;
-        vertical_speed = 0;
+        const bool below = co_await probe_ground(c, s_.ground_distance, ground, ground_normal);
+        if (below) {
+          grounded = true;
+          vertical_speed = 0;
+        }
       }
     }
 
@@ -475,6 +478,7 @@ void MoveInFlight::start(const MoveCollider& collider, const Agent& agent, const
   if (segments) segments->count = 0;
   // The solver lives here, the tick's stages in coroutine frames (one fewer frame than a solver
   // held in a coroutine of its own: 1 % of a crowd's tick).
+  tick_ = {};  // a tick left waiting points at the solver about to be replaced: drop it first
   Solver* solver = new (&solver_) Solver(collider, settings, result, segments, wait_);
   tick_ = solver->run(agent);
   tick_.start();

@@ -67,6 +67,9 @@ class MoveInFlight {
   const Vec3& motion() const { return wait_.motion; }
   // The sweep's answer: the tick runs on to its next world sweep, or to its end.
   void answer(const MoveHit& hit);
+  // Ends a waiting tick without its answers (its result is left half written): a driver leaving
+  // by an exception. Nothing when it has ended.
+  void abandon() { tick_ = {}; }
 
   // Where a waiting tick keeps its question and its answer (the solver's side).
   struct Wait {

@@ -6,7 +6,10 @@
 // the scalar path, on 1 and 2 threads.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cmath>
+#include <span>
+#include <stdexcept>
 #include <cstring>
 #include <limits>
 #include <string>
@@ -116,6 +119,49 @@ TEST_P(TickAsABatch, GivesTheBytesOfOneAgentAtATime) {
   }
   EXPECT_EQ(compared, 24u);
   EXPECT_GT(sweeps, 1000u) << "the crowds swept the world";
+}
+
+// A stop callback is user code: one that runs batches of its own (oneTBB may then run other
+// ranges of the tick on the waiting thread) meets no tick of ours waiting and changes no byte;
+// nor do batches too small for full ranges, nor in-flight counts out of range (refused).
+TEST(TickAsABatchAlone, AStopCallbackRunningItsOwnBatchesChangesNoByte) {
+  const World world(scenes::load("@arena"));
+  CrowdSettings cs;
+  cs.agents = 1500;
+  cs.seed = 9;
+  cs.trace = true;
+  Crowd crowd(world, cs);
+  for (int tick = 0; tick < 3; ++tick) crowd.tick();
+  const std::vector<Agent> agents = crowd.previous();
+  BatchOptions options;
+  options.threads = 2;
+  const Answers plain = move(world, agents, cs.move, options, kSweepChunk);
+  std::vector<SweepQuery> queries(512);
+  for (std::size_t i = 0; i < queries.size(); ++i) queries[i] = {agents[i].capsule, {0.5f, 0, 0.25f}};
+  std::vector<SweepHit> hits(queries.size());
+  std::atomic<int> asked{0};
+  options.stop = [&] {
+    ++asked;
+    SweepOptions inner;
+    inner.threads = 0;  // the calling arena: its threads may pick up the tick's other ranges
+    world.sweep(queries, hits, inner);
+    std::vector<MoveResult> results(64);
+    world.move(std::span(agents).first(64), cs.move, results);
+    return false;
+  };
+  const Answers asking = move(world, agents, cs.move, options, kSweepChunk);
+  EXPECT_GT(asked.load(), 10);
+  EXPECT_EQ(first_difference(plain, asking), "");
+
+  // A batch of 40 agents on 2 threads, and the same 40 one at a time.
+  const std::vector<Agent> few(agents.begin(), agents.begin() + 40);
+  options.stop = nullptr;
+  EXPECT_EQ(first_difference(move(world, few, cs.move, options, 1), move(world, few, cs.move, options, kSweepChunk)),
+            "");
+
+  std::vector<MoveResult> results(few.size());
+  EXPECT_THROW(move_agents(world, few, cs.move, results, options, {}, {}, 0), std::invalid_argument);
+  EXPECT_THROW(move_agents(world, few, cs.move, results, options, {}, {}, kSweepChunk + 1), std::invalid_argument);
 }
 
 INSTANTIATE_TEST_SUITE_P(Scenes, TickAsABatch, ::testing::ValuesIn(scenes::names()),
