@@ -30,7 +30,8 @@ struct KeepAll {
 
 // Keeps the contacts a motion moves into (see World::sweep_approaching). `layers`: the walk's
 // mask (walk_layers), so that a neighbour the sweep does not see makes no seam.
-// (No member initializers: sweep_approaching_chunk keeps an uninitialized array of them.)
+// (No member initializers: sweep_approaching_chunk keeps an uninitialized array of them, and
+// sweep_pooled sets those it uses.)
 struct KeepApproaching {
   const World* world;
   Vec3 motion;
@@ -223,7 +224,7 @@ class LanePool {
  public:
   // `keeps`: each query's filter (KeepApproaching, as its walk applies it); empty: keep all.
   LanePool(const WorldArrays& w, std::span<const SweepQuery> queries, std::span<SweepHit> hits,
-           std::span<const KeepApproaching> keeps = {})
+           std::span<const KeepApproaching> keeps)
       : w_(w), queries_(queries), hits_(hits), keeps_(keeps) {}
 
   // Takes the first `used` lanes of a sweep's stage; `q` is that sweep's query, as limited by
@@ -255,6 +256,7 @@ class LanePool {
       SweepHit& best = hits_[slot];
       SweepHit h;
       if (out.near_start[lane]) {
+        // The query as asked, not as swept: the scalar core makes a ray its thin capsule itself.
         const SweepQuery& q = queries_[slot];
         sweep_capsule_triangle_unchecked(q.capsule, q.motion, triangle_at(w_, block_.triangle[lane]), h);
         h.triangle = block_.triangle[lane];
@@ -386,33 +388,48 @@ Status sweep_path(const WorldArrays& w, const SweepQuery& query, SweepHit& hit, 
   return Status::ok;
 }
 
+// The pooled narrow phase over one chunk: sweep_path's steps for each query (its check, then its
+// walk as a swept capsule with its own mask, so a chunk may mix queries of any masks and each
+// still gets the answer it gets alone), the lanes left at the end of each walk sharing one pool.
+// With `keeps`, query i keeps only the contacts keeps[i] (set here: sweep_approaching's filter)
+// passes; without, every contact.
+PoolCounts sweep_chunk_pooled(const World& world, std::span<const SweepQuery> queries, std::span<SweepHit> hits,
+                              std::span<Status> status, std::uint32_t layers, std::span<KeepApproaching> keeps) {
+  CAPSWEEP_ASSERT(keeps.empty() || keeps.size() == queries.size(), "a keep for every query, or none");
+  const WorldArrays& w = world.arrays();
+  TraversalStats stats;
+  LanePool pool(w, queries, hits, keeps);
+  for (std::size_t i = 0; i < queries.size(); ++i) {
+    hits[i] = SweepHit{};
+    status[i] = check_query(queries[i], layers);
+    if (status[i] != Status::ok) continue;
+    const SweepQuery swept = as_swept(queries[i]);
+    const std::uint32_t walk = walk_layers(w, queries[i].layers & layers);
+    if (keeps.empty()) {
+      sweep_simd(w, swept, hits[i], stats, KeepAll{}, walk, &pool, std::uint32_t(i));
+    } else {
+      keeps[i] = {&world, queries[i].motion, queries[i].capsule.radius, walk};
+      sweep_simd(w, swept, hits[i], stats, keeps[i], walk, &pool, std::uint32_t(i));
+    }
+  }
+  pool.flush();
+  return pool.counts();
+}
+
 }  // namespace
 
 PoolCounts sweep_chunk(const World& world, std::span<const SweepQuery> queries, std::span<SweepHit> hits,
                        std::span<Status> status, SweepPath path, bool pooled, std::uint32_t layers) {
   CAPSWEEP_ASSERT(queries.size() <= kSweepChunk && hits.size() == queries.size() && status.size() == queries.size(),
                   "a chunk of at most kSweepChunk queries, an answer each");
-  const WorldArrays& w = world.arrays();
-  TraversalStats stats;
   if (path != SweepPath::simd || !pooled) {
+    TraversalStats stats;
     for (std::size_t i = 0; i < queries.size(); ++i) {
-      status[i] = sweep_path(w, queries[i], hits[i], path, stats, KeepAll{}, layers);
+      status[i] = sweep_path(world.arrays(), queries[i], hits[i], path, stats, KeepAll{}, layers);
     }
     return {};
   }
-  // Each query walks with its own mask: its lanes are filtered before they reach the pool, so
-  // a chunk may mix queries of any masks and each still gets the answer it gets alone.
-  LanePool pool(w, queries, hits);
-  for (std::size_t i = 0; i < queries.size(); ++i) {
-    hits[i] = SweepHit{};
-    status[i] = check_query(queries[i], layers);
-    if (status[i] == Status::ok) {
-      sweep_simd(w, as_swept(queries[i]), hits[i], stats, KeepAll{}, walk_layers(w, queries[i].layers & layers), &pool,
-                 std::uint32_t(i));
-    }
-  }
-  pool.flush();
-  return pool.counts();
+  return sweep_chunk_pooled(world, queries, hits, status, layers, {});
 }
 
 Status World::sweep_one(const SweepQuery& q, SweepHit& hit, SweepPath path, std::uint32_t layers) const {
@@ -438,7 +455,7 @@ Status sweep_approaching(const World& world, const SweepQuery& q, SweepHit& hit,
                     layers);
 }
 
-void sweep_approaching_chunk(const World& world, std::span<SweepQuery> queries, std::span<SweepHit> hits,
+void sweep_approaching_chunk(const World& world, std::span<const SweepQuery> queries, std::span<SweepHit> hits,
                              SweepPath path) {
   CAPSWEEP_ASSERT(queries.size() <= kSweepChunk && hits.size() == queries.size(),
                   "a chunk of at most kSweepChunk queries, an answer each");
@@ -446,19 +463,9 @@ void sweep_approaching_chunk(const World& world, std::span<SweepQuery> queries, 
     for (std::size_t i = 0; i < queries.size(); ++i) sweep_approaching(world, queries[i], hits[i], path);
     return;
   }
-  // As sweep_approaching, query by query (sweep_path's steps), with one pool for the chunk.
-  const WorldArrays& w = world.arrays();
-  TraversalStats stats;
   KeepApproaching keeps[kSweepChunk];
-  LanePool pool(w, queries, hits, std::span(keeps, queries.size()));
-  for (std::size_t i = 0; i < queries.size(); ++i) {
-    hits[i] = SweepHit{};
-    if (check_query(queries[i], kAllLayers) != Status::ok) continue;
-    keeps[i] = {&world, queries[i].motion, queries[i].capsule.radius, walk_layers(w, queries[i].layers)};
-    queries[i] = as_swept(queries[i]);
-    sweep_simd(w, queries[i], hits[i], stats, keeps[i], keeps[i].layers, &pool, std::uint32_t(i));
-  }
-  pool.flush();
+  Status status[kSweepChunk];
+  sweep_chunk_pooled(world, queries, hits, std::span(status, queries.size()), kAllLayers, std::span(keeps, queries.size()));
 }
 
 std::size_t World::sweep(std::span<const SweepQuery> queries, std::span<SweepHit> hits, const SweepOptions& options,

@@ -102,9 +102,9 @@ Status sweep_approaching(const World& world, const SweepQuery& query, SweepHit& 
 
 // sweep_approaching for up to kSweepChunk queries at once (World::move's agents waiting for their
 // next world sweep; each query's layers are its agent's mask): the same bits for each, with the
-// lanes left at the end of each walk pooled across the chunk (as sweep_chunk pools). The queries
-// are scratch: each is left as it was swept (a ray as its thin capsule).
-void sweep_approaching_chunk(const World& world, std::span<SweepQuery> queries, std::span<SweepHit> hits,
+// lanes left at the end of each walk pooled across the chunk (the same pool as sweep_chunk's). A
+// query its check refuses gets an empty hit.
+void sweep_approaching_chunk(const World& world, std::span<const SweepQuery> queries, std::span<SweepHit> hits,
                              SweepPath path = SweepPath::simd);
 
 // World::move with up to `in_flight` agents of a worker's range in flight together (1 to

@@ -62,7 +62,6 @@ class WorldCollider final : public MoveCollider {
   // The world sweep of a capsule body, as sweep asks it (World::move asks it for many agents at
   // once: sweep_approaching_chunk).
   SweepQuery world_query(const Body& body, const Vec3& motion) const { return {body.capsule, motion, layers_}; }
-  SweepPath path() const { return path_; }
 
   // The rest of sweep, after the world's answer in `out`: the other agents it meets first.
   void meet_agents(const Body& body, const Vec3& motion, MoveHit& out) const {

@@ -210,8 +210,7 @@ std::size_t move_agents(const World& world, std::span<const Agent> agents, const
             queries[count] = colliders[slot]->world_query(ticks[slot].body(), ticks[slot].motion());
             asked[count++] = slot;
           }
-          sweep_approaching_chunk(world, std::span(queries, count), std::span(hits, count),
-                                  colliders[live[0]]->path());
+          sweep_approaching_chunk(world, std::span(queries, count), std::span(hits, count), options.path);
           std::size_t still = 0;
           for (std::size_t j = 0, q = 0; j < waiting; ++j) {
             const std::uint32_t slot = live[j];
