@@ -55,19 +55,25 @@ float width_of(const Aabb& b) {
 void AgentGrid::build(std::span<const Capsule> capsules) {
   boxes_.resize(capsules.size());
   keys_.resize(capsules.size());
+  widths_.resize(capsules.size());
+  // Each agent's box and width, in parallel: the most work per agent of the build.
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, capsules.size(), 1024), [&](const auto& range) {
+    for (std::size_t i = range.begin(); i != range.end(); ++i) {
+      boxes_[i] = swept_bounds(capsules[i], {});
+      widths_[i] = in_range(boxes_[i]) ? width_of(boxes_[i]) : -1.f;
+    }
+  });
   // The column width: the widest box's in range, but for the kAsideAtMost widest, which are
   // kept aside with every box out of range. `top` holds the kAsideAtMost + 1 largest widths so
-  // far, largest first.
+  // far, largest first. And the rectangle of the min corners in range, for the choice of the
+  // columns below. (Minima, maxima and the largest widths do not depend on the order agents are
+  // read in.)
   float top[kAsideAtMost + 1];
   std::fill(std::begin(top), std::end(top), -INFINITY);
-  widths_.resize(capsules.size());
-  // And the rectangle of the min corners in range, for the choice of the columns below.
   float lo_x = INFINITY, lo_z = INFINITY, hi_x = -INFINITY, hi_z = -INFINITY;
   std::size_t placed = 0;
   for (std::size_t i = 0; i < capsules.size(); ++i) {
-    boxes_[i] = swept_bounds(capsules[i], {});
-    const float width = in_range(boxes_[i]) ? width_of(boxes_[i]) : -1.f;
-    widths_[i] = width;
+    const float width = widths_[i];
     if (width >= 0) {
       ++placed;
       const float x = boxes_[i].min.x, z = boxes_[i].min.z;
