@@ -31,7 +31,7 @@ struct KeepAll {
 // Keeps the contacts a motion moves into (see World::sweep_approaching). `layers`: the walk's
 // mask (walk_layers), so that a neighbour the sweep does not see makes no seam.
 // (No member initializers: sweep_approaching_chunk keeps an uninitialized array of them, and
-// sweep_pooled sets those it uses.)
+// sweep_chunk_pooled sets those it uses.)
 struct KeepApproaching {
   const World* world;
   Vec3 motion;
