@@ -125,7 +125,7 @@ std::unique_ptr<BuildNode> build(std::vector<Prim>& prims, const Range& range) {
   auto node = std::make_unique<BuildNode>();
   node->child[0] = range;
   node->children = 1;
-  // Open the largest child until there are four, as a binary SAH tree collapsed to width 4.
+  // Open the largest child until there are kWidth, as a binary SAH tree collapsed to that width.
   while (node->children < WideNode::kWidth) {
     int pick = -1;
     float area = -1.f;
@@ -171,7 +171,6 @@ struct Flattener {
         continue;
       }
       const Range& c = b.child[k];
-      node.used |= 1u << k;
       node.min_x[k] = c.box.min.x, node.min_y[k] = c.box.min.y, node.min_z[k] = c.box.min.z;
       node.max_x[k] = c.box.max.x, node.max_y[k] = c.box.max.y, node.max_z[k] = c.box.max.z;
       if (b.inner[k]) {
@@ -199,7 +198,7 @@ std::vector<std::uint32_t> child_layer_unions(std::span<const WideNode> nodes, s
   for (std::size_t i = nodes.size(); i-- > 0;) {
     const WideNode& n = nodes[i];
     for (int k = 0; k < WideNode::kWidth; ++k) {
-      if (!((n.used >> k) & 1u)) continue;
+      if (!n.used(k)) continue;
       std::uint32_t u = 0;
       if (n.child[k] & WideNode::kLeaf) {
         const TriangleBlock& block = blocks[n.child[k] & ~WideNode::kLeaf];

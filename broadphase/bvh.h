@@ -1,4 +1,4 @@
-// A 4-wide bounding volume hierarchy over triangle blocks, built with binned SAH.
+// An 8-wide bounding volume hierarchy over triangle blocks, built with binned SAH.
 #pragma once
 
 #include <cstddef>
@@ -11,20 +11,22 @@
 
 namespace capsweep {
 
-// Four children's boxes in SoA, so one SIMD compare tests all four.
+// Eight children's boxes in SoA, so one AVX2 compare tests all eight (child_entry.h). Eight, not
+// four: a walk takes fewer steps, each one compare (docs/ARCHITECTURE.md). A slot is unused when
+// its link is kEmpty (its box is then zero).
 struct alignas(32) WideNode {
-  static constexpr int kWidth = 4;
+  static constexpr int kWidth = 8;
   static constexpr std::uint32_t kLeaf = 0x80000000u;   // set: the rest is a block index
   static constexpr std::uint32_t kEmpty = 0xFFFFFFFFu;  // unused child slot
   float min_x[kWidth], min_y[kWidth], min_z[kWidth];
   float max_x[kWidth], max_y[kWidth], max_z[kWidth];
   std::uint32_t child[kWidth];  // inner node index, kLeaf | block index, or kEmpty
-  std::uint32_t used;           // bit k set: child[k] is not kEmpty
-  std::uint32_t spare[3] = {};  // zero: the padding is explicit, so snapshots are reproducible bytes
-};
-static_assert(sizeof(WideNode) == 128, "six float[4] bounds, four child links and a mask, padded to 32 bytes");
 
-// Deepest tree the traversal's fixed stack holds (3 entries per level); the builder stays far
+  bool used(int k) const { return child[k] != kEmpty; }
+};
+static_assert(sizeof(WideNode) == 224, "six float[8] bounds and eight child links: seven 32-byte rows, no padding");
+
+// Deepest tree the traversal's fixed stack holds (kWidth - 1 entries per level); the builder stays far
 // below it and snapshots are checked against it.
 inline constexpr int kMaxBvhDepth = 64;
 
@@ -32,7 +34,7 @@ inline constexpr int kMaxBvhDepth = 64;
 struct BvhView {
   std::span<const WideNode> nodes;
   std::span<const TriangleBlock> blocks;
-  // Per node, the union of the layers below each of its four children (0 for an unused slot):
+  // Per node, the union of the layers below each of its eight children (0 for an unused slot):
   // a walk that sees none of them skips the child's whole subtree.
   std::span<const std::uint32_t> child_layers;
   int depth = 0;
@@ -45,7 +47,7 @@ struct BvhView {
 struct Bvh {
   std::vector<WideNode> nodes;        // nodes[0] is the root (always an inner node)
   std::vector<TriangleBlock> blocks;  // the leaves: up to 8 triangles each
-  std::vector<std::uint32_t> child_layers;  // 4 per node (BvhView::child_layers)
+  std::vector<std::uint32_t> child_layers;  // kWidth per node (BvhView::child_layers)
   int depth = 0;                      // wide levels, root = 1
 
   BvhView view() const { return {nodes, blocks, child_layers, depth}; }
@@ -54,7 +56,7 @@ struct Bvh {
 
 // What a traversal touched (for benchmarks and tuning).
 struct TraversalStats {
-  std::uint64_t nodes = 0;      // wide nodes whose four children were tested
+  std::uint64_t nodes = 0;      // wide nodes whose eight children were tested
   std::uint64_t leaves = 0;     // blocks handed to the leaf function
   std::uint64_t triangles = 0;  // used lanes in those blocks (counted only when asked: a loop per leaf)
   bool count_triangles = false;

@@ -15,6 +15,7 @@
 #include <xsimd/xsimd.hpp>
 
 #include "broadphase/bvh.h"
+#include "broadphase/child_entry.h"
 #include <capsweep/shapes.h>
 
 namespace capsweep {
@@ -46,7 +47,9 @@ struct SweptBox {
 }
 
 // The slab test of one swept box against four boxes at once (SoA, 16-byte aligned): bit k of
-// the answer is set when box k is entered at a time <= limit, and near[k] is that time.
+// the answer is set when box k is entered at a time <= limit, and near[k] is that time. The
+// heightfield's walk (terrain_walk.h) tests its cells with it; the BVH's nodes use child_entry.h,
+// the same arithmetic eight boxes wide.
 class SweptBoxTest {
  public:
   using F = xsimd::batch<float, xsimd::sse2>;  // baseline x86-64: four boxes per compare
@@ -79,17 +82,27 @@ struct WalkItem {
   float t;
 };
 
+// The planes child_entry reads, from a swept box (as SweptBoxTest computes them).
+[[gnu::always_inline]] inline ChildEntryPlanes child_entry_planes(const SweptBox& s) {
+  ChildEntryPlanes p;
+  for (int k = 0; k < 3; ++k) {
+    p.lo[k] = s.c[k] + s.h[k];
+    p.hi[k] = s.c[k] - s.h[k];
+    p.inv_d[k] = s.inv_d[k];
+  }
+  return p;
+}
+
 // Pushes the children in `bits` (links[k], entry near[k]) so that the nearest is on top; equal
 // times keep slot order.
 [[gnu::always_inline]] inline void push_nearest_first(WalkItem* stack, int& top, unsigned bits, const std::uint32_t* links,
                                                       const float* near) {
-  static_assert(WideNode::kWidth == 4);
   if ((bits & (bits - 1)) == 0) {  // one child: the common case deep in the tree
     const int k = std::countr_zero(bits);
     stack[top++] = {links[k], near[k]};
     return;
   }
-  WalkItem hits[4];
+  WalkItem hits[WideNode::kWidth];
   int count = 0;
   for (; bits != 0; bits &= bits - 1) {
     const int k = std::countr_zero(bits);
@@ -112,11 +125,13 @@ template <class Leaf>
 bool traverse(const BvhView& bvh, const SweptBox& s, float& limit, TraversalStats& stats, Leaf&& leaf,
               std::uint32_t layers = kAllLayers) {
   if (bvh.nodes.empty()) return false;  // a world of terrain alone
-  // Depth is bounded by the builder (median splits past a fixed depth): 3 pushes per level.
-  WalkItem stack[3 * kMaxBvhDepth + 4];
+  // Depth is bounded by the builder (median splits past a fixed depth): a level pops one entry
+  // and pushes at most kWidth.
+  WalkItem stack[(WideNode::kWidth - 1) * kMaxBvhDepth + WideNode::kWidth];
   int top = 0;
   stack[top++] = {0, 0.f};
-  const SweptBoxTest test(s);
+  static const ChildEntryFn test = best_child_entry();
+  const ChildEntryPlanes planes = child_entry_planes(s);
   while (top > 0) {
     const WalkItem item = stack[--top];
     if (item.t > limit) continue;
@@ -130,8 +145,8 @@ bool traverse(const BvhView& bvh, const SweptBox& s, float& limit, TraversalStat
     CAPSWEEP_ASSERT(item.link < bvh.nodes.size(), "a node link is in range");
     const WideNode& n = bvh.nodes[item.link];
     ++stats.nodes;
-    alignas(16) float near[4];
-    unsigned bits = test.enter(n.min_x, n.min_y, n.min_z, n.max_x, n.max_y, n.max_z, limit, near) & n.used;
+    alignas(32) float near[WideNode::kWidth];
+    unsigned bits = test(planes, n, limit, near);
     if (layers != kAllLayers) {
       const std::uint32_t* below = &bvh.child_layers[std::size_t(item.link) * WideNode::kWidth];
       for (int k = 0; k < WideNode::kWidth; ++k) {
@@ -139,7 +154,7 @@ bool traverse(const BvhView& bvh, const SweptBox& s, float& limit, TraversalStat
       }
     }
     if (bits == 0) continue;
-    CAPSWEEP_ASSERT(top + std::popcount(bits) <= int(std::size(stack)), "the traversal stack holds 3 entries per level");
+    CAPSWEEP_ASSERT(top + std::popcount(bits) <= int(std::size(stack)), "the traversal stack holds kWidth - 1 entries per level");
     push_nearest_first(stack, top, bits, n.child, near);
   }
   return false;

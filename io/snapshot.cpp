@@ -192,7 +192,7 @@ void check_meaning(const std::string& path, const WorldArrays& w) {
     for (std::size_t i = r.begin(); i != r.end(); ++i) {
       const WideNode& n = w.bvh.nodes[i];
       for (int k = 0; k < WideNode::kWidth; ++k) {
-        if (!((n.used >> k) & 1u)) continue;
+        if (!n.used(k)) continue;
         const Aabb box = child_box(n, k);
         bool ok = true;
         if (n.child[k] & WideNode::kLeaf) {
@@ -203,7 +203,7 @@ void check_meaning(const std::string& path, const WorldArrays& w) {
         } else {
           const WideNode& c = w.bvh.nodes[n.child[k]];
           for (int j = 0; j < WideNode::kWidth; ++j) {
-            if ((c.used >> j) & 1u) ok = ok && contains(box, child_box(c, j));
+            if (c.used(j)) ok = ok && contains(box, child_box(c, j));
           }
         }
         if (!ok) note(bad_node, i * WideNode::kWidth + std::uint64_t(k));
@@ -247,14 +247,15 @@ void check_arrays(const std::string& path, const WorldArrays& w) {
   for (std::size_t i = 0; i < nodes.size(); ++i) {
     const WideNode& n = nodes[i];
     if (level[i] == 0) refuse(path, "BVH node " + std::to_string(i) + " is not reachable from the root");
-    if (n.used == 0 || n.used > 0xFu) refuse(path, "BVH node " + std::to_string(i) + " has a bad child mask");
+    bool any = false;
     for (int k = 0; k < WideNode::kWidth; ++k) {
       const std::uint32_t c = n.child[k];
-      const bool used = (n.used >> k) & 1u;
-      if (!used) {
-        if (c != WideNode::kEmpty) refuse(path, "BVH node " + std::to_string(i) + ": unused slot with a child");
+      if (!n.used(k)) {
+        const Aabb box = child_box(n, k);
+        if (!(box.min == Vec3{} && box.max == Vec3{})) refuse(path, "BVH node " + std::to_string(i) + ": an unused slot has a box");
         continue;
       }
+      any = true;
       if (c & WideNode::kLeaf) {
         const std::uint32_t b = c & ~WideNode::kLeaf;
         if (b >= block_seen.size() || block_seen[b]++) {
@@ -269,6 +270,7 @@ void check_arrays(const std::string& path, const WorldArrays& w) {
         if (deepest > w.bvh.depth) refuse(path, "the BVH is deeper than its header says");
       }
     }
+    if (!any) refuse(path, "BVH node " + std::to_string(i) + " has no child");
   }
   std::vector<std::uint8_t> triangle_seen(tris, 0);
   for (std::size_t b = 0; b < w.bvh.blocks.size(); ++b) {
@@ -445,6 +447,11 @@ Snapshot load_snapshot(const std::string& path) {
   }
   if (h.version == 4) {
     refuse(path, "CWSW version 4 holds blocks of an older layout (with float normals); rebuild it with `capsweep build` "
+                 "(this build reads version " +
+                     std::to_string(kSnapshotVersion) + ")");
+  }
+  if (h.version == 5) {
+    refuse(path, "CWSW version 5 holds a BVH of an older layout (4-wide nodes); rebuild it with `capsweep build` "
                  "(this build reads version " +
                      std::to_string(kSnapshotVersion) + ")");
   }

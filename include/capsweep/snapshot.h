@@ -12,10 +12,10 @@
 
 namespace capsweep {
 
-// Version 5: triangle blocks without normals (320 bytes). Version 4 (blocks of 416 bytes, with
-// float normals), 3 (blocks with double normals, no heightfield), 2 (no layers) and 1 (not XXH3
-// checksums) files are refused with a message to rebuild them.
-inline constexpr std::uint32_t kSnapshotVersion = 5;
+// Version 6: an 8-wide BVH (nodes of 224 bytes). Version 5 (4-wide nodes), 4 (blocks of 416
+// bytes, with float normals), 3 (blocks with double normals, no heightfield), 2 (no layers) and
+// 1 (not XXH3 checksums) files are refused with a message to rebuild them.
+inline constexpr std::uint32_t kSnapshotVersion = 6;
 
 // A file that is not a snapshot this build can trust: wrong magic, another version or layout,
 // truncated, failing its checksum, or holding an index out of range. Names the file.

@@ -119,6 +119,24 @@ TEST_F(SnapshotMeaning, AChildBoxThatDoesNotHoldItsSubtreeIsRefused) {
   EXPECT_EQ(refusal_after_resealing(), path_ + ": BVH node 0: the box of child 1 does not contain what lies below it");
 }
 
+// An unused slot (link 0xFFFFFFFF) has an all-zero box, so a file's bytes are the builder's.
+TEST_F(SnapshotMeaning, AnUnusedSlotWithABoxIsRefused) {
+  const auto& nodes = world_.arrays().bvh.nodes;
+  std::size_t i = 0;
+  while (i < nodes.size() && nodes[i].used(WideNode::kWidth - 1)) ++i;
+  ASSERT_LT(i, nodes.size()) << "the arena has a node with an unused slot";
+  poke(nodes_ + i * sizeof(WideNode) + offsetof(WideNode, max_y) + (WideNode::kWidth - 1) * sizeof(float), 1.f);
+  EXPECT_EQ(refusal_after_resealing(), path_ + ": BVH node " + std::to_string(i) + ": an unused slot has a box");
+}
+
+TEST_F(SnapshotMeaning, ANodeWithNoChildIsRefused) {
+  for (int k = 0; k < WideNode::kWidth; ++k) {  // the root's slots all unused, their boxes zero
+    poke(nodes_ + offsetof(WideNode, child) + k * sizeof(std::uint32_t), WideNode::kEmpty);
+    for (std::size_t row = 0; row < 6; ++row) poke(nodes_ + (row * WideNode::kWidth + k) * sizeof(float), 0.f);
+  }
+  EXPECT_EQ(refusal_after_resealing(), path_ + ": BVH node 0 has no child");
+}
+
 TEST_F(SnapshotMeaning, ATriangleOnNoLayerIsRefused) {
   poke(layers_ + 7 * sizeof(std::uint32_t), std::uint32_t(0));
   EXPECT_EQ(refusal_after_resealing(), path_ + ": triangle 7 is on no layer (mask 0)");

@@ -326,13 +326,19 @@ void expect_old_version_refused(std::uint32_t version, const std::string& why) {
 // Version 3 files (blocks with double normals, no heightfield section) are told to rebuild.
 TEST(Snapshot, AVersionThreeFileIsToldToRebuild) {
   expect_old_version_refused(3, "CWSW version 3 holds blocks of an older layout (with double normals) and no heightfield "
-                                "section; rebuild it with `capsweep build` (this build reads version 5)");
+                                "section; rebuild it with `capsweep build` (this build reads version 6)");
 }
 
 // Version 4 files (blocks of 416 bytes, with float normals) are told to rebuild.
 TEST(Snapshot, AVersionFourFileIsToldToRebuild) {
   expect_old_version_refused(4, "CWSW version 4 holds blocks of an older layout (with float normals); rebuild it with "
-                                "`capsweep build` (this build reads version 5)");
+                                "`capsweep build` (this build reads version 6)");
+}
+
+// Version 5 files (a BVH of 4-wide nodes, 128 bytes each) are told to rebuild.
+TEST(Snapshot, AVersionFiveFileIsToldToRebuild) {
+  expect_old_version_refused(5, "CWSW version 5 holds a BVH of an older layout (4-wide nodes); rebuild it with "
+                                "`capsweep build` (this build reads version 6)");
 }
 
 }  // namespace
