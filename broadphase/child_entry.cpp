@@ -55,8 +55,10 @@ unsigned child_entry_sse2(const ChildEntryPlanes& p, const WideNode& n, float li
 
 ChildEntryFn best_child_entry() {
   static const ChildEntryFn chosen = [] {
+    // AVX-512 implies AVX2 on every real CPU; a VM may mask CPUID bits one by one.
     const std::string_view isa = best_block_sweep().isa;
-    return isa == "avx2" || isa == "avx512f" ? child_entry_avx2 : child_entry_sse2;
+    const bool avx2 = (isa == "avx2" || isa == "avx512f") && xsimd::available_architectures().avx2;
+    return avx2 ? child_entry_avx2 : child_entry_sse2;
   }();
   return chosen;
 }

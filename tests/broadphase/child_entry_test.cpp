@@ -11,10 +11,12 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <string_view>
 #include <vector>
 
 #include "broadphase/traverse.h"
 #include "core/random.h"
+#include "simd/block_sweep.h"
 
 namespace {
 
@@ -187,36 +189,38 @@ TEST(ChildEntry, TheTwinKeepsWhatTheBoxEntersAndDropsWhatItMisses) {
 }
 
 TEST(ChildEntry, UnusedSlotsAreNeverReported) {
-  // A node whose unused slots' zero boxes lie on the motion's path, and used ones that do not.
+  // A node whose unused slots' zero boxes lie on the motion's path, and used ones that do not;
+  // every mask of used slots, with links up to the largest a leaf or node can have.
   const Capsule capsule{{-1, 0, 0}, {-1, 1, 0}, 0.3f};
   const Vec3 motion{2, 0, 0};
   const ChildEntryPlanes planes = child_entry_planes(make_swept_box(capsule, motion));
-  for (unsigned used = 0; used < (1u << WideNode::kWidth); used += 37) {
+  const std::uint32_t links[4] = {1, WideNode::kLeaf, WideNode::kLeaf | 0x7FFFFFFEu, 0x7FFFFFFEu};
+  for (unsigned used = 0; used < (1u << WideNode::kWidth); ++used) {
     WideNode n = empty_node();
     for (int k = 0; k < WideNode::kWidth; ++k) {
-      if (used >> k & 1u) set_child(n, k, {{5, 5, 5}, {6, 6, 6}}, std::uint32_t(k + 1));
+      if (used >> k & 1u) set_child(n, k, {{5, 5, 5}, {6, 6, 6}}, links[(used + unsigned(k)) % 4]);
     }
     for (const ChildEntryVariant& v : child_entry_variants()) {
       alignas(32) float near[WideNode::kWidth];
-      EXPECT_EQ(v.fn(planes, n, 1.f, near), 0u) << v.isa << ", used " << used;
+      ASSERT_EQ(v.fn(planes, n, 1.f, near), 0u) << v.isa << ", used " << used;
     }
     // The same slots used, with boxes on the path: exactly they are reported.
     for (int k = 0; k < WideNode::kWidth; ++k) {
-      if (used >> k & 1u) set_child(n, k, {{-0.1f, 0, -0.1f}, {0.1f, 0.5f, 0.1f}}, std::uint32_t(k + 1));
+      if (used >> k & 1u) set_child(n, k, {{-0.1f, 0, -0.1f}, {0.1f, 0.5f, 0.1f}}, links[(used + unsigned(k)) % 4]);
     }
     for (const ChildEntryVariant& v : child_entry_variants()) {
       alignas(32) float near[WideNode::kWidth];
-      EXPECT_EQ(v.fn(planes, n, 1.f, near), used) << v.isa << ", used " << used;
+      ASSERT_EQ(v.fn(planes, n, 1.f, near), used) << v.isa << ", used " << used;
     }
   }
 }
 
-TEST(ChildEntry, TheWalkUsesTheWidestVariantTheKernelsDo) {
-  // best_child_entry is one of the variants this CPU runs (never an instruction it lacks).
-  const ChildEntryFn best = best_child_entry();
-  bool listed = false;
-  for (const ChildEntryVariant& v : child_entry_variants()) listed = listed || v.fn == best;
-  EXPECT_TRUE(listed);
+TEST(ChildEntry, TheWalkUsesAVX2WhereTheKernelsDo) {
+  const std::string_view isa = best_block_sweep().isa;
+  bool avx2 = false;
+  for (const ChildEntryVariant& v : child_entry_variants()) avx2 = avx2 || std::string_view(v.isa) == "avx2";
+  const ChildEntryFn expected = (isa == "avx2" || isa == "avx512f") && avx2 ? child_entry_avx2 : child_entry_sse2;
+  EXPECT_EQ(best_child_entry(), expected) << "the kernels run " << isa;
 }
 
 }  // namespace

@@ -127,7 +127,7 @@ TEST(Layers, SubtreesOfOtherLayersAreNotWalked) {
   }
   EXPECT_GT(hits, 100u);
   // The root's children over the second copy are on layer 2 only: a filtered walk tests the
-  // root's four boxes and goes no further (the unfiltered one goes 6-7 nodes deep on average).
+  // root's child boxes and goes no further (the unfiltered one goes 6-7 nodes deep on average).
   EXPECT_EQ(filtered, queries.size()) << "a walk filtered to layer 1 entered layer 2's subtree";
   EXPECT_GT(all, 3 * queries.size());
 }

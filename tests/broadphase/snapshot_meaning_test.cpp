@@ -127,6 +127,10 @@ TEST_F(SnapshotMeaning, AnUnusedSlotWithABoxIsRefused) {
   ASSERT_LT(i, nodes.size()) << "the arena has a node with an unused slot";
   poke(nodes_ + i * sizeof(WideNode) + offsetof(WideNode, max_y) + (WideNode::kWidth - 1) * sizeof(float), 1.f);
   EXPECT_EQ(refusal_after_resealing(), path_ + ": BVH node " + std::to_string(i) + ": an unused slot has a box");
+  // Not even -0.0, which compares equal to zero.
+  poke(nodes_ + i * sizeof(WideNode) + offsetof(WideNode, max_y) + (WideNode::kWidth - 1) * sizeof(float), 0.f);
+  poke(nodes_ + i * sizeof(WideNode) + offsetof(WideNode, min_z) + (WideNode::kWidth - 1) * sizeof(float), -0.f);
+  EXPECT_EQ(refusal_after_resealing(), path_ + ": BVH node " + std::to_string(i) + ": an unused slot has a box");
 }
 
 TEST_F(SnapshotMeaning, ANodeWithNoChildIsRefused) {
