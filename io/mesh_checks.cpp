@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <vector>
@@ -54,6 +55,19 @@ bool to_number(std::string_view word, double& out) {
   const auto [end, ec] = std::from_chars(word.data(), word.data() + word.size(), out);
   return ec == std::errc() && end == word.data() + word.size();
 }
+
+// A number read from a file, for a message: an integer as an integer, anything else as the
+// shortest text that reads back to it (casting 1e30 or NaN to long long is undefined behaviour).
+std::string number_text(double v) {
+  if (v == std::trunc(v) && std::fabs(v) < 9.0e18) return std::to_string((long long)v);
+  char text[32];
+  const auto written = std::to_chars(text, text + sizeof text, v);
+  return std::string(text, written.ptr);
+}
+
+// A list length or a vertex index must be a whole number; above 2^53 a double skips integers.
+bool is_whole(double v, double below) { return v >= 0 && v < below && v == std::trunc(v); }
+constexpr double kTwoTo53 = 9007199254740992.0;
 
 // --- PLY (Greg Turk's format: a text header, then ascii or binary elements) ---
 
@@ -152,10 +166,15 @@ void check_ply(const std::string& path, std::string_view bytes) {
   long long vertices = 0;
   for (const PlyElement& e : elements) {
     if (e.name == "vertex") vertices = e.count;
+    // Records of no properties take no bytes: a binary file could declare 10^18 of them.
+    if (e.count > 0 && e.properties.empty()) {
+      refuse(path, "PLY element '" + e.name + "' declares " + std::to_string(e.count) + " records of no properties");
+    }
   }
+  // An index of 1.5 is refused too: Assimp would truncate it to another vertex without a word.
   auto check_index = [&](double index, long long face) {
-    if (!(index >= 0 && index < double(vertices))) {
-      refuse(path, "face " + std::to_string(face) + " names vertex " + std::to_string((long long)index) + " of " +
+    if (!is_whole(index, double(vertices))) {
+      refuse(path, "face " + std::to_string(face) + " names vertex " + number_text(index) + " of " +
                        std::to_string(vertices));
     }
   };
@@ -192,8 +211,8 @@ void check_ply(const std::string& path, std::string_view bytes) {
           }
           if (!to_number(w, v)) refuse(path, e.name + " " + std::to_string(i) + ": '" + std::string(w) + "' is not a number");
           if (!p.list) continue;
+          if (!is_whole(v, kTwoTo53)) refuse(path, e.name + " " + std::to_string(i) + ": bad list length '" + std::string(w) + "'");
           const long long n = (long long)v;
-          if (double(n) != v || n < 0) refuse(path, e.name + " " + std::to_string(i) + ": bad list length");
           // Assimp 5.2's triangulation aborts the process on a face of no vertices.
           if (n == 0 && is_vertex_indices(e, p)) refuse(path, e.name + " " + std::to_string(i) + " has no vertices");
           for (long long k = 0; k < n; ++k) {
@@ -228,11 +247,11 @@ void check_ply(const std::string& path, std::string_view bytes) {
         if (bytes.size() - at < cn) ends(e, i);
         const double count = read_binary(bytes.data() + at, p.count_type, big);
         at += cn;
-        if (!(count >= 0)) refuse(path, e.name + " " + std::to_string(i) + ": bad list length");
+        if (!is_whole(count, HUGE_VAL)) refuse(path, e.name + " " + std::to_string(i) + ": bad list length " + number_text(count));
         if (count == 0 && is_vertex_indices(e, p)) refuse(path, e.name + " " + std::to_string(i) + " has no vertices");
         const std::size_t tn = std::size_t(ply_type_bytes(p.type));
         if (double(bytes.size() - at) < count * double(tn)) {
-          refuse(path, e.name + " " + std::to_string(i) + " claims " + std::to_string((long long)count) +
+          refuse(path, e.name + " " + std::to_string(i) + " claims " + number_text(count) +
                            " indices but the file ends");
         }
         for (long long k = 0; k < (long long)count; ++k, at += tn) {

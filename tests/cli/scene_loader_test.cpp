@@ -4,6 +4,7 @@
 
 #include <zlib.h>
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <fstream>
@@ -192,6 +193,69 @@ TEST_F(MeshRefusals, BinaryPlyFaceNamingAVertexThatDoesNotExistOrCutShort) {
   // The same file with a good index loads its one triangle.
   body.replace(body.size() - 4, 4, std::string("\x02\0\0\0", 4));
   EXPECT_EQ(load_scene(write("good_bin.ply", ply_header(3, 1, "binary_little_endian") + body)).size(), 1u);
+}
+
+// Numbers no index or count can be (found by fuzz_scene_checks: 8.9e24 as a list length was cast
+// to long long, which is undefined behaviour): each is refused by name, never cast.
+TEST_F(MeshRefusals, PlyListLengthsAndIndicesThatAreNotWholeNumbersInRange) {
+  const std::string vertices = "0 0 0\n1 0 0\n0 0 1\n";
+  const std::pair<const char*, const char*> lengths[] = {
+      {"8888888888888888888888880 0 1 2", "8888888888888888888888880"}, {"nan 0 1 2", "nan"}, {"inf 0 1 2", "inf"},
+      {"-1 0 1 2", "-1"}, {"2.5 0 1 2", "2.5"}, {"1e300 0 1 2", "1e300"}};
+  for (const auto& [face, word] : lengths) {
+    const std::string file = write("length.ply", ply_header(3, 1) + vertices + face + "\n");
+    EXPECT_EQ(refusal(file), file + ": face 0: bad list length '" + word + "'") << face;
+  }
+  const std::pair<const char*, const char*> indices[] = {
+      {"3 0 1 1e30", "1e+30"}, {"3 0 1 nan", "nan"}, {"3 0 1 -inf", "-inf"}, {"3 0 1 1.5", "1.5"}, {"3 0 1 -0.5", "-0.5"}};
+  for (const auto& [face, shown] : indices) {
+    const std::string file = write("index.ply", ply_header(3, 1) + vertices + face + "\n");
+    EXPECT_EQ(refusal(file), file + ": face 0 names vertex " + shown + " of 3") << face;
+  }
+  // Binary: a float list length of infinity, of 2.5 or of 1e30, and a double index of 1e30.
+  std::string floats;
+  auto put = [](std::string& out, auto v) { out.append(reinterpret_cast<const char*>(&v), sizeof v); };
+  for (float f : {0.f, 0.f, 0.f, 1.f, 0.f, 0.f, 0.f, 0.f, 1.f}) put(floats, f);
+  const std::string float_lengths = "ply\nformat binary_little_endian 1.0\nelement vertex 3\nproperty float x\n"
+                                    "property float y\nproperty float z\nelement face 1\n"
+                                    "property list float int vertex_indices\nend_header\n";
+  const std::pair<float, const char*> counts[] = {
+      {INFINITY, ": face 0: bad list length inf"}, {2.5f, ": face 0: bad list length 2.5"},
+      {1e30f, ": face 0 claims 1.0000000150474662e+30 indices but the file ends"}};
+  for (const auto& [count, why] : counts) {
+    std::string body = floats;
+    put(body, count);
+    for (int i : {0, 1, 2}) put(body, i);
+    const std::string file = write("count_bin.ply", float_lengths + body);
+    EXPECT_EQ(refusal(file), file + why) << count;
+  }
+  std::string body = floats;
+  put(body, std::uint8_t(3));
+  for (double index : {0.0, 1.0, 1e30}) put(body, index);
+  std::string double_indices = float_lengths;
+  double_indices.replace(double_indices.find("list float int"), 14, "list uchar double");
+  const std::string file = write("index_bin.ply", double_indices + body);
+  EXPECT_EQ(refusal(file), file + ": face 0 names vertex 1e+30 of 3");
+}
+
+// Records of no properties take no bytes, so a binary file's count of them bounds no work (found
+// by fuzz_scene_checks: 5.6e18 of them kept the checker busy for good).
+TEST_F(MeshRefusals, PlyElementOfRecordsWithNoProperties) {
+  std::string body;
+  for (float f : {0.f, 0.f, 0.f, 1.f, 0.f, 0.f, 0.f, 0.f, 1.f}) body.append(reinterpret_cast<const char*>(&f), 4);
+  body += '\x03';
+  for (int i : {0, 1, 2}) body.append(reinterpret_cast<const char*>(&i), 4);
+  std::string header = ply_header(3, 1, "binary_little_endian");
+  header.insert(header.find("end_header"), "element nothing 5555555555555555555\n");
+  const std::string file = write("empty_records.ply", header + body);
+  EXPECT_EQ(refusal(file), file + ": PLY element 'nothing' declares 5555555555555555555 records of no properties");
+  // None of them is fine, in either format.
+  header.replace(header.find("5555555555555555555"), 19, "0");
+  EXPECT_EQ(load_scene(write("no_records.ply", header + body)).size(), 1u);
+  std::string ascii = ply_header(3, 1);
+  ascii.insert(ascii.find("end_header"), "element nothing 2\n");
+  const std::string text = write("empty_records_ascii.ply", ascii + "0 0 0\n1 0 0\n0 0 1\n3 0 1 2\n\n\n");
+  EXPECT_EQ(refusal(text), text + ": PLY element 'nothing' declares 2 records of no properties");
 }
 
 TEST_F(MeshRefusals, OffIndexOutOfRange) {
