@@ -26,9 +26,12 @@ struct alignas(32) WideNode {
 };
 static_assert(sizeof(WideNode) == 224, "six float[8] bounds and eight child links: seven 32-byte rows, no padding");
 
-// Deepest tree the traversal's fixed stack holds (kWidth - 1 entries per level); the builder stays far
-// below it and snapshots are checked against it.
-inline constexpr int kMaxBvhDepth = 64;
+// Deepest tree the traversal's fixed stack holds (kWidth - 1 entries per level); snapshots are
+// checked against it. The builder cannot pass it: every wide level splits each child's range at
+// least once, ranges split by SAH only above 40 binary splits and at the median below, and a
+// median split halves a range of fewer than 2^32 triangles, so an inner node has at most 40 + 28
+// splits above it and the tree at most 69 levels. (Real scenes stay near 10.)
+inline constexpr int kMaxBvhDepth = 72;
 
 // The tree as the traversal reads it, wherever its arrays live (built, or mapped from a snapshot).
 struct BvhView {

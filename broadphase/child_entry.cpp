@@ -5,6 +5,7 @@
 #include <emmintrin.h>
 #include <xsimd/xsimd.hpp>
 
+#include "broadphase/traverse.h"
 #include "simd/block_sweep.h"
 
 namespace capsweep {
@@ -14,23 +15,6 @@ namespace {
 // minps / maxps: the second operand unless the first is strictly less (greater).
 float min_ps(float a, float b) { return a < b ? a : b; }
 float max_ps(float a, float b) { return a > b ? a : b; }
-
-// Four children [first, first + 4) with SSE2: the same operations, in the same order, as the
-// twin and the AVX2 variant.
-unsigned four(const ChildEntryPlanes& p, const WideNode& n, int first, float limit, float* near) {
-  const __m128 lx = _mm_mul_ps(_mm_sub_ps(_mm_load_ps(n.min_x + first), _mm_set1_ps(p.lo[0])), _mm_set1_ps(p.inv_d[0]));
-  const __m128 ly = _mm_mul_ps(_mm_sub_ps(_mm_load_ps(n.min_y + first), _mm_set1_ps(p.lo[1])), _mm_set1_ps(p.inv_d[1]));
-  const __m128 lz = _mm_mul_ps(_mm_sub_ps(_mm_load_ps(n.min_z + first), _mm_set1_ps(p.lo[2])), _mm_set1_ps(p.inv_d[2]));
-  const __m128 ux = _mm_mul_ps(_mm_sub_ps(_mm_load_ps(n.max_x + first), _mm_set1_ps(p.hi[0])), _mm_set1_ps(p.inv_d[0]));
-  const __m128 uy = _mm_mul_ps(_mm_sub_ps(_mm_load_ps(n.max_y + first), _mm_set1_ps(p.hi[1])), _mm_set1_ps(p.inv_d[1]));
-  const __m128 uz = _mm_mul_ps(_mm_sub_ps(_mm_load_ps(n.max_z + first), _mm_set1_ps(p.hi[2])), _mm_set1_ps(p.inv_d[2]));
-  const __m128 t_near = _mm_max_ps(_mm_max_ps(_mm_min_ps(lx, ux), _mm_min_ps(ly, uy)), _mm_max_ps(_mm_min_ps(lz, uz), _mm_setzero_ps()));
-  const __m128 t_far = _mm_min_ps(_mm_min_ps(_mm_max_ps(lx, ux), _mm_max_ps(ly, uy)), _mm_min_ps(_mm_max_ps(lz, uz), _mm_set1_ps(1.f)));
-  const __m128 entered = _mm_and_ps(_mm_cmple_ps(t_near, t_far), _mm_cmple_ps(t_near, _mm_set1_ps(limit)));
-  const __m128i empty = _mm_cmpeq_epi32(_mm_load_si128(reinterpret_cast<const __m128i*>(n.child + first)), _mm_set1_epi32(-1));
-  _mm_store_ps(near + first, t_near);
-  return unsigned(_mm_movemask_ps(_mm_andnot_ps(_mm_castsi128_ps(empty), entered)));
-}
 
 }  // namespace
 
@@ -49,8 +33,18 @@ unsigned child_entry_scalar(const ChildEntryPlanes& p, const WideNode& n, float 
 }
 
 unsigned child_entry_sse2(const ChildEntryPlanes& p, const WideNode& n, float limit, float* near) {
+  // The heightfield's four-box test (traverse.h) on each half, then the unused slots dropped.
   static_assert(WideNode::kWidth == 8);
-  return four(p, n, 0, limit, near) | four(p, n, 4, limit, near) << 4;
+  const SweptBoxTest test(p);
+  unsigned bits = 0;
+  for (int first : {0, 4}) {
+    const unsigned entered = test.enter(n.min_x + first, n.min_y + first, n.min_z + first, n.max_x + first,
+                                        n.max_y + first, n.max_z + first, limit, near + first);
+    const __m128i empty = _mm_cmpeq_epi32(_mm_load_si128(reinterpret_cast<const __m128i*>(n.child + first)),
+                                          _mm_set1_epi32(-1));
+    bits |= (entered & ~unsigned(_mm_movemask_ps(_mm_castsi128_ps(empty)))) << first;
+  }
+  return bits;
 }
 
 ChildEntryFn best_child_entry() {

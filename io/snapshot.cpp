@@ -51,6 +51,19 @@ static_assert(sizeof(Header) == 128);
 constexpr std::uint32_t kSizes[5] = {sizeof(Triangle), sizeof(Aabb), sizeof(WideNode), sizeof(TriangleBlock),
                                      sizeof(TriangleLinks)};
 
+// What each older version held that this build reads no more; such a file is told to rebuild.
+// (Version 1 predates XXH3 checksums and is refused before these.) A format change adds a row.
+struct OlderVersion {
+  std::uint32_t version;
+  const char* held;
+};
+constexpr OlderVersion kOlderVersions[] = {
+    {2, "has no layers"},
+    {3, "holds blocks of an older layout (with double normals) and no heightfield section"},
+    {4, "holds blocks of an older layout (with float normals)"},
+    {5, "holds a BVH of an older layout (4-wide nodes)"},
+};
+
 std::uint64_t align_up(std::uint64_t n) { return (n + kAlign - 1) / kAlign * kAlign; }
 
 // Version 4: the heightfield (all zero when the world has none), the first section after the
@@ -439,24 +452,11 @@ Snapshot load_snapshot(const std::string& path) {
   if (h.version == 1) {
     refuse(path, "CWSW version 1 is no longer read (its checksum is not XXH3); rebuild it with `capsweep build`");
   }
-  if (h.version == 2) {
-    refuse(path, "CWSW version 2 has no layers; rebuild it with `capsweep build` (this build reads version " +
-                     std::to_string(kSnapshotVersion) + ")");
-  }
-  if (h.version == 3) {
-    refuse(path, "CWSW version 3 holds blocks of an older layout (with double normals) and no heightfield section; "
-                 "rebuild it with `capsweep build` (this build reads version " +
-                     std::to_string(kSnapshotVersion) + ")");
-  }
-  if (h.version == 4) {
-    refuse(path, "CWSW version 4 holds blocks of an older layout (with float normals); rebuild it with `capsweep build` "
-                 "(this build reads version " +
-                     std::to_string(kSnapshotVersion) + ")");
-  }
-  if (h.version == 5) {
-    refuse(path, "CWSW version 5 holds a BVH of an older layout (4-wide nodes); rebuild it with `capsweep build` "
-                 "(this build reads version " +
-                     std::to_string(kSnapshotVersion) + ")");
+  for (const OlderVersion& older : kOlderVersions) {
+    if (h.version == older.version) {
+      refuse(path, "CWSW version " + std::to_string(older.version) + " " + older.held +
+                       "; rebuild it with `capsweep build` (this build reads version " + std::to_string(kSnapshotVersion) + ")");
+    }
   }
   if (h.version != kSnapshotVersion) {
     refuse(path, "snapshot version " + std::to_string(h.version) + ", this build reads version " +

@@ -323,6 +323,12 @@ void expect_old_version_refused(std::uint32_t version, const std::string& why) {
   std::remove(old.c_str());
 }
 
+// Version 2 files (no layers) are told to rebuild.
+TEST(Snapshot, AVersionTwoFileIsToldToRebuild) {
+  expect_old_version_refused(2, "CWSW version 2 has no layers; rebuild it with `capsweep build` (this build reads "
+                                "version 6)");
+}
+
 // Version 3 files (blocks with double normals, no heightfield section) are told to rebuild.
 TEST(Snapshot, AVersionThreeFileIsToldToRebuild) {
   expect_old_version_refused(3, "CWSW version 3 holds blocks of an older layout (with double normals) and no heightfield "
