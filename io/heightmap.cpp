@@ -1,6 +1,7 @@
 #include <capsweep/heightmap.h>
 
 #include <png.h>
+#include <sys/stat.h>
 
 #include <cerrno>
 #include <cmath>
@@ -108,6 +109,16 @@ Gray read_gray_png(const std::string& path, const char* what, bool allow_low_dep
     refuse(path, std::string(what) + " has 8 or 16 bits a pixel, this one " + std::to_string(h.depth));
   }
   if (std::uint64_t(h.width) * h.height > kMaxSamples) refuse(path, "more than 2^31 pixels");
+  // Deflate expands a byte to at most 1032 (zlib's FAQ, "the theoretical limit"), so the pixels
+  // of a larger image cannot be in this file: refused before they are allocated, not after
+  // gigabytes for a 100-byte file whose header lies.
+  struct stat st {};
+  const std::uint64_t file_bytes = fstat(fileno(file.f), &st) == 0 ? std::uint64_t(st.st_size) : 0;
+  const std::uint64_t packed_bytes = std::uint64_t(h.width) * h.height * std::uint64_t(h.depth) / 8;
+  if (packed_bytes > 1032 * file_bytes) {
+    refuse(path, "its header claims " + std::to_string(h.width) + " x " + std::to_string(h.height) + " pixels of " +
+                     std::to_string(h.depth) + " bits, more than its " + std::to_string(file_bytes) + " bytes can hold");
+  }
   std::vector<unsigned char> pixels(h.row_bytes * h.height);
   std::vector<png_bytep> rows(h.height);
   for (png_uint_32 y = 0; y < h.height; ++y) rows[y] = pixels.data() + y * h.row_bytes;

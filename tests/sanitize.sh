@@ -31,5 +31,5 @@ echo "== the fuzzers (clang, libFuzzer, ASan and UBSan), $runs inputs each"
 cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
       -DCAPSWEEP_SANITIZE=ON -DCAPSWEEP_ASSERTS=ON -DCAPSWEEP_FUZZ=ON -DCAPSWEEP_FUZZ_RUNS="$runs" \
       -DCAPSWEEP_BUILD_BENCH=OFF -DCAPSWEEP_BUILD_PYTHON=OFF -DCAPSWEEP_INSTALL=OFF > /dev/null
-cmake --build build-fuzz -j"$jobs" --target fuzz_query_files fuzz_snapshot fuzz_scene_checks fuzz_requests
+cmake --build build-fuzz -j"$jobs" --target fuzz_query_files fuzz_snapshot fuzz_scene_checks fuzz_requests fuzz_heightmap
 ctest --test-dir build-fuzz --output-on-failure -L fuzz

@@ -3,6 +3,7 @@
 // is refused naming the file and what is wrong. Then the command: capsweep heightmap and
 // capsweep build --heightmap, alone and with a mesh on the terrain.
 #include <sys/wait.h>
+#include <zlib.h>
 
 #include <cmath>
 #include <cstring>
@@ -119,6 +120,18 @@ TEST_F(Heightmap, FilesThatAreNotHeightmapsAreRefusedByName) {
   corrupt[25] ^= 0x40;  // inside IHDR: its CRC no longer matches
   write("corrupt.png", corrupt);
   expect_refused(path("corrupt.png"), o, "corrupt.png: not a readable PNG");
+  // A header claiming more pixels than deflate can pack into the file (46,000 x 46,000 16-bit
+  // pixels would be 4.2 GB; the 1032:1 limit lets 100-odd bytes hold 100 KB) is refused before a
+  // byte of them is allocated. The CRC is resealed, so libpng itself would accept the header.
+  std::string huge = bytes;
+  for (int at : {16, 20}) {
+    for (int k = 0; k < 4; ++k) huge[std::size_t(at + k)] = char((46000u >> (24 - 8 * k)) & 0xFFu);
+  }
+  const std::uint32_t crc = std::uint32_t(crc32(0, reinterpret_cast<const Bytef*>(huge.data() + 12), 17));
+  for (int k = 0; k < 4; ++k) huge[std::size_t(29 + k)] = char((crc >> (24 - 8 * k)) & 0xFFu);
+  write("huge.png", huge);
+  expect_refused(path("huge.png"), o, "huge.png: its header claims 46000 x 46000 pixels of 16 bits, more than its " +
+                                          std::to_string(huge.size()) + " bytes can hold");
   // A size given for a PNG must be its own.
   o.columns = 5;
   expect_refused(path("g.png"), o, "the image is 4 x 4, not 5 x 0");
