@@ -87,7 +87,10 @@ struct Gray {
   std::vector<std::uint16_t> values;
 };
 
-Gray read_gray_png(const std::string& path, const char* what, bool allow_low_depth) {
+// `check_size(width, height)` refuses an image of the wrong size from its header alone, before
+// its pixels are read.
+template <class CheckSize>
+Gray read_gray_png(const std::string& path, const char* what, bool allow_low_depth, const CheckSize& check_size) {
   File file;
   file.f = std::fopen(path.c_str(), "rb");
   if (!file.f) refuse(path, std::string("cannot open: ") + std::strerror(errno));
@@ -113,12 +116,14 @@ Gray read_gray_png(const std::string& path, const char* what, bool allow_low_dep
   // of a larger image cannot be in this file: refused before they are allocated, not after
   // gigabytes for a 100-byte file whose header lies.
   struct stat st {};
-  const std::uint64_t file_bytes = fstat(fileno(file.f), &st) == 0 ? std::uint64_t(st.st_size) : 0;
+  if (fstat(fileno(file.f), &st) != 0) refuse(path, std::string("cannot stat: ") + std::strerror(errno));
+  const std::uint64_t file_bytes = std::uint64_t(st.st_size);
   const std::uint64_t packed_bytes = std::uint64_t(h.width) * h.height * std::uint64_t(h.depth) / 8;
-  if (packed_bytes > 1032 * file_bytes) {
+  if ((packed_bytes + 1031) / 1032 > file_bytes) {
     refuse(path, "its header claims " + std::to_string(h.width) + " x " + std::to_string(h.height) + " pixels of " +
                      std::to_string(h.depth) + " bits, more than its " + std::to_string(file_bytes) + " bytes can hold");
   }
+  check_size(h.width, h.height);
   std::vector<unsigned char> pixels(h.row_bytes * h.height);
   std::vector<png_bytep> rows(h.height);
   for (png_uint_32 y = 0; y < h.height; ++y) rows[y] = pixels.data() + y * h.row_bytes;
@@ -174,11 +179,12 @@ Heightfield load_heightmap(const std::string& path, const HeightmapOptions& o) {
   t.origin = o.origin;
   t.layers = o.layers;
   if (is_png(path)) {
-    Gray g = read_gray_png(path, "a heightmap", false);
-    if ((o.columns != 0 && o.columns != g.width) || (o.rows != 0 && o.rows != g.height)) {
-      refuse(path, "the image is " + std::to_string(g.width) + " x " + std::to_string(g.height) + ", not " +
-                       std::to_string(o.columns) + " x " + std::to_string(o.rows));
-    }
+    Gray g = read_gray_png(path, "a heightmap", false, [&](std::uint32_t width, std::uint32_t height) {
+      if ((o.columns != 0 && o.columns != width) || (o.rows != 0 && o.rows != height)) {
+        refuse(path, "the image is " + std::to_string(width) + " x " + std::to_string(height) + ", not " +
+                         std::to_string(o.columns) + " x " + std::to_string(o.rows));
+      }
+    });
     t.columns = g.width;
     t.rows = g.height;
     t.samples = std::move(g.values);
@@ -195,12 +201,14 @@ Heightfield load_heightmap(const std::string& path, const HeightmapOptions& o) {
     }
   }
   if (!o.holes.empty()) {
-    const Gray holes = read_gray_png(o.holes, "a hole mask", true);
-    if (t.columns < 2 || t.rows < 2 || holes.width != t.columns - 1 || holes.height != t.rows - 1) {
-      refuse(o.holes, "a hole mask has a pixel per cell: " + std::to_string(t.columns < 2 ? 0 : t.columns - 1) + " x " +
-                          std::to_string(t.rows < 2 ? 0 : t.rows - 1) + " for " + path + ", this one is " +
-                          std::to_string(holes.width) + " x " + std::to_string(holes.height));
-    }
+    // A mask of 1-bit pixels packs eight into a byte: its size is checked before they are read.
+    const Gray holes = read_gray_png(o.holes, "a hole mask", true, [&](std::uint32_t width, std::uint32_t height) {
+      if (t.columns < 2 || t.rows < 2 || width != t.columns - 1 || height != t.rows - 1) {
+        refuse(o.holes, "a hole mask has a pixel per cell: " + std::to_string(t.columns < 2 ? 0 : t.columns - 1) +
+                            " x " + std::to_string(t.rows < 2 ? 0 : t.rows - 1) + " for " + path + ", this one is " +
+                            std::to_string(width) + " x " + std::to_string(height));
+      }
+    });
     t.holes.resize(holes.values.size());
     for (std::size_t i = 0; i < t.holes.size(); ++i) t.holes[i] = holes.values[i] != 0;
   }

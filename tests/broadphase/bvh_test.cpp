@@ -73,7 +73,7 @@ void check_bvh(const std::vector<Triangle>& soup) {
   check_node(bvh, 0, soup, seen, nodes);
   EXPECT_EQ(nodes, bvh.nodes.size()) << "unreachable nodes";
   for (std::size_t i = 0; i < soup.size(); ++i) ASSERT_EQ(seen[i], 1) << "triangle " << i;
-  EXPECT_LE(bvh.depth, 64) << "the traversal stack holds kWidth - 1 entries per level";
+  EXPECT_LE(bvh.depth, 64) << "far below kMaxBvhDepth, the deepest tree the traversal stack holds";
 }
 
 std::vector<Triangle> random_soup(std::size_t n, std::uint64_t seed, double half) {

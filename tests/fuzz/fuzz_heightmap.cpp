@@ -1,38 +1,61 @@
 // libFuzzer: the heightmap reader (load_heightmap: a grayscale PNG through libpng, or raw float32
-// samples) on any bytes. The first byte says whether the size is given (the next two bytes, each
-// below 64) and whether the file is also its own hole mask; the rest is written to a file of this
-// process and read back. The reader must refuse with HeightmapError or return a heightfield that
-// check_heightfield accepts (checked), and never crash, leak, read out of bounds or allocate for
-// pixels the file cannot hold (ASan, UBSan, -malloc_limit_mb).
+// samples, and a PNG hole mask) on any bytes. Byte 0 says whether the size is given (bytes 1 and
+// 2, each below 64) and whether a hole mask follows: then bytes 3-4 are its length, and it is the
+// input's last bytes. Each file is written to a file of this process and read back. The reader
+// must refuse with HeightmapError or return a heightfield of the size asked, whose arrays hold
+// what that size says, and never crash, leak or read out of bounds (ASan, UBSan); allocating for
+// pixels the file cannot hold trips -malloc_limit_mb (tests/fuzz/CMakeLists.txt).
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <string>
 
 #include <capsweep/heightmap.h>
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  using namespace capsweep;
-  if (size < 3) return 0;
-  static const std::string path = "/tmp/capsweep_fuzz_" + std::to_string(getpid()) + ".heightmap";
+namespace {
+
+void write(const std::string& path, const std::uint8_t* data, std::size_t size) {
   std::FILE* f = std::fopen(path.c_str(), "wb");
   if (!f) __builtin_trap();
-  std::fwrite(data + 3, 1, size - 3, f);
+  if (size) std::fwrite(data, 1, size, f);
   std::fclose(f);
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  using namespace capsweep;
+  if (size < 5) return 0;
+  static const std::string map = "/tmp/capsweep_fuzz_" + std::to_string(getpid()) + ".heightmap";
+  static const std::string mask = "/tmp/capsweep_fuzz_" + std::to_string(getpid()) + ".holes";
   HeightmapOptions o;
   if (data[0] & 1) {
     o.columns = data[1] % 64;
     o.rows = data[2] % 64;
   }
-  if (data[0] & 2) o.holes = path;
+  std::size_t map_bytes = size - 5;
+  if (data[0] & 2) {
+    const std::size_t mask_bytes = std::min<std::size_t>(map_bytes, std::size_t(data[3]) | std::size_t(data[4]) << 8);
+    map_bytes -= mask_bytes;
+    write(mask, data + 5 + map_bytes, mask_bytes);
+    o.holes = mask;
+  }
+  write(map, data + 5, map_bytes);
   try {
-    const Heightfield t = load_heightmap(path, o);
-    // accepted a heightfield check_heightfield refuses, or one of another size than asked
-    if (!check_heightfield(t).empty() || (o.columns != 0 && t.columns != o.columns) || (o.rows != 0 && t.rows != o.rows)) {
+    const Heightfield t = load_heightmap(map, o);
+    const std::size_t samples = std::size_t(t.columns) * t.rows;
+    const std::size_t cells = std::size_t(t.columns - 1) * (t.rows - 1);
+    // accepted another size than asked, or arrays that do not hold what the size says
+    if ((o.columns != 0 && t.columns != o.columns) || (o.rows != 0 && t.rows != o.rows) ||
+        t.heights.size() + t.samples.size() != samples || (t.heights.empty() == t.samples.empty()) ||
+        t.holes.size() != (o.holes.empty() ? 0 : cells)) {
       __builtin_trap();
     }
   } catch (const HeightmapError&) {
   }
+  std::remove(map.c_str());
+  std::remove(mask.c_str());
   return 0;
 }
