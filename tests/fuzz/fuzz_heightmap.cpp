@@ -5,8 +5,6 @@
 // must refuse with HeightmapError or return a heightfield of the size asked, whose arrays hold
 // what that size says, and never crash, leak or read out of bounds (ASan, UBSan); allocating for
 // pixels the file cannot hold trips -malloc_limit_mb (tests/fuzz/CMakeLists.txt).
-#include <unistd.h>
-
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -14,22 +12,14 @@
 
 #include <capsweep/heightmap.h>
 
-namespace {
-
-void write(const std::string& path, const std::uint8_t* data, std::size_t size) {
-  std::FILE* f = std::fopen(path.c_str(), "wb");
-  if (!f) __builtin_trap();
-  if (size) std::fwrite(data, 1, size, f);
-  std::fclose(f);
-}
-
-}  // namespace
+#include "tests/fuzz/scratch_file.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace capsweep;
+  using namespace capsweep::fuzz;
   if (size < 5) return 0;
-  static const std::string map = "/tmp/capsweep_fuzz_" + std::to_string(getpid()) + ".heightmap";
-  static const std::string mask = "/tmp/capsweep_fuzz_" + std::to_string(getpid()) + ".holes";
+  static const std::string map = scratch_path(".heightmap");
+  static const std::string mask = scratch_path(".holes");
   HeightmapOptions o;
   if (data[0] & 1) {
     o.columns = data[1] % 64;
@@ -39,10 +29,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (data[0] & 2) {
     const std::size_t mask_bytes = std::min<std::size_t>(map_bytes, std::size_t(data[3]) | std::size_t(data[4]) << 8);
     map_bytes -= mask_bytes;
-    write(mask, data + 5 + map_bytes, mask_bytes);
+    write_scratch(mask, data + 5 + map_bytes, mask_bytes);
     o.holes = mask;
   }
-  write(map, data + 5, map_bytes);
+  write_scratch(map, data + 5, map_bytes);
   try {
     const Heightfield t = load_heightmap(map, o);
     const std::size_t samples = std::size_t(t.columns) * t.rows;

@@ -1,8 +1,6 @@
 // libFuzzer: the CWSQ (versions 1 to 7) and CWSR readers on any bytes. Each input is written to a file of this
 // process and read back; the readers must refuse with FormatError or return records that obey
 // the format (checked), and never crash, leak or read out of bounds (ASan, UBSan).
-#include <unistd.h>
-
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -10,23 +8,14 @@
 
 #include <capsweep/query_file.h>
 
-namespace {
+#include "tests/fuzz/scratch_file.h"
 
-std::string scratch(const char* kind) { return "/tmp/capsweep_fuzz_" + std::to_string(getpid()) + kind; }
-
-void write(const std::string& path, const std::uint8_t* data, std::size_t size) {
-  std::FILE* f = std::fopen(path.c_str(), "wb");
-  if (!f) __builtin_trap();
-  if (size) std::fwrite(data, 1, size, f);
-  std::fclose(f);
-}
-
-}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace capsweep;
-  const std::string q = scratch(".cwsq"), r = scratch(".cwsr");
-  write(q, data, size);
+  using namespace capsweep::fuzz;
+  const std::string q = scratch_path(".cwsq"), r = scratch_path(".cwsr");
+  write_scratch(q, data, size);
   try {
     for (const SweepQuery& query : read_queries(q)) {
       // accepted a bad query, or a mask of 0 (which sees nothing)
@@ -53,7 +42,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
   } catch (const FormatError&) {
   }
-  write(r, data, size);
+  write_scratch(r, data, size);
   try {
     for (const SweepHit& hit : read_results(r)) {
       if (!std::isfinite(hit.t) || (hit.hit && hit.t == 0.f) != (hit_code(hit) == 2)) __builtin_trap();

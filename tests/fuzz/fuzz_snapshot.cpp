@@ -1,8 +1,6 @@
 // libFuzzer: the CWSW snapshot loader on any bytes (the checksum is recomputed for half the
 // inputs, so the checks behind it are reached: indices, boxes, blocks). A snapshot that loads
 // must answer a sweep without crashing.
-#include <unistd.h>
-
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -10,6 +8,8 @@
 #include <vector>
 
 #include <capsweep/snapshot.h>
+
+#include "tests/fuzz/scratch_file.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace capsweep;
@@ -22,11 +22,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::uint64_t header = snapshot_checksum(bytes.data(), 120);
     std::memcpy(bytes.data() + 120, &header, 8);
   }
-  const std::string path = "/tmp/capsweep_fuzz_" + std::to_string(getpid()) + ".cwsw";
-  std::FILE* f = std::fopen(path.c_str(), "wb");
-  if (!f) __builtin_trap();
-  std::fwrite(bytes.data(), 1, bytes.size(), f);
-  std::fclose(f);
+  const std::string path = fuzz::scratch_path(".cwsw");
+  fuzz::write_scratch(path, bytes.data(), bytes.size());
   try {
     const Snapshot s = load_snapshot(path);
     const SweepQuery q{{s.world.bounds().min, s.world.bounds().max, 0.5f}, {1, -1, 0.5f}};
