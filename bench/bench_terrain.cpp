@@ -31,7 +31,7 @@ struct TerrainPair {
 
 const TerrainPair& zero_ad() {
   static const std::unique_ptr<TerrainPair> pair = [] {
-    const std::string path = std::string(CAPSWEEP_SHARED_SCENES) + "/0ad_corinthian_isthmus_4p.obj.gz";
+    const std::string path = std::string(CAPSWEEP_SCENES_DIR) + "/0ad_corinthian_isthmus_4p.obj.gz";
     const GridMesh grid = heightfield_of_grid_mesh(load_scene(path));
     return std::make_unique<TerrainPair>(TerrainPair{World(heightfield_mesh(grid.terrain)), World(grid.terrain)});
   }();

@@ -19,7 +19,7 @@ const World& world_for(const std::string& scene) {
   auto& w = cache[scene];
   if (!w) {
     w = std::make_unique<World>(scene == "arena" ? make_arena()
-                                                 : load_scene(std::string(CAPSWEEP_SHARED_SCENES) + "/" + scene));
+                                                 : load_scene(std::string(CAPSWEEP_SCENES_DIR) + "/" + scene));
   }
   return *w;
 }

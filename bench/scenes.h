@@ -10,7 +10,7 @@
 
 namespace capsweep::bench {
 
-// "arena" or a file name in the shared scenes folder.
+// "arena" or a file name in scenes/.
 const std::vector<std::string>& scene_names();
 const World& world_for(const std::string& scene);
 // 8192 seeded queries of the workload (the same on every run).

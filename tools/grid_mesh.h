@@ -1,4 +1,4 @@
-// A terrain mesh exported cell by cell from a regular grid (the shared 0 A.D. scene: every
+// A terrain mesh exported cell by cell from a regular grid (the 0 A.D. scene of scenes/: every
 // cell's first half row by row, then every cell's second half, split as heightfield.h splits
 // cells) read back as the heightfield it came from: for comparing a heightfield world with the
 // mesh world of the same terrain in the tests and the benchmarks.

@@ -90,7 +90,7 @@ std::vector<Triangle> random_soup(std::size_t n, std::uint64_t seed, double half
 TEST(Bvh, HoldsEveryTriangleOnceOnTheArena) { check_bvh(make_arena()); }
 
 TEST(Bvh, HoldsEveryTriangleOnceOnARealScene) {
-  check_bvh(load_scene(std::string(CAPSWEEP_SHARED_SCENES) + "/recast_dungeon.obj"));
+  check_bvh(load_scene(std::string(CAPSWEEP_SCENES_DIR) + "/recast_dungeon.obj"));
 }
 
 TEST(Bvh, HoldsEveryTriangleOnceOnRandomSoupsOfAnySize) {

@@ -1,4 +1,4 @@
-// World::sweep_ellipsoid on the arena and every shared scene: person-sized ellipsoids on each
+// World::sweep_ellipsoid on the arena and every scene of scenes/: person-sized ellipsoids on each
 // workload's motions, and ellipsoids of every shape grazing the scenes' own vertices, edges and
 // faces. The three paths give the same bytes (brute on a subset of the large scenes), every
 // thread count and the reversed batch give the same bytes, and the eSpace oracle accepts a

@@ -1,4 +1,4 @@
-// Movement invariants on every shared scene and the arena, over at least 1,000,000 agent-moves
+// Movement invariants on every scene of scenes/ and the arena, over at least 1,000,000 agent-moves
 // at walking speed and 1,000,000 at 100 m per tick, agents colliding:
 //   - no agent ends a tick closer to the mesh than skin - tolerance (exact distance, the
 //     oracle's own code, candidates from the oracle's own grid);

@@ -1,4 +1,4 @@
-// The three sweep paths on every shared scene and the arena, for 100k queries of each workload
+// The three sweep paths on every scene of scenes/ and the arena, for 100k queries of each workload
 // (rays included) and 100k adversarial capsules, rays and segments:
 //   - scalar (BVH + scalar kernel) gives exactly brute's bytes (brute on a subset of the large
 //     scenes, to keep CI quick);

@@ -143,7 +143,7 @@ INSTANTIATE_TEST_SUITE_P(
                     Case{"odd_sizes", {.columns = 6, .rows = 97, .cell = 0.75f, .seed = 6}, true}),
     [](const auto& info) { return std::string(info.param.name); });
 
-// The shared 0 A.D. terrain is a grid exported as a mesh: read back as its heightfield, it must
+// The 0 A.D. terrain is a grid exported as a mesh: read back as its heightfield, it must
 // answer exactly like the mesh of the same triangles.
 TEST(Terrain, TheZeroADTerrainAnswersLikeItsMesh) {
   const GridMesh grid = heightfield_of_grid_mesh(scenes::load("0ad_corinthian_isthmus_4p.obj.gz"));

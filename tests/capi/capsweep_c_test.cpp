@@ -33,7 +33,7 @@ namespace {
 
 using namespace capsweep;
 
-const std::string kDungeon = std::string(CAPSWEEP_SHARED_SCENES) + "/recast_dungeon.obj";
+const std::string kDungeon = std::string(CAPSWEEP_SCENES_DIR) + "/recast_dungeon.obj";
 
 struct WorldHandle {
   cs_world* w = nullptr;

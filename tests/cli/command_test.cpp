@@ -1,4 +1,4 @@
-// The capsweep command end to end: every shared scene's answers pass the oracle, thread count
+// The capsweep command end to end: every scene's answers pass the oracle, thread count
 // changes no byte of the result file, and bad input gets its promised message and exit code.
 #include <sys/wait.h>
 
@@ -20,7 +20,7 @@ namespace {
 
 using namespace capsweep;
 
-const std::string kScenes = CAPSWEEP_SHARED_SCENES;
+const std::string kScenes = CAPSWEEP_SCENES_DIR;
 
 using Command = ScratchDir;
 

@@ -21,7 +21,7 @@ using namespace capsweep;
 
 using SceneLoader = ScratchDir;
 
-const std::string kScenes = CAPSWEEP_SHARED_SCENES;
+const std::string kScenes = CAPSWEEP_SCENES_DIR;
 
 TEST(SharedScenes, LoadWithTheirDocumentedTriangleCounts) {
   const std::pair<const char*, std::size_t> scenes[] = {{"recast_dungeon.obj", 10133},

@@ -10,7 +10,7 @@ import pytest
 import capsweep
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-SCENES = pathlib.Path(os.environ.get("CAPSWEEP_SHARED_SCENES", ROOT.parent / "shared" / "scenes"))
+SCENES = pathlib.Path(os.environ.get("CAPSWEEP_SCENES_DIR", ROOT / "scenes"))
 BINARY = os.environ.get("CAPSWEEP_BINARY", str(ROOT / "build" / "cli" / "capsweep"))
 DUNGEON = str(SCENES / "recast_dungeon.obj")
 

@@ -29,7 +29,7 @@ namespace {
 using namespace capsweep;
 
 const std::string kBinary = CAPSWEEP_BINARY;
-const std::string kDungeon = std::string(CAPSWEEP_SHARED_SCENES) + "/recast_dungeon.obj";
+const std::string kDungeon = std::string(CAPSWEEP_SCENES_DIR) + "/recast_dungeon.obj";
 
 // ctest runs tests in parallel processes: each file name carries the process id.
 std::string temp(const std::string& name) {

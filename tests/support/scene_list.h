@@ -1,4 +1,4 @@
-// The scenes every per-scene test runs on: the built-in arena and each mesh in the shared
+// The scenes every per-scene test runs on: the built-in arena and each mesh in the repository's
 // scenes folder.
 #pragma once
 
@@ -9,7 +9,7 @@
 
 namespace scenes {
 
-// "@arena" first, then the shared folder's .obj and .obj.gz files, sorted. Runs while the tests
+// "@arena" first, then scenes/'s .obj and .obj.gz files, sorted. Runs while the tests
 // are listed (at build time), so it never throws: a missing folder yields one name that says
 // so, and the test instantiated with it fails loading it.
 std::vector<std::string> names();

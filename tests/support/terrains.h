@@ -40,7 +40,7 @@ std::uint32_t to_heightfield_index(const MeshTwin& twin, std::uint32_t mesh_inde
 // Boxes (houses, walls, a staircase) standing on the generated terrain, clear of its vertices.
 std::vector<capsweep::Triangle> buildings_on(const capsweep::Heightfield& terrain, std::uint64_t seed);
 
-// The 0 A.D. terrain of the shared scenes as the heightfield it was exported from (689 x 689
+// The 0 A.D. terrain of scenes/ as the heightfield it was exported from (689 x 689
 // samples, 4 m cells, float heights from the mesh's own vertices), and where each of the mesh's
 // triangles lies in it: mesh triangle k is heightfield triangle `index[k]`.
 struct FromMesh {

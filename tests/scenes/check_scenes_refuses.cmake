@@ -1,0 +1,40 @@
+# The check of check_scenes.cmake can fail: a folder whose file differs from its recorded sha256,
+# one whose listed file is missing, and one with an unlisted scene are each refused by name.
+# Run as: cmake -DCHECK=check_scenes.cmake -DWORK=scratch-folder -P check_scenes_refuses.cmake
+cmake_minimum_required(VERSION 3.25)
+set(hash_of_a "ca978112ca1bbdcafac231b39a23dc4da786eff8147c4e72b9807785afee48bb")  # sha256 of "a"
+function(expect_refusal case text expected)
+  set(folder "${WORK}/${case}")
+  file(REMOVE_RECURSE "${folder}")
+  file(MAKE_DIRECTORY "${folder}")
+  file(WRITE "${folder}/README.md" "| file | sha256 |\n| --- | --- |\n| `level.obj` | `${hash_of_a}` |\n")
+  if(NOT text STREQUAL "<none>")
+    file(WRITE "${folder}/level.obj" "${text}")
+  endif()
+  if(case STREQUAL "unlisted")
+    file(WRITE "${folder}/extra.obj.gz" "x")
+  endif()
+  execute_process(COMMAND ${CMAKE_COMMAND} -DFOLDER=${folder} -P ${CHECK}
+                  RESULT_VARIABLE status ERROR_VARIABLE err OUTPUT_VARIABLE out)
+  if(status EQUAL 0)
+    message(FATAL_ERROR "${case}: check_scenes.cmake accepted the folder")
+  endif()
+  string(REGEX REPLACE "[ \n]+" " " err "${err}")  # CMake wraps long messages
+  if(NOT err MATCHES "${expected}")
+    message(FATAL_ERROR "${case}: expected a message matching '${expected}', got:\n${err}")
+  endif()
+  file(REMOVE_RECURSE "${folder}")
+endfunction()
+expect_refusal(changed "b" "level.obj: sha256 [0-9a-f]+, but .*README.md records ${hash_of_a}")
+expect_refusal(missing "<none>" "level.obj: missing")
+expect_refusal(unlisted "a" "extra.obj.gz: not listed")
+# And the same folder with the right bytes passes.
+file(REMOVE_RECURSE "${WORK}/intact")
+file(MAKE_DIRECTORY "${WORK}/intact")
+file(WRITE "${WORK}/intact/README.md" "| `level.obj` | `${hash_of_a}` |\n")
+file(WRITE "${WORK}/intact/level.obj" "a")
+execute_process(COMMAND ${CMAKE_COMMAND} -DFOLDER=${WORK}/intact -P ${CHECK} RESULT_VARIABLE status ERROR_VARIABLE err)
+if(NOT status EQUAL 0)
+  message(FATAL_ERROR "intact: refused:\n${err}")
+endif()
+file(REMOVE_RECURSE "${WORK}/intact")
