@@ -17,10 +17,10 @@
 #include <cstdint>
 #include <vector>
 
-#include "broadphase/world_arrays.h"
+#include "world/world_arrays.h"
 #include "bench/scenes.h"
 #include "broadphase/morton.h"
-#include "broadphase/walk.h"
+#include "world/walk.h"
 #include "simd/block_sweep.h"
 #include <capsweep/sweep.h>
 

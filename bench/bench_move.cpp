@@ -15,7 +15,7 @@
 #include <string>
 
 #include "bench/scenes.h"
-#include "broadphase/world_arrays.h"
+#include "world/world_arrays.h"
 #include "tools/crowd.h"
 
 namespace capsweep::bench {

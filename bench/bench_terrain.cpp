@@ -16,7 +16,7 @@
 #include <capsweep/snapshot.h>
 
 #include "bench/scenes.h"
-#include "broadphase/world_arrays.h"
+#include "world/world_arrays.h"
 #include "tools/grid_mesh.h"
 #include "tools/heightmaps.h"
 

@@ -3,7 +3,7 @@
 // sweeps) on the same queries. Every capsweep benchmark validates before it times: simd equals
 // scalar, scalar equals brute force on a sample, and one thread equals all threads.
 #include <benchmark/benchmark.h>
-#include <tbb/info.h>
+#include "parallel/executor.h"
 #include <unistd.h>
 
 #include <chrono>
@@ -14,8 +14,8 @@
 #include <set>
 #include <stdexcept>
 
-#include "broadphase/sweep_batch.h"
-#include "broadphase/world_arrays.h"
+#include "world/sweep_batch.h"
+#include "world/world_arrays.h"
 #include "bench/peers.h"
 #include "bench/scenes.h"
 #include "broadphase/bvh.h"
@@ -74,7 +74,7 @@ void BM_Sweep(benchmark::State& state, const std::string& scene, Workload wl, Sw
   }
   const double n = double(q.size());
   state.SetItemsProcessed(state.iterations() * std::int64_t(q.size()));
-  state.counters["threads"] = threads > 0 ? threads : tbb::info::default_concurrency();
+  state.counters["threads"] = threads > 0 ? threads : parallel::default_threads();
   state.counters["nodes/sweep"] = double(stats.nodes) / n;
   state.counters["leaves/sweep"] = double(stats.leaves) / n;
   state.counters["tris/sweep"] = double(stats.triangles) / n;

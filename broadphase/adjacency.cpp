@@ -5,7 +5,7 @@
 #include <numbers>
 #include <tuple>
 
-#include <tbb/parallel_sort.h>
+#include "parallel/executor.h"
 
 namespace capsweep {
 
@@ -30,7 +30,7 @@ std::vector<std::uint32_t> weld(const std::vector<Triangle>& triangles) {
     const Vec3& p = triangles[i / 3].v[i % 3];
     keys[i] = {bits(p.x), bits(p.y), bits(p.z), std::uint32_t(i)};
   }
-  tbb::parallel_sort(keys.begin(), keys.end());
+  parallel::sort(keys.begin(), keys.end());
   std::vector<std::uint32_t> id(n);
   for (std::size_t i = 0, first = 0; i < n; ++i) {
     if (i > 0 && (keys[i].x != keys[i - 1].x || keys[i].y != keys[i - 1].y || keys[i].z != keys[i - 1].z)) first = i;
@@ -80,7 +80,7 @@ std::vector<TriangleLinks> link_triangles(const std::vector<Triangle>& triangles
       if (p != q) edges.push_back({std::min(p, q), std::max(p, q), t, s});
     }
   }
-  tbb::parallel_sort(edges.begin(), edges.end());
+  parallel::sort(edges.begin(), edges.end());
 
   const double cos_seam = std::cos(double(kSeamDegrees) * std::numbers::pi / 180.0);
   std::vector<TriangleLinks> links(count);

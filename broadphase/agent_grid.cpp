@@ -3,8 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include <tbb/blocked_range.h>
-#include <tbb/parallel_for.h>
+#include "parallel/executor.h"
 
 #include <capsweep/status.h>
 
@@ -57,7 +56,7 @@ void AgentGrid::build(std::span<const Capsule> capsules) {
   keys_.resize(capsules.size());
   widths_.resize(capsules.size());
   // Each agent's box and width, in parallel: the most work per agent of the build.
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, capsules.size(), 1024), [&](const auto& range) {
+  parallel::for_ranges<std::size_t>(0, capsules.size(), 1024, [&](const auto& range) {
     for (std::size_t i = range.begin(); i != range.end(); ++i) {
       boxes_[i] = swept_bounds(capsules[i], {});
       widths_[i] = in_range(boxes_[i]) ? width_of(boxes_[i]) : -1.f;
@@ -103,7 +102,7 @@ void AgentGrid::build(std::span<const Capsule> capsules) {
   inverse_cell_ = 1.f / cell_;
   // Each agent's column (computed in parallel), then a counting sort by column: linear in the
   // agents.
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, capsules.size(), 1024), [&](const auto& range) {
+  parallel::for_ranges<std::size_t>(0, capsules.size(), 1024, [&](const auto& range) {
     for (std::size_t i = range.begin(); i != range.end(); ++i) {
       const Aabb& b = boxes_[i];
       if (widths_[i] < 0) {  // out of range: kept aside, or nowhere for a NaN box (it overlaps nothing)

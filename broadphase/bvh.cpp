@@ -4,7 +4,7 @@
 #include <array>
 #include <memory>
 
-#include <tbb/task_group.h>
+#include "parallel/executor.h"
 
 #include "core/assert.h"
 
@@ -142,7 +142,7 @@ std::unique_ptr<BuildNode> build(std::vector<Prim>& prims, const Range& range) {
     node->child[pick] = halves[0];
     node->child[node->children++] = halves[1];
   }
-  tbb::task_group tasks;
+  parallel::TaskGroup tasks;
   for (int k = 0; k < node->children; ++k) {
     const Range& c = node->child[k];
     if (c.count <= std::size_t(kLeafSize)) continue;

@@ -5,7 +5,7 @@
 #include <emmintrin.h>
 #include <xsimd/xsimd.hpp>
 
-#include "broadphase/traverse.h"
+#include "broadphase/swept_box.h"
 #include "simd/block_sweep.h"
 
 namespace capsweep {

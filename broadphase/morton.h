@@ -8,9 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include <tbb/blocked_range.h>
-#include <tbb/parallel_for.h>
-#include <tbb/parallel_sort.h>
+#include "parallel/executor.h"
 
 #include <capsweep/shapes.h>
 
@@ -45,10 +43,10 @@ template <class Centre>
 std::vector<std::pair<std::uint64_t, std::uint32_t>> morton_order(const Aabb& bounds, std::size_t count,
                                                                   const Centre& centre) {
   std::vector<std::pair<std::uint64_t, std::uint32_t>> order(count);
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, count, 1024), [&](const auto& range) {
+  parallel::for_ranges<std::size_t>(0, count, 1024, [&](const auto& range) {
     for (std::size_t i = range.begin(); i != range.end(); ++i) order[i] = {morton_code(bounds, centre(i)), std::uint32_t(i)};
   });
-  tbb::parallel_sort(order.begin(), order.end());
+  parallel::sort(order.begin(), order.end());
   return order;
 }
 

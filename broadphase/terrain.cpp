@@ -5,10 +5,8 @@
 #include <limits>
 #include <numbers>
 
-#include <tbb/blocked_range.h>
-#include <tbb/parallel_for.h>
+#include "parallel/executor.h"
 
-#include <capsweep/world.h>
 
 #include "core/assert.h"
 #include "simd/block_sweep.h"
@@ -116,7 +114,7 @@ bool tile_has_hole(const TerrainView& v, std::uint32_t tx, std::uint32_t tz) {
 std::vector<HeightRange> terrain_pyramid(const TerrainView& v) {
   const TerrainLevels& l = v.levels;
   std::vector<HeightRange> out(l.total);
-  tbb::parallel_for(tbb::blocked_range<std::uint32_t>(0, l.tiles_z[0]), [&](const auto& range) {
+  parallel::for_ranges<std::uint32_t>(0, l.tiles_z[0], [&](const auto& range) {
     std::vector<float> lo_f, hi_f;
     std::vector<std::uint16_t> lo_s, hi_s;
     for (std::uint32_t tz = range.begin(); tz != range.end(); ++tz) {
@@ -167,11 +165,9 @@ Aabb terrain_bounds(const TerrainView& v) {
 }
 
 void build_terrain(Heightfield terrain, std::uint32_t first_triangle, TerrainArrays& arrays, TerrainView& view) {
-  if (std::string why = check_heightfield(terrain); !why.empty()) throw WorldError(why);
-  if (std::uint64_t(first_triangle) + 2 * heightfield_cells(terrain) >= kNoTriangle) {
-    throw WorldError("heightfield: its " + std::to_string(2 * heightfield_cells(terrain)) + " triangles and the mesh's " +
-                     std::to_string(first_triangle) + " make more than 2^32 - 2");
-  }
+  CAPSWEEP_ASSERT(check_heightfield(terrain).empty(), "World's constructor checks the heightfield");
+  CAPSWEEP_ASSERT(std::uint64_t(first_triangle) + 2 * heightfield_cells(terrain) < kNoTriangle,
+                  "World's constructor checks the triangle count");
   arrays.heights = std::move(terrain.heights);
   arrays.samples = std::move(terrain.samples);
   const std::uint64_t cells = heightfield_cells(terrain);

@@ -89,8 +89,8 @@ struct TerrainArrays {
   std::vector<HeightRange> pyramid;
 };
 
-// Checks (check_heightfield: throws WorldError) and packs a heightfield; `view` then points
-// into `arrays`. first_triangle is the number of mesh triangles before it.
+// Packs a heightfield that check_heightfield accepted and whose triangles, after the mesh's
+// first_triangle, number fewer than kNoTriangle; `view` then points into `arrays`.
 void build_terrain(Heightfield terrain, std::uint32_t first_triangle, TerrainArrays& arrays, TerrainView& view);
 
 // The pyramid of a view's samples and holes (the view's own is not read): what build_terrain

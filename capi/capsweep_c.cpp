@@ -16,7 +16,7 @@
 #include <capsweep/world.h>
 #include <capsweep/world_file.h>
 
-#include "broadphase/sweep_batch.h"
+#include "world/sweep_batch.h"
 #include "capi/records.h"
 #include "capi/world_handle.h"
 

@@ -1,7 +1,7 @@
 // capsweep: the command-line tool. Each command registers itself on CLI11 (options with their
 // defaults, ranges and choices; `capsweep CMD --help`); errors end the process with a message
 // that names the file or option and exit code 1, or 2 for usage errors.
-#include <tbb/info.h>
+#include "parallel/executor.h"
 
 #include <chrono>
 #include <cstdio>
@@ -21,7 +21,7 @@
 #include <capsweep/world.h>
 #include <capsweep/world_file.h>
 
-#include "broadphase/world_arrays.h"
+#include "world/world_arrays.h"
 #include "cli/commands.h"
 #include "simd/block_sweep.h"
 #include "tools/arena.h"
@@ -87,7 +87,7 @@ CLI::Option* add_threads(CLI::App& command, int& threads) {
       ->capture_default_str();
 }
 
-int effective_threads(int requested) { return requested > 0 ? requested : tbb::info::default_concurrency(); }
+int effective_threads(int requested) { return requested > 0 ? requested : parallel::default_threads(); }
 
 CLI::Option* add_mask(CLI::App& command, std::uint32_t& layers, const std::string& help) {
   return command

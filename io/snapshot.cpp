@@ -5,12 +5,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <tbb/blocked_range.h>
-#include <tbb/parallel_for.h>
+#include "parallel/executor.h"
 #include <xxhash.h>
 
 #include "broadphase/terrain.h"
-#include "broadphase/world_arrays.h"
+#include "world/world_arrays.h"
 #include "core/height_grid.h"
 #include "io/atomic_file.h"
 
@@ -177,7 +176,7 @@ void check_meaning(const std::string& path, const WorldArrays& w) {
     for (std::uint64_t seen = first.load(); i < seen && !first.compare_exchange_weak(seen, i);) {
     }
   };
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, w.triangles.size(), 4096), [&](const auto& r) {
+  parallel::for_ranges<std::size_t>(0, w.triangles.size(), 4096, [&](const auto& r) {
     for (std::size_t i = r.begin(); i != r.end(); ++i) {
       if (!contains(w.boxes[i], bounds(w.triangles[i])) || !contains(w.bounds, w.boxes[i])) note(bad_triangle, i);
     }
@@ -188,7 +187,7 @@ void check_meaning(const std::string& path, const WorldArrays& w) {
                      (contains(w.boxes[i], bounds(w.triangles[i])) ? " lies outside the world's bounds"
                                                                     : " lies outside its box"));
   }
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, w.bvh.blocks.size(), 256), [&](const auto& r) {
+  parallel::for_ranges<std::size_t>(0, w.bvh.blocks.size(), 256, [&](const auto& r) {
     std::uint32_t lanes[kBlockLanes];
     for (std::size_t b = r.begin(); b != r.end(); ++b) {
       const TriangleBlock& block = w.bvh.blocks[b];
@@ -201,7 +200,7 @@ void check_meaning(const std::string& path, const WorldArrays& w) {
   if (bad_block != ~0ull) {
     refuse(path, "block " + std::to_string(bad_block.load()) + " does not hold the triangles it names");
   }
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, w.bvh.nodes.size(), 256), [&](const auto& r) {
+  parallel::for_ranges<std::size_t>(0, w.bvh.nodes.size(), 256, [&](const auto& r) {
     for (std::size_t i = r.begin(); i != r.end(); ++i) {
       const WideNode& n = w.bvh.nodes[i];
       for (int k = 0; k < WideNode::kWidth; ++k) {
@@ -318,7 +317,7 @@ std::uint64_t snapshot_checksum(const void* data, std::size_t bytes) {
   const auto* p = static_cast<const unsigned char*>(data);
   const std::size_t chunks = (bytes + kChunk - 1) / kChunk;
   std::vector<std::uint64_t> digest(chunks);
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, chunks), [&](const tbb::blocked_range<std::size_t>& r) {
+  parallel::for_ranges<std::size_t>(0, chunks, [&](const auto& r) {
     for (std::size_t c = r.begin(); c != r.end(); ++c) {
       const std::size_t begin = c * kChunk;
       digest[c] = XXH3_64bits(p + begin, std::min(kChunk, bytes - begin));
@@ -418,7 +417,7 @@ Snapshot load_snapshot(const std::string& path) {
     }
     constexpr std::size_t kReadChunk = std::size_t(8) << 20;
     std::atomic<int> read_error{0};
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, (map->bytes + kReadChunk - 1) / kReadChunk), [&](const auto& r) {
+    parallel::for_ranges<std::size_t>(0, (map->bytes + kReadChunk - 1) / kReadChunk, [&](const auto& r) {
       for (std::size_t c = r.begin(); c != r.end(); ++c) {
         std::size_t at = c * kReadChunk;
         const std::size_t end = std::min(map->bytes, at + kReadChunk);

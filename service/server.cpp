@@ -4,8 +4,7 @@
 
 #include <grpcpp/grpcpp.h>
 #include <grpcpp/health_check_service_interface.h>
-#include <tbb/info.h>
-#include <tbb/task_arena.h>
+#include "parallel/executor.h"
 
 #include <chrono>
 #include <map>
@@ -17,7 +16,7 @@
 #include "service/capsweep.grpc.pb.h"
 #include "service/convert.h"
 #include "service/metrics.h"
-#include "broadphase/world_arrays.h"
+#include "world/world_arrays.h"
 #include "simd/block_sweep.h"
 
 namespace capsweep::service {
@@ -43,7 +42,7 @@ bool gave_up(grpc::ServerContextBase* ctx) {
 
 class Server::Impl final : public pb::Capsweep::CallbackService {
  public:
-  explicit Impl(ServerConfig config) : config_(std::move(config)), started_(Clock::now()) {
+  explicit Impl(ServerConfig config) : config_(std::move(config)), arena_(config_.threads), started_(Clock::now()) {
     if (config_.worlds.empty()) throw std::runtime_error("no world to serve (--world NAME=FILE)");
     for (const ServedWorld& w : config_.worlds) {
       if (w.name.empty()) throw std::runtime_error("a world needs a name (--world NAME=FILE)");
@@ -51,7 +50,6 @@ class Server::Impl final : public pb::Capsweep::CallbackService {
         throw std::runtime_error("two worlds are named '" + w.name + "'");
       }
     }
-    if (config_.threads > 0) arena_.emplace(config_.threads);
     options_.threads = 0;  // the arena above (or the whole machine) bounds the workers
 
     // The standard grpc.health.v1 service, for load balancers and Kubernetes gRPC probes:
@@ -216,7 +214,7 @@ class Server::Impl final : public pb::Capsweep::CallbackService {
       guard.unlock();  // metrics_text() takes it again
       resp->set_version(CAPSWEEP_VERSION_STRING);
       resp->set_build(std::string("gcc ") + __VERSION__ + ", SIMD " + best_block_sweep().isa);
-      resp->set_threads(config_.threads > 0 ? config_.threads : tbb::info::default_concurrency());
+      resp->set_threads(config_.threads > 0 ? config_.threads : parallel::default_threads());
       resp->set_max_batch(std::uint32_t(std::min<std::size_t>(config_.max_batch, UINT32_MAX)));
       resp->set_max_message_bytes(config_.max_message_bytes);
       resp->set_uptime_seconds(seconds_since(started_));
@@ -336,11 +334,7 @@ class Server::Impl final : public pb::Capsweep::CallbackService {
 
   template <class Work>
   void run(Work&& work) {
-    if (arena_) {
-      arena_->execute(work);
-    } else {
-      work();
-    }
+    arena_.execute(work);
   }
 
   template <class Work>
@@ -360,7 +354,7 @@ class Server::Impl final : public pb::Capsweep::CallbackService {
   ServerConfig config_;
   std::map<std::string, std::size_t> worlds_;  // name -> index in config_.worlds
   mutable std::mutex worlds_lock_;             // guards config_.worlds against replace_world
-  std::optional<tbb::task_arena> arena_;
+  parallel::Arena arena_;
   BatchOptions options_;
   Metrics metrics_;
   Clock::time_point started_;

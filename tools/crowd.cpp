@@ -5,12 +5,10 @@
 #include <numbers>
 #include <stdexcept>
 
-#include <tbb/blocked_range.h>
-#include <tbb/parallel_for.h>
-#include <tbb/task_arena.h>
+#include "parallel/executor.h"
 
 #include "broadphase/agent_grid.h"
-#include "broadphase/world_arrays.h"
+#include "world/world_arrays.h"
 
 namespace capsweep {
 
@@ -114,7 +112,7 @@ void Crowd::respawn(std::size_t i) {
 // for any thread count.
 void Crowd::steer() {
   const float dt = settings_.move.dt;
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, agents_.size(), 256), [&](const auto& range) {
+  parallel::for_ranges<std::size_t>(0, agents_.size(), 256, [&](const auto& range) {
     for (std::size_t i = range.begin(); i != range.end(); ++i) {
       Agent& a = agents_[i];
       const float step = speed_[i] * dt;
@@ -232,7 +230,7 @@ CrowdViolations Crowd::check() const {
   grid.build(ends);
   std::vector<std::uint8_t> penetrating(agents_.size()), overlapping(agents_.size());
   auto body = [&] {
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, ends.size(), 64), [&](const auto& range) {
+    parallel::for_ranges<std::size_t>(0, ends.size(), 64, [&](const auto& range) {
       for (std::size_t i = range.begin(); i != range.end(); ++i) {
         penetrating[i] = !clear_of_mesh(body_of(agents_[i]), clearance, i);
         if (!settings_.move.agents_collide) continue;
@@ -242,12 +240,7 @@ CrowdViolations Crowd::check() const {
       }
     });
   };
-  if (settings_.batch.threads > 0) {
-    tbb::task_arena arena(settings_.batch.threads);
-    arena.execute(body);
-  } else {
-    body();
-  }
+  parallel::in_arena(settings_.batch.threads, body);
   for (std::size_t i = 0; i < ends.size(); ++i) {
     v.penetrating += penetrating[i];
     v.overlapping += overlapping[i];

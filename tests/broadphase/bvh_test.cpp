@@ -3,7 +3,7 @@
 #include "broadphase/bvh.h"
 
 #include <gtest/gtest.h>
-#include <tbb/task_arena.h>
+#include "parallel/executor.h"
 
 #include <cstddef>
 #include <cstring>
@@ -119,9 +119,8 @@ TEST(Bvh, StaysShallowOnAHugeRangeOfScales) {
 TEST(Bvh, BuildDoesNotDependOnTheThreadCount) {
   const std::vector<Triangle> soup = random_soup(60000, 11, 500);
   auto build_on = [&](int threads) {
-    tbb::task_arena arena(threads);
     Bvh bvh;
-    arena.execute([&] { bvh = build_bvh(soup); });
+    parallel::in_arena(threads, [&] { bvh = build_bvh(soup); });
     return bvh;
   };
   const Bvh one = build_on(1), two = build_on(2);

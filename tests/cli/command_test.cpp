@@ -12,7 +12,7 @@
 
 #include "simd/block_sweep.h"
 #include "tools/builtin_scene.h"
-#include "tests/cli/test_files.h"
+#include "tests/support/test_files.h"
 #include "tests/support/scene_oracle.h"
 #include "tests/support/scene_queries.h"
 

@@ -2,7 +2,7 @@
 // adversarial cases (grazing vertices, edges and faces at gaps 0 and +-10 um, sliding along faces,
 // starting in contact), with round, flat, very flat and long ellipsoids.
 #include <gtest/gtest.h>
-#include <tbb/parallel_for.h>
+#include "parallel/executor.h"
 
 #include <algorithm>
 #include <atomic>
@@ -181,7 +181,7 @@ TEST(EllipsoidSweep, RandomAndAdversarialCasesAreExact) {
   std::vector<std::atomic<int>> hits(5);
   std::mutex mutex;
   std::vector<std::string> reports;
-  tbb::parallel_for(tbb::blocked_range<int>(0, total, 2048), [&](const auto& range) {
+  parallel::for_ranges<int>(0, total, 2048, [&](const auto& range) {
     for (int i = range.begin(); i != range.end(); ++i) {
       Random rng(0xE111ull * 7919ull + std::uint64_t(i));
       const int kind = i % 5;

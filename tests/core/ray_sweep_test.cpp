@@ -3,7 +3,7 @@
 // oracle on random and adversarial cases (grazing edges and vertices at gap 0, sliding in a
 // face's plane, along an edge, starting on the face).
 #include <gtest/gtest.h>
-#include <tbb/parallel_for.h>
+#include "parallel/executor.h"
 
 #include <atomic>
 #include <cmath>
@@ -147,7 +147,7 @@ struct Tally {
 void judge_cases(cases::Mover mover, std::uint64_t total, std::uint64_t seed, Tally& tally,
                  std::vector<std::atomic<std::uint64_t>>& per_kind_hits) {
   constexpr int kinds = int(cases::Kind::count);
-  tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, total, 4096), [&](const auto& range) {
+  parallel::for_ranges<std::uint64_t>(0, total, 4096, [&](const auto& range) {
     for (std::uint64_t i = range.begin(); i != range.end(); ++i) {
       Random rng(seed * 1000003ull + i);
       const auto kind = cases::Kind(i % kinds);
@@ -197,7 +197,7 @@ TEST(RaySweep, RaysAgainstCapsulesAndSegmentsAreExact) {
   std::atomic<int> failures{0}, hits{0};
   std::mutex report_mutex;
   std::vector<std::string> reports;
-  tbb::parallel_for(tbb::blocked_range<int>(0, total, 4096), [&](const auto& range) {
+  parallel::for_ranges<int>(0, total, 4096, [&](const auto& range) {
     for (int i = range.begin(); i != range.end(); ++i) {
       Random rng(0x4A75ull * 7919ull + std::uint64_t(i));
       const Vec3d origin = rng.chance(0.3) ? rng.in_cube(5000) : rng.in_cube(10);

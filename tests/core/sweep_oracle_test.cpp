@@ -1,7 +1,7 @@
 // The analytic sweep against the independent oracle (conservative advancement) on a million
 // random and adversarial cases per run.
 #include <gtest/gtest.h>
-#include <tbb/parallel_for.h>
+#include "parallel/executor.h"
 
 #include <atomic>
 #include <cstdlib>
@@ -46,7 +46,7 @@ TEST(SweepOracle, MillionRandomAndAdversarialCasesAreExact) {
   std::vector<std::atomic<std::uint64_t>> per_kind_hits(kinds);
   std::mutex report_mutex;
   std::vector<std::string> reports;
-  tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, total, 4096), [&](const auto& range) {
+  capsweep::parallel::for_ranges<std::uint64_t>(0, total, 4096, [&](const auto& range) {
     for (std::uint64_t i = range.begin(); i != range.end(); ++i) {
       Random rng(0xC0FFEEull * 1000003ull + i);
       const auto kind = cases::Kind(i % kinds);
@@ -89,7 +89,7 @@ TEST(SweepOracle, CapsuleAgainstCapsuleCasesAreExact) {
   std::atomic<int> failures{0}, hits{0};
   std::mutex report_mutex;
   std::vector<std::string> reports;
-  tbb::parallel_for(tbb::blocked_range<int>(0, total, 4096), [&](const auto& range) {
+  capsweep::parallel::for_ranges<int>(0, total, 4096, [&](const auto& range) {
     for (int i = range.begin(); i != range.end(); ++i) {
       Random rng(0xCA95ull * 7919ull + std::uint64_t(i));
       const capsweep::Vec3d origin = rng.chance(0.3) ? rng.in_cube(5000) : rng.in_cube(10);

@@ -16,7 +16,7 @@
 #include <capsweep/snapshot.h>
 
 #include "io/atomic_file.h"
-#include "tests/cli/test_files.h"
+#include "tests/support/test_files.h"
 #include "tools/arena.h"
 
 namespace {

@@ -13,7 +13,7 @@
 
 #include "tools/builtin_scene.h"
 #include "tools/arena.h"
-#include "tests/cli/test_files.h"
+#include "tests/support/test_files.h"
 
 namespace {
 

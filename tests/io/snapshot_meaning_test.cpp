@@ -11,7 +11,7 @@
 
 #include <capsweep/snapshot.h>
 
-#include "broadphase/world_arrays.h"
+#include "world/world_arrays.h"
 #include "tests/support/same_answers.h"
 #include "tools/arena.h"
 #include "tools/workloads.h"

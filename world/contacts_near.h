@@ -5,8 +5,8 @@
 #include <bit>
 #include <cmath>
 
-#include "broadphase/walk.h"
-#include "broadphase/world_arrays.h"
+#include "world/walk.h"
+#include "world/world_arrays.h"
 #include "simd/block_sweep.h"
 #include <capsweep/contact.h>
 

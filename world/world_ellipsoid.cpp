@@ -9,13 +9,11 @@
 #include <bit>
 #include <stdexcept>
 
-#include <tbb/blocked_range.h>
-#include <tbb/parallel_for.h>
+#include "parallel/executor.h"
 
-#include "broadphase/contacts_near.h"
-#include "broadphase/run_in_arena.h"
-#include "broadphase/walk.h"
-#include "broadphase/world_arrays.h"
+#include "world/contacts_near.h"
+#include "world/walk.h"
+#include "world/world_arrays.h"
 #include <capsweep/sweep_ellipsoid.h>
 #include "core/body.h"
 #include "core/ellipsoid_contact.h"
@@ -195,10 +193,10 @@ std::size_t World::sweep_ellipsoid(std::span<const SweepEllipsoidQuery> queries,
     throw std::invalid_argument("World::sweep_ellipsoid: queries, hits and status must have the same size");
   }
   std::atomic<std::size_t> refused{0};
-  StopCheck stop(options.stop);
+  parallel::StopCheck stop(options.stop);
   const WorldArrays& w = *arrays_;
-  run_in_arena(options.threads, [&] {
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, queries.size(), 64), [&](const auto& range) {
+  parallel::in_arena(options.threads, [&] {
+    parallel::for_ranges<std::size_t>(0, queries.size(), 64, [&](const auto& range) {
       for (std::size_t i = range.begin(); i != range.end(); ++i) {
         if (stop.before(i)) return;
         Status s = check_ellipsoid_sweep(queries[i].ellipsoid, queries[i].motion);
@@ -213,7 +211,7 @@ std::size_t World::sweep_ellipsoid(std::span<const SweepEllipsoidQuery> queries,
       }
     });
   });
-  stop.throw_if_stopped("World::sweep_ellipsoid");
+  stop.throw_if_stopped<Cancelled>("World::sweep_ellipsoid");
   return refused.load();
 }
 

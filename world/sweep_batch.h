@@ -9,12 +9,10 @@
 #include <utility>
 #include <vector>
 
-#include <tbb/blocked_range.h>
-#include <tbb/parallel_for.h>
+#include "parallel/executor.h"
 
 #include "broadphase/morton.h"
-#include "broadphase/run_in_arena.h"
-#include "broadphase/world_arrays.h"
+#include "world/world_arrays.h"
 
 namespace capsweep {
 
@@ -25,9 +23,9 @@ template <class QueryAt, class Answer>
 std::size_t sweep_batch(const World& world, std::size_t count, const QueryAt& query, const Answer& answer,
                         const SweepOptions& options, bool pooled = true) {
   std::atomic<std::size_t> refused{0};
-  StopCheck stop(options.stop);
+  parallel::StopCheck stop(options.stop);
   const WorldArrays& w = world.arrays();
-  run_in_arena(options.threads, [&] {
+  parallel::in_arena(options.threads, [&] {
     // A world larger than the caches is walked in Morton order of the capsule centres, so that
     // neighbouring queries find its nodes and blocks still cached (on the 947k-triangle
     // terrain: +15 % to +30 %; on worlds that fit in cache the sort costs more than it saves).
@@ -40,7 +38,7 @@ std::size_t sweep_batch(const World& world, std::size_t count, const QueryAt& qu
       });
     }
     // Chunks of consecutive queries (in Morton order, when sorted) share the full kernel's lanes.
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, count, kSweepChunk), [&](const auto& range) {
+    parallel::for_ranges<std::size_t>(0, count, kSweepChunk, [&](const auto& range) {
       SweepQuery queries[kSweepChunk];
       SweepHit hits[kSweepChunk];
       Status status[kSweepChunk];
@@ -61,7 +59,7 @@ std::size_t sweep_batch(const World& world, std::size_t count, const QueryAt& qu
       }
     });
   });
-  stop.throw_if_stopped("World::sweep");
+  stop.throw_if_stopped<Cancelled>("World::sweep");
   return refused.load();
 }
 

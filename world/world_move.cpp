@@ -8,14 +8,11 @@
 #include <optional>
 #include <stdexcept>
 
-#include <tbb/blocked_range.h>
-#include <tbb/parallel_for.h>
-#include <tbb/task_arena.h>
+#include "parallel/executor.h"
 
-#include "broadphase/held_agents.h"
+#include "world/held_agents.h"
 #include "broadphase/morton.h"
-#include "broadphase/run_in_arena.h"
-#include "broadphase/world_collider.h"
+#include "world/world_collider.h"
 #include "core/assert.h"
 
 namespace capsweep {
@@ -100,8 +97,8 @@ std::size_t move_agents(const World& world, std::span<const Agent> agents, const
   }
   if (std::string why = check_settings(settings); !why.empty()) throw std::invalid_argument("World::move: " + why);
   std::atomic<std::size_t> refused{0};
-  StopCheck stop(options.stop);
-  run_in_arena(options.threads, [&] {
+  parallel::StopCheck stop(options.stop);
+  parallel::in_arena(options.threads, [&] {
     // The agents as they stand at the start of the tick. An agent in a pile-up (more than
     // kPileUp others overlap its box) stays where it is this tick, and the others' sweeps do
     // not see it (the end-of-tick check below still keeps them out of it): without this, n
@@ -116,7 +113,7 @@ std::size_t move_agents(const World& world, std::span<const Agent> agents, const
       for (std::size_t i = 0; i < agents.size(); ++i) capsules[i] = start_capsule(agents[i]);
       grid.build(capsules);
       std::atomic<bool> any_piled{false};
-      tbb::parallel_for(tbb::blocked_range<std::size_t>(0, agents.size(), 64), [&](const auto& range) {
+      parallel::for_ranges<std::size_t>(0, agents.size(), 64, [&](const auto& range) {
         for (std::size_t i = range.begin(); i != range.end(); ++i) {
           if (grid.overlapped_by_more_than(std::uint32_t(i), kPileUp)) piled[i] = 1, any_piled = true;
         }
@@ -149,9 +146,9 @@ std::size_t move_agents(const World& world, std::span<const Agent> agents, const
     // bit depends on which agents share a round.
     // Ranges of up to kSweepChunk agents, but at least four per worker: a small batch keeps its
     // threads (the range's size changes no answer).
-    const std::size_t workers = std::size_t(std::max(1, tbb::this_task_arena::max_concurrency()));
+    const std::size_t workers = std::size_t(std::max(1, parallel::concurrency()));
     const std::size_t grain = std::clamp<std::size_t>(agents.size() / (4 * workers), 16, kSweepChunk);
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, agents.size(), grain), [&](const auto& range) {
+    parallel::for_ranges<std::size_t>(0, agents.size(), grain, [&](const auto& range) {
       std::uint64_t pair_sweeps = 0;
       InFlightLease lease;
       auto& [near, colliders, ticks, live, queries, hits, asked] = lease.flight();
@@ -246,7 +243,7 @@ std::size_t move_agents(const World& world, std::span<const Agent> agents, const
     }
     const std::vector<std::uint8_t> held = hold_overlapping_ends(capsules, ends, moved, &stop);
     // Each held agent's result is its own: applied in parallel (its ground probe is a sweep).
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, agents.size(), 64), [&](const auto& range) {
+    parallel::for_ranges<std::size_t>(0, agents.size(), 64, [&](const auto& range) {
       for (std::size_t i = range.begin(); i != range.end(); ++i) {
         if (!held[i]) continue;
         MoveResult& r = results[i];
@@ -269,7 +266,7 @@ std::size_t move_agents(const World& world, std::span<const Agent> agents, const
       }
     });
   });
-  stop.throw_if_stopped("World::move");
+  stop.throw_if_stopped<Cancelled>("World::move");
   return refused.load();
 }
 

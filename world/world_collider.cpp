@@ -4,8 +4,8 @@
 #include <cmath>
 #include <numbers>
 
-#include "broadphase/contacts_near.h"
-#include "broadphase/world_collider.h"
+#include "world/contacts_near.h"
+#include "world/world_collider.h"
 #include "core/closest_point.h"
 
 namespace capsweep {

@@ -10,7 +10,7 @@
 
 #include <capsweep/shapes.h>
 
-#include "broadphase/run_in_arena.h"
+#include "parallel/executor.h"
 
 namespace capsweep {
 
@@ -28,7 +28,7 @@ bool agents_overlap(const Capsule& a, const Capsule& b);
 // only places that changed). A stop that says yes leaves the answer unfinished (the caller
 // throws Cancelled).
 std::vector<std::uint8_t> hold_overlapping_ends(std::span<const Capsule> starts, std::span<const Capsule> ends,
-                                                std::span<const std::uint8_t> moved, StopCheck* stop = nullptr);
+                                                std::span<const std::uint8_t> moved, parallel::StopCheck* stop = nullptr);
 
 // The same answer, the obvious way: every round checks every mover against every agent's place
 // (the start of those held, the end of the others). The reference hold_overlapping_ends is

@@ -22,8 +22,7 @@
 #include <filesystem>
 #include <mutex>
 
-#include <tbb/blocked_range.h>
-#include <tbb/parallel_for.h>
+#include "parallel/executor.h"
 
 #include "broadphase/agent_grid.h"
 #include "tools/arena.h"
@@ -124,7 +123,7 @@ void check_crowd(const World& world, const std::vector<Triangle>& triangles, con
     std::vector<Capsule> ends(agents.size());
     for (std::size_t i = 0; i < agents.size(); ++i) ends[i] = agents[i].capsule;
     others.build(ends);
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, agents.size(), 8), [&](const auto& range) {
+    parallel::for_ranges<std::size_t>(0, agents.size(), 8, [&](const auto& range) {
       for (std::size_t i = range.begin(); i != range.end(); ++i) {
         const Capsule& c = ends[i];
         const Vec3d p = to_double(c.a), q = to_double(c.b);

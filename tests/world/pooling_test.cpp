@@ -9,8 +9,8 @@
 #include <limits>
 
 #include <capsweep/world.h>
-#include "broadphase/sweep_batch.h"
-#include "broadphase/world_arrays.h"
+#include "world/sweep_batch.h"
+#include "world/world_arrays.h"
 #include "core/random.h"
 #include "tests/support/scene_list.h"
 #include "tests/support/scene_queries.h"

@@ -2,11 +2,9 @@
 // the solver would have taken it instead.
 #include <cmath>
 
-#include <tbb/blocked_range.h>
-#include <tbb/parallel_for.h>
+#include "parallel/executor.h"
 
-#include "broadphase/run_in_arena.h"
-#include "broadphase/world_collider.h"
+#include "world/world_collider.h"
 
 namespace capsweep {
 
@@ -59,14 +57,14 @@ void World::validate(std::span<const ClaimedMove> moves, const ValidateSettings&
   if (verdicts.size() != moves.size()) throw std::invalid_argument("World::validate: moves and verdicts differ in size");
   if (std::string why = check_settings(settings); !why.empty()) throw std::invalid_argument("World::validate: " + why);
   const SweepPath path = options.path == SweepPath::simd ? SweepPath::simd : SweepPath::scalar;
-  StopCheck stop(options.stop);
+  parallel::StopCheck stop(options.stop);
   // Where a body is, in the verdict: a capsule; an ellipsoid and the capsule holding it.
   const auto place = [](const Body& b, Capsule& capsule, Ellipsoid& ellipsoid) {
     capsule = b.is_capsule() ? b.capsule : bounding_capsule(b.ellipsoid);
     if (!b.is_capsule()) ellipsoid = b.ellipsoid;
   };
-  run_in_arena(options.threads, [&] {
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, moves.size(), 16), [&](const auto& range) {
+  parallel::in_arena(options.threads, [&] {
+    parallel::for_ranges<std::size_t>(0, moves.size(), 16, [&](const auto& range) {
       for (std::size_t i = range.begin(); i != range.end(); ++i) {
         if (stop.before(i)) return;
         const ClaimedMove& m = moves[i];
@@ -168,7 +166,7 @@ void World::validate(std::span<const ClaimedMove> moves, const ValidateSettings&
       }
     });
   });
-  stop.throw_if_stopped("World::validate");
+  stop.throw_if_stopped<Cancelled>("World::validate");
 }
 
 }  // namespace capsweep

@@ -3,22 +3,18 @@
 #include <atomic>
 #include <bit>
 
-#include <tbb/blocked_range.h>
-#include <tbb/parallel_for.h>
-#include <tbb/parallel_sort.h>
-#include <tbb/task_arena.h>
-
-#include "broadphase/contacts_near.h"
-#include "broadphase/morton.h"
-#include "broadphase/run_in_arena.h"
-#include "broadphase/sweep_batch.h"
-#include "broadphase/traverse.h"
-#include "broadphase/walk.h"
-#include "broadphase/world_arrays.h"
-#include "core/assert.h"
 #include <capsweep/contact.h>
 #include <capsweep/sweep.h>
+
+#include "broadphase/morton.h"
+#include "broadphase/traverse.h"
+#include "core/assert.h"
+#include "parallel/executor.h"
 #include "simd/block_sweep.h"
+#include "world/contacts_near.h"
+#include "world/sweep_batch.h"
+#include "world/walk.h"
+#include "world/world_arrays.h"
 
 namespace capsweep {
 
@@ -120,6 +116,11 @@ World::World(Heightfield* terrain, std::vector<Triangle> triangles, std::vector<
   }
   TerrainView terrain_view;
   if (terrain) {
+    if (std::string why = check_heightfield(*terrain); !why.empty()) throw WorldError(why);
+    if (std::uint64_t(triangles.size()) + 2 * heightfield_cells(*terrain) >= kNoTriangle) {
+      throw WorldError("heightfield: its " + std::to_string(2 * heightfield_cells(*terrain)) + " triangles and the mesh's " +
+                       std::to_string(triangles.size()) + " make more than 2^32 - 2");
+    }
     build_terrain(std::move(*terrain), std::uint32_t(triangles.size()), built->terrain, terrain_view);
     present |= terrain_view.layers;
     bounds.grow(terrain_view.bounds);
@@ -491,9 +492,9 @@ std::size_t World::overlap(std::span<const Capsule> capsules, float clearance, s
     throw std::invalid_argument("World::overlap: the clearance must be finite and >= 0");
   }
   std::atomic<std::size_t> refused{0};
-  StopCheck stop(options.stop);
+  parallel::StopCheck stop(options.stop);
   auto run = [&] {
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, capsules.size(), 64), [&](const auto& range) {
+    parallel::for_ranges<std::size_t>(0, capsules.size(), 64, [&](const auto& range) {
       for (std::size_t i = range.begin(); i != range.end(); ++i) {
         if (stop.before(i)) return;
         OverlapResult r;
@@ -521,8 +522,8 @@ std::size_t World::overlap(std::span<const Capsule> capsules, float clearance, s
       }
     });
   };
-  run_in_arena(options.threads, run);
-  stop.throw_if_stopped("World::overlap");
+  parallel::in_arena(options.threads, run);
+  stop.throw_if_stopped<Cancelled>("World::overlap");
   return refused.load();
 }
 

@@ -9,7 +9,7 @@
 
 #include "broadphase/agent_grid.h"
 #include "broadphase/upright_pairs.h"
-#include "broadphase/world_arrays.h"
+#include "world/world_arrays.h"
 #include "core/face_first.h"
 #include "core/move.h"
 #include <capsweep/sweep.h>

@@ -11,7 +11,7 @@
 #include <iterator>
 
 #include <capsweep/snapshot.h>
-#include "broadphase/world_arrays.h"
+#include "world/world_arrays.h"
 #include "core/random.h"
 #include "tests/support/batches.h"
 #include "tests/support/same_answers.h"

@@ -14,7 +14,7 @@
 #include <capsweep/world.h>
 
 #include "core/random.h"
-#include "tests/cli/test_files.h"
+#include "tests/support/test_files.h"
 #include "tests/support/scene_oracle.h"
 #include "tools/arena.h"
 #include "tools/heightmaps.h"

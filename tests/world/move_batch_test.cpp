@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "broadphase/world_arrays.h"
+#include "world/world_arrays.h"
 #include "tests/support/same_answers.h"
 #include "tests/support/scene_list.h"
 #include "tools/crowd.h"

@@ -12,7 +12,7 @@
 
 #include <capsweep/sweep.h>
 #include <capsweep/world.h>
-#include "broadphase/world_arrays.h"
+#include "world/world_arrays.h"
 #include "tools/arena.h"
 #include "tools/crowd.h"
 #include "tests/support/oracle.h"

@@ -8,7 +8,7 @@
 
 #include <capsweep/world.h>
 
-#include "broadphase/world_arrays.h"
+#include "world/world_arrays.h"
 #include "core/random.h"
 
 namespace {

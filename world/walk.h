@@ -7,7 +7,7 @@
 
 #include "broadphase/terrain_walk.h"
 #include "broadphase/traverse.h"
-#include "broadphase/world_arrays.h"
+#include "world/world_arrays.h"
 
 namespace capsweep {
 

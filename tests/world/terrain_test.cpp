@@ -12,7 +12,7 @@
 #include <capsweep/world.h>
 
 #include "broadphase/terrain.h"
-#include "broadphase/world_arrays.h"
+#include "world/world_arrays.h"
 #include "tests/support/batches.h"
 #include "tests/support/same_answers.h"
 #include "tests/support/scene_oracle.h"

@@ -5,7 +5,7 @@
 #include <cstring>
 #include <limits>
 
-#include "tests/cli/test_files.h"
+#include "tests/support/test_files.h"
 
 namespace {
 

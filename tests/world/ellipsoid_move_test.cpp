@@ -12,7 +12,7 @@
 #include <thread>
 
 #include <capsweep/world.h>
-#include "broadphase/world_arrays.h"
+#include "world/world_arrays.h"
 #include "core/body.h"
 #include "tests/support/people.h"
 #include "tests/support/oracle.h"

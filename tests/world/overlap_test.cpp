@@ -18,7 +18,7 @@
 #include <capsweep/sweep_ellipsoid.h>
 #include <capsweep/world.h>
 
-#include "broadphase/world_arrays.h"
+#include "world/world_arrays.h"
 #include "core/ellipsoid_contact.h"
 #include "core/random.h"
 #include "tests/support/batches.h"

@@ -1,10 +1,9 @@
-#include "broadphase/held_agents.h"
+#include "world/held_agents.h"
 
 #include <atomic>
 #include <stdexcept>
 
-#include <tbb/blocked_range.h>
-#include <tbb/parallel_for.h>
+#include "parallel/executor.h"
 
 #include <capsweep/contact.h>
 #include <capsweep/status.h>
@@ -48,7 +47,7 @@ void check_sizes(std::span<const Capsule> starts, std::span<const Capsule> ends,
 }  // namespace
 
 std::vector<std::uint8_t> hold_overlapping_ends(std::span<const Capsule> starts, std::span<const Capsule> ends,
-                                                std::span<const std::uint8_t> moved, StopCheck* stop) {
+                                                std::span<const std::uint8_t> moved, parallel::StopCheck* stop) {
   check_sizes(starts, ends, moved);
   const std::size_t n = starts.size();
   std::vector<std::uint8_t> held(n, 0), hold(n, 0);
@@ -56,7 +55,7 @@ std::vector<std::uint8_t> hold_overlapping_ends(std::span<const Capsule> starts,
   // rounds: an agent not yet held is still at its end there.
   AgentGrid end_grid;
   end_grid.build(ends);
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 64), [&](const auto& range) {
+  parallel::for_ranges<std::size_t>(0, n, 64, [&](const auto& range) {
     for (std::size_t i = range.begin(); i != range.end(); ++i) {
       if (stop && stop->before(i)) return;
       if (!moved[i]) continue;
@@ -77,7 +76,7 @@ std::vector<std::uint8_t> hold_overlapping_ends(std::span<const Capsule> starts,
       if (hold[i]) held[i] = 1, hold[i] = 0, fresh.push_back(std::uint32_t(i));
     }
     if (fresh.empty() || round + 1 == kHoldRounds) break;
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, fresh.size(), 16), [&](const auto& range) {
+    parallel::for_ranges<std::size_t>(0, fresh.size(), 16, [&](const auto& range) {
       for (std::size_t k = range.begin(); k != range.end(); ++k) {
         if (stop && stop->before(k)) return;
         const std::uint32_t j = fresh[k];

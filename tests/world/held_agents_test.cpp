@@ -7,7 +7,7 @@
 #include <limits>
 #include <vector>
 
-#include "broadphase/held_agents.h"
+#include "world/held_agents.h"
 #include "core/random.h"
 
 namespace {

@@ -14,7 +14,7 @@
 #include <thread>
 
 #include <capsweep/world.h>
-#include "broadphase/world_arrays.h"
+#include "world/world_arrays.h"
 #include "core/random.h"
 #include "tests/support/layered_world.h"
 #include "tests/support/same_answers.h"
