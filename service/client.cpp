@@ -12,7 +12,6 @@
 
 #include "service/capsweep.grpc.pb.h"
 #include "service/convert.h"
-#include "service/metrics.h"
 
 namespace capsweep::service {
 namespace {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <iterator>
 
 namespace capsweep::service {
 
@@ -54,6 +55,15 @@ bool zero(const Ellipsoid& e) {
 }
 
 }  // namespace
+
+const char* code_name(grpc::StatusCode code) {
+  static const char* const names[] = {
+      "OK",        "CANCELLED",         "UNKNOWN",          "INVALID_ARGUMENT",    "DEADLINE_EXCEEDED", "NOT_FOUND",
+      "ALREADY_EXISTS", "PERMISSION_DENIED", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION", "ABORTED",
+      "OUT_OF_RANGE", "UNIMPLEMENTED", "INTERNAL",      "UNAVAILABLE",         "DATA_LOSS",         "UNAUTHENTICATED"};
+  const int c = int(code);
+  return c >= 0 && c < int(std::size(names)) ? names[c] : "UNKNOWN";
+}
 
 pb::Path to_pb(SweepPath p) { return pb::Path(int(p)); }
 

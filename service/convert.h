@@ -7,11 +7,16 @@
 #include <string>
 #include <vector>
 
+#include <grpcpp/support/status.h>
+
 #include <capsweep/world.h>
 #include "service/capsweep.pb.h"
 #include "service/columns.h"
 
 namespace capsweep::service {
+
+// A gRPC status code's name (NOT_FOUND): the client's error messages and the server's counters.
+const char* code_name(grpc::StatusCode code);
 
 pb::Path to_pb(SweepPath p);
 // False for a value this build does not know (a newer client): INVALID_ARGUMENT.

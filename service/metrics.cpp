@@ -1,6 +1,11 @@
 #include "service/metrics.h"
 
-#include <cstdio>
+#include <prometheus/text_serializer.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "service/convert.h"
 
 namespace capsweep::service {
 
@@ -16,29 +21,69 @@ const char* name(Rpc rpc) {
   return "?";
 }
 
-const char* code_name(grpc::StatusCode code) {
-  static const char* const names[kStatusCodes] = {
-      "OK",        "CANCELLED",         "UNKNOWN",          "INVALID_ARGUMENT",    "DEADLINE_EXCEEDED", "NOT_FOUND",
-      "ALREADY_EXISTS", "PERMISSION_DENIED", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION", "ABORTED",
-      "OUT_OF_RANGE", "UNIMPLEMENTED", "INTERNAL",      "UNAVAILABLE",         "DATA_LOSS",         "UNAUTHENTICATED"};
-  const int c = int(code);
-  return c >= 0 && c < kStatusCodes ? names[c] : "UNKNOWN";
+// Registered in the order the page has always listed them; prometheus-cpp lists counters first,
+// then gauges, then histograms.
+Metrics::Metrics() : registry_(std::make_shared<prometheus::Registry>()) {
+  using namespace prometheus;
+  auto& requests = BuildCounter().Name("capsweep_requests_total").Help("RPCs finished.").Register(*registry_);
+  auto& in_flight = BuildGauge()
+                        .Name("capsweep_requests_in_flight")
+                        .Help("RPCs started and not yet finished.")
+                        .Register(*registry_);
+  auto& queries = BuildCounter().Name("capsweep_queries_total").Help("Batch elements answered.").Register(*registry_);
+  auto& refused = BuildCounter()
+                      .Name("capsweep_refused_queries_total")
+                      .Help("Batch elements refused (NaN/Inf, radius, range).")
+                      .Register(*registry_);
+  errors_ = &BuildCounter()
+                 .Name("capsweep_errors_total")
+                 .Help("RPCs that ended with a gRPC status other than OK.")
+                 .Register(*registry_);
+  auto& latency = BuildHistogram()
+                      .Name("capsweep_request_seconds")
+                      .Help("Server-side time from request to response.")
+                      .Register(*registry_);
+  worlds_ = &BuildGauge().Name("capsweep_world_triangles").Help("Triangles of each world served.").Register(*registry_);
+  uptime_ = &BuildGauge()
+                 .Name("capsweep_uptime_seconds")
+                 .Help("Seconds since the server started.")
+                 .Register(*registry_)
+                 .Add({});
+  const Histogram::BucketBoundaries bounds(kLatencyBounds.begin(), kLatencyBounds.end());
+  for (int k = 0; k < kRpcCount; ++k) {
+    const Labels rpc{{"rpc", name(Rpc(k))}};
+    PerRpc& r = rpcs_[k];
+    r.requests = &requests.Add(rpc);
+    r.in_flight = &in_flight.Add(rpc);
+    r.queries = &queries.Add(rpc);
+    r.refused = &refused.Add(rpc);
+    r.latency = &latency.Add(rpc, bounds);
+  }
 }
 
-void Metrics::begin(Rpc rpc) { rpcs_[int(rpc)].in_flight.fetch_add(1, std::memory_order_relaxed); }
+void Metrics::begin(Rpc rpc) { rpcs_[int(rpc)].in_flight->Increment(); }
 
 void Metrics::record(Rpc rpc, grpc::StatusCode code, std::uint64_t queries, std::uint64_t refused, double seconds) {
   PerRpc& r = rpcs_[int(rpc)];
-  r.in_flight.fetch_sub(1, std::memory_order_relaxed);
-  r.requests.fetch_add(1, std::memory_order_relaxed);
-  r.queries.fetch_add(queries, std::memory_order_relaxed);
-  r.refused.fetch_add(refused, std::memory_order_relaxed);
-  const int c = int(code) >= 0 && int(code) < kStatusCodes ? int(code) : int(grpc::StatusCode::UNKNOWN);
-  r.codes[c].fetch_add(1, std::memory_order_relaxed);
-  std::size_t b = 0;
-  while (b < kLatencyBounds.size() && seconds > kLatencyBounds[b]) ++b;
-  r.buckets[b].fetch_add(1, std::memory_order_relaxed);
-  r.nanoseconds.fetch_add(std::uint64_t(seconds * 1e9), std::memory_order_relaxed);
+  r.in_flight->Decrement();
+  r.requests->Increment();
+  r.queries->Increment(double(queries));
+  r.refused->Increment(double(refused));
+  if (code != grpc::StatusCode::OK) {
+    const int c = int(code) > 0 && int(code) < kStatusCodes ? int(code) : int(grpc::StatusCode::UNKNOWN);
+    prometheus::Counter* errors = r.errors[c].load(std::memory_order_acquire);
+    if (!errors) {
+      // Family::Add returns the series already there, so two first errors at once share one.
+      errors = &errors_->Add({{"rpc", name(rpc)}, {"code", code_name(grpc::StatusCode(c))}});
+      r.errors[c].store(errors, std::memory_order_release);
+    }
+    errors->Increment();
+  }
+  r.latency->Observe(seconds);
+}
+
+void Metrics::set_world(const std::string& world, std::uint64_t triangles) {
+  worlds_->Add({{"world", world}}).Set(double(triangles));
 }
 
 void Metrics::fill(pb::InfoResponse& info) const {
@@ -46,73 +91,38 @@ void Metrics::fill(pb::InfoResponse& info) const {
     const PerRpc& r = rpcs_[k];
     pb::RpcCounters* c = info.add_rpcs();
     c->set_rpc(name(Rpc(k)));
-    c->set_requests(r.requests.load());
-    c->set_queries(r.queries.load());
-    c->set_refused_queries(r.refused.load());
+    c->set_requests(std::uint64_t(r.requests->Value()));
+    c->set_queries(std::uint64_t(r.queries->Value()));
+    c->set_refused_queries(std::uint64_t(r.refused->Value()));
     for (int code = 1; code < kStatusCodes; ++code) {
-      if (std::uint64_t n = r.codes[code].load()) (*c->mutable_errors())[code_name(grpc::StatusCode(code))] = n;
+      if (const prometheus::Counter* n = r.errors[code].load(std::memory_order_acquire)) {
+        (*c->mutable_errors())[code_name(grpc::StatusCode(code))] = std::uint64_t(n->Value());
+      }
     }
+    // prometheus-cpp's buckets are cumulative (+Inf last); Info carries each bucket's own count.
+    const prometheus::ClientMetric::Histogram latency = r.latency->Collect().histogram;
     pb::LatencyHistogram* h = c->mutable_latency();
     for (double bound : kLatencyBounds) h->add_upper_seconds(bound);
-    for (const auto& n : r.buckets) h->add_count(n.load());
-    h->set_sum_seconds(double(r.nanoseconds.load()) * 1e-9);
+    std::uint64_t below = 0;
+    for (const auto& bucket : latency.bucket) {
+      h->add_count(bucket.cumulative_count - below);
+      below = bucket.cumulative_count;
+    }
+    h->set_sum_seconds(latency.sample_sum);
   }
 }
 
-std::string Metrics::prometheus(const std::string& extra) const {
-  std::string out;
-  char line[256];
-  auto counter = [&](const char* metric, const char* help, auto value) {
-    out += std::string("# HELP ") + metric + " " + help + "\n# TYPE " + metric + " counter\n";
-    for (int k = 0; k < kRpcCount; ++k) {
-      std::snprintf(line, sizeof line, "%s{rpc=\"%s\"} %llu\n", metric, name(Rpc(k)),
-                    (unsigned long long)value(rpcs_[k]));
-      out += line;
-    }
-  };
-  counter("capsweep_requests_total", "RPCs finished.", [](const PerRpc& r) { return r.requests.load(); });
-  out += "# HELP capsweep_requests_in_flight RPCs started and not yet finished.\n"
-         "# TYPE capsweep_requests_in_flight gauge\n";
-  for (int k = 0; k < kRpcCount; ++k) {
-    std::snprintf(line, sizeof line, "capsweep_requests_in_flight{rpc=\"%s\"} %lld\n", name(Rpc(k)),
-                  (long long)rpcs_[k].in_flight.load(std::memory_order_relaxed));
-    out += line;
-  }
-  counter("capsweep_queries_total", "Batch elements answered.", [](const PerRpc& r) { return r.queries.load(); });
-  counter("capsweep_refused_queries_total", "Batch elements refused (NaN/Inf, radius, range).",
-          [](const PerRpc& r) { return r.refused.load(); });
-  out += "# HELP capsweep_errors_total RPCs that ended with a gRPC status other than OK.\n"
-         "# TYPE capsweep_errors_total counter\n";
-  for (int k = 0; k < kRpcCount; ++k) {
-    for (int code = 1; code < kStatusCodes; ++code) {
-      if (std::uint64_t n = rpcs_[k].codes[code].load()) {
-        std::snprintf(line, sizeof line, "capsweep_errors_total{rpc=\"%s\",code=\"%s\"} %llu\n", name(Rpc(k)),
-                      code_name(grpc::StatusCode(code)), (unsigned long long)n);
-        out += line;
-      }
+std::string Metrics::text(double uptime_seconds) const {
+  uptime_->Set(uptime_seconds);
+  std::vector<prometheus::MetricFamily> families = registry_->Collect();
+  // prometheus-cpp sorts a series' labels by name; the page keeps rpc first, as it always has
+  // (capsweep_errors_total{rpc="Sweep",code="NOT_FOUND"}), for scripts that match lines as text.
+  for (prometheus::MetricFamily& family : families) {
+    for (prometheus::ClientMetric& metric : family.metric) {
+      std::stable_partition(metric.label.begin(), metric.label.end(), [](const auto& l) { return l.name == "rpc"; });
     }
   }
-  out += "# HELP capsweep_request_seconds Server-side time from request to response.\n"
-         "# TYPE capsweep_request_seconds histogram\n";
-  for (int k = 0; k < kRpcCount; ++k) {
-    const PerRpc& r = rpcs_[k];
-    std::uint64_t cumulative = 0;
-    for (std::size_t b = 0; b <= kLatencyBounds.size(); ++b) {
-      cumulative += r.buckets[b].load();
-      if (b < kLatencyBounds.size()) {
-        std::snprintf(line, sizeof line, "capsweep_request_seconds_bucket{rpc=\"%s\",le=\"%g\"} %llu\n", name(Rpc(k)),
-                      kLatencyBounds[b], (unsigned long long)cumulative);
-      } else {
-        std::snprintf(line, sizeof line, "capsweep_request_seconds_bucket{rpc=\"%s\",le=\"+Inf\"} %llu\n",
-                      name(Rpc(k)), (unsigned long long)cumulative);
-      }
-      out += line;
-    }
-    std::snprintf(line, sizeof line, "capsweep_request_seconds_sum{rpc=\"%s\"} %.9f\ncapsweep_request_seconds_count{rpc=\"%s\"} %llu\n",
-                  name(Rpc(k)), double(r.nanoseconds.load()) * 1e-9, name(Rpc(k)), (unsigned long long)cumulative);
-    out += line;
-  }
-  return out + extra;
+  return prometheus::TextSerializer().Serialize(families);
 }
 
 }  // namespace capsweep::service

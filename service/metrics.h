@@ -1,14 +1,20 @@
-// Request and query counters and latency histograms per RPC, lock-free (atomics), readable as
-// the Info message and as a Prometheus text page.
+// Request and query counters and latency histograms per RPC, kept in a prometheus-cpp registry
+// (atomic counters; one short lock per finished call for its histogram), readable as the Info
+// message and as a Prometheus text page.
 #pragma once
 
 #include <array>
 #include <atomic>
-#include <chrono>
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include <grpcpp/support/status.h>
+#include <prometheus/counter.h>
+#include <prometheus/family.h>
+#include <prometheus/gauge.h>
+#include <prometheus/histogram.h>
+#include <prometheus/registry.h>
 
 #include "service/capsweep.pb.h"
 
@@ -28,27 +34,33 @@ inline constexpr int kStatusCodes = 17;  // grpc::StatusCode OK .. UNAUTHENTICAT
 
 class Metrics {
  public:
+  Metrics();
   // A call has started: it counts as in flight until its record().
   void begin(Rpc rpc);
   // One finished call: its gRPC status, how many queries it answered and how many of them
   // were refused (per-query status), and how long it took on the server.
   void record(Rpc rpc, grpc::StatusCode code, std::uint64_t queries, std::uint64_t refused, double seconds);
+  // A world served under `world` now has `triangles` (at start and on each reload).
+  void set_world(const std::string& world, std::uint64_t triangles);
 
   void fill(pb::InfoResponse& info) const;  // the rpcs field
-  // The Prometheus text exposition format (version 0.0.4); `extra` lines are appended.
-  std::string prometheus(const std::string& extra) const;
+  // The Prometheus text exposition format (version 0.0.4), with the uptime as of now.
+  std::string text(double uptime_seconds) const;
 
  private:
   struct PerRpc {
-    std::atomic<std::uint64_t> requests{0}, queries{0}, refused{0};
-    std::atomic<std::int64_t> in_flight{0};
-    std::array<std::atomic<std::uint64_t>, kStatusCodes> codes{};
-    std::array<std::atomic<std::uint64_t>, kLatencyBounds.size() + 1> buckets{};
-    std::atomic<std::uint64_t> nanoseconds{0};
+    prometheus::Counter *requests, *queries, *refused;
+    prometheus::Gauge* in_flight;
+    prometheus::Histogram* latency;
+    // An error series is added at its first error, so the page lists only codes that happened;
+    // cached here so later errors skip the family's lock and lookup.
+    std::array<std::atomic<prometheus::Counter*>, kStatusCodes> errors{};
   };
+  std::shared_ptr<prometheus::Registry> registry_;
+  prometheus::Family<prometheus::Counter>* errors_;
+  prometheus::Family<prometheus::Gauge>* worlds_;
+  prometheus::Gauge* uptime_;
   std::array<PerRpc, kRpcCount> rpcs_;
 };
-
-const char* code_name(grpc::StatusCode code);
 
 }  // namespace capsweep::service

@@ -49,6 +49,7 @@ class Server::Impl final : public pb::Capsweep::CallbackService {
       if (!worlds_.emplace(w.name, &w - config_.worlds.data()).second) {
         throw std::runtime_error("two worlds are named '" + w.name + "'");
       }
+      metrics_.set_world(w.name, w.world.triangle_count());
     }
     options_.threads = 0;  // the arena above (or the whole machine) bounds the workers
 
@@ -84,21 +85,12 @@ class Server::Impl final : public pb::Capsweep::CallbackService {
     std::lock_guard guard(worlds_lock_);
     auto it = worlds_.find(world.name);
     if (it == worlds_.end()) return false;
+    metrics_.set_world(world.name, world.world.triangle_count());
     config_.worlds[it->second] = std::move(world);
     return true;
   }
 
-  std::string metrics_text() const {
-    std::string extra = "# HELP capsweep_world_triangles Triangles of each world served.\n"
-                        "# TYPE capsweep_world_triangles gauge\n";
-    std::lock_guard guard(worlds_lock_);
-    for (const ServedWorld& w : config_.worlds) {
-      extra += "capsweep_world_triangles{world=\"" + w.name + "\"} " + std::to_string(w.world.triangle_count()) + "\n";
-    }
-    extra += "# HELP capsweep_uptime_seconds Seconds since the server started.\n# TYPE capsweep_uptime_seconds gauge\n";
-    extra += "capsweep_uptime_seconds " + std::to_string(seconds_since(started_)) + "\n";
-    return metrics_.prometheus(extra);
-  }
+  std::string metrics_text() const { return metrics_.text(seconds_since(started_)); }
 
   // --- the RPCs ---
 
@@ -211,7 +203,7 @@ class Server::Impl final : public pb::Capsweep::CallbackService {
         add(*i->mutable_bounds(), w.world.bounds().min);
         add(*i->mutable_bounds(), w.world.bounds().max);
       }
-      guard.unlock();  // metrics_text() takes it again
+      guard.unlock();
       resp->set_version(CAPSWEEP_VERSION_STRING);
       resp->set_build(std::string("gcc ") + __VERSION__ + ", SIMD " + best_block_sweep().isa);
       resp->set_threads(config_.threads > 0 ? config_.threads : parallel::default_threads());
