@@ -1,11 +1,13 @@
 // Runs a batch's parallel work on `threads` workers (a task arena of that size), or on every
-// core when threads is 0. Internal to broadphase/.
+// core when threads is 0. Internal to broadphase/ (and to the service and tools that make arenas).
 #pragma once
 
 #include <tbb/task_arena.h>
 
 #include <atomic>
 #include <functional>
+#include <stdexcept>
+#include <string>
 
 #include <capsweep/world.h>
 
@@ -32,8 +34,18 @@ class StopCheck {
   std::atomic<bool> stopped_{false};
 };
 
+// Throws std::invalid_argument unless 0 <= threads <= kMaxThreads: every batch entry point asks
+// it (through run_in_arena) before any work, so every interface refuses the same counts.
+inline void check_threads(int threads) {
+  if (threads < 0 || threads > kMaxThreads) {
+    throw std::invalid_argument("threads must be from 0 (every core) to " + std::to_string(kMaxThreads) +
+                                ", got " + std::to_string(threads));
+  }
+}
+
 template <class Body>
 void run_in_arena(int threads, Body&& body) {
+  check_threads(threads);
   if (threads > 0) {
     tbb::task_arena arena(threads);
     arena.execute(body);

@@ -26,6 +26,7 @@ using namespace capsweep;
 
 // Pinned sizes (the structs with pointers: on 64-bit targets).
 static_assert(sizeof(void*) != 8 || (sizeof(cs_heightfield) == 64 && sizeof(cs_heightmap_options) == 48));
+static_assert(CS_MAX_THREADS == kMaxThreads);
 
 thread_local std::string last_error;
 
@@ -64,18 +65,17 @@ void require(bool ok, const std::string& what) {
   if (!ok) throw std::invalid_argument(what);
 }
 
-// The batch shape every call shares: a world, `count` inputs and outputs (NULL only when count
-// is 0), and a thread count.
 // A batch's options on a handle: what cs_world_with_layers set it to see.
 SweepOptions layered(SweepOptions options, const cs_world* world) {
   options.layers = world->layers;
   return options;
 }
 
-void check_batch(const cs_world* world, const void* in, const void* out, std::size_t count, int threads) {
+// The batch shape every call shares: a world, `count` inputs and outputs (NULL only when count
+// is 0). The thread count is checked where the batch runs (World's entry points), as for C++.
+void check_batch(const cs_world* world, const void* in, const void* out, std::size_t count) {
   require(world != nullptr, "world is NULL");
   require(count == 0 || (in != nullptr && out != nullptr), "inputs or outputs are NULL");
-  require(threads >= 0, "threads must be >= 0 (0 = every core)");
 }
 
 // cs_sweep_ex and cs_sweep_masked: records are read and written in place, one at a time, with
@@ -84,7 +84,7 @@ template <class Record>
 int sweep_records(const char* function, const cs_world* world, const Record* queries, std::size_t count,
                   cs_sweep_hit* hits, int path, int threads, uint8_t* status) {
   return guarded(function, [&] {
-    check_batch(world, queries, hits, count, threads);
+    check_batch(world, queries, hits, count);
     require(path >= CS_PATH_SIMD && path <= CS_PATH_BRUTE, "unknown path " + std::to_string(path));
     sweep_batch(
         world->world, count, [&](std::size_t i) { return records::query(queries[i]); },
@@ -100,7 +100,7 @@ template <class Record>
 int sweep_ellipsoid_records(const char* function, const cs_world* world, const Record* queries, std::size_t count,
                             cs_sweep_hit* hits, int path, int threads, uint8_t* status) {
   return guarded(function, [&] {
-    check_batch(world, queries, hits, count, threads);
+    check_batch(world, queries, hits, count);
     require(path >= CS_PATH_SIMD && path <= CS_PATH_BRUTE, "unknown path " + std::to_string(path));
     std::vector<SweepEllipsoidQuery> in(count);
     for (std::size_t i = 0; i < count; ++i) in[i] = records::query(queries[i]);
@@ -273,7 +273,7 @@ void cs_validate_settings_default(cs_validate_settings* settings) {
 int cs_move(const cs_world* world, const cs_agent* agents, size_t count, const cs_move_settings* settings,
             cs_move_result* results, int threads) {
   return guarded("cs_move", [&] {
-    check_batch(world, agents, results, count, threads);
+    check_batch(world, agents, results, count);
     std::vector<Agent> in(count);
     for (std::size_t i = 0; i < count; ++i) {
       require(agents[i].shape <= CS_SHAPE_ELLIPSOID,
@@ -294,7 +294,7 @@ int cs_move(const cs_world* world, const cs_agent* agents, size_t count, const c
 int cs_validate(const cs_world* world, const cs_claimed_move* moves, size_t count, const cs_validate_settings* settings,
                 cs_verdict* verdicts, int threads) {
   return guarded("cs_validate", [&] {
-    check_batch(world, moves, verdicts, count, threads);
+    check_batch(world, moves, verdicts, count);
     std::vector<ClaimedMove> in(count);
     for (std::size_t i = 0; i < count; ++i) {
       // The record is a CWSQ version 7 record: refused here as the file reader refuses it (but
@@ -315,7 +315,7 @@ int cs_validate(const cs_world* world, const cs_claimed_move* moves, size_t coun
 int cs_overlap(const cs_world* world, const cs_capsule* capsules, size_t count, float clearance,
                cs_overlap_result* results, int threads) {
   return guarded("cs_overlap", [&] {
-    check_batch(world, capsules, results, count, threads);
+    check_batch(world, capsules, results, count);
     std::vector<Capsule> in(count);
     for (std::size_t i = 0; i < count; ++i) in[i] = records::capsule(capsules[i]);
     std::vector<OverlapResult> out(count);

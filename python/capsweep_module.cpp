@@ -225,6 +225,7 @@ PYBIND11_MODULE(_capsweep, m) {
   m.doc() = "capsweep's native module; use the capsweep package.";
   error_type = py::reinterpret_borrow<py::object>(PyExc_ValueError);
   m.attr("__version__") = CAPSWEEP_VERSION_STRING;
+  m.attr("MAX_THREADS") = kMaxThreads;
   m.def("_set_error_type", [](py::object type) { error_type = std::move(type); });
   m.def("_layouts", &layouts);
   m.def("default_move_settings", &default_move_settings, "capsweep's movement settings, as a dict");

@@ -17,6 +17,7 @@
 #include "service/capsweep.grpc.pb.h"
 #include "service/convert.h"
 #include "service/metrics.h"
+#include "broadphase/run_in_arena.h"
 #include "broadphase/world_arrays.h"
 #include "simd/block_sweep.h"
 
@@ -51,6 +52,7 @@ class Server::Impl final : public pb::Capsweep::CallbackService {
         throw std::runtime_error("two worlds are named '" + w.name + "'");
       }
     }
+    check_threads(config_.threads);
     if (config_.threads > 0) arena_.emplace(config_.threads);
     options_.threads = 0;  // the arena above (or the whole machine) bounds the workers
 

@@ -7,9 +7,9 @@
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
-#include <tbb/task_arena.h>
 
 #include "broadphase/agent_grid.h"
+#include "broadphase/run_in_arena.h"
 #include "broadphase/world_arrays.h"
 
 namespace capsweep {
@@ -242,12 +242,7 @@ CrowdViolations Crowd::check() const {
       }
     });
   };
-  if (settings_.batch.threads > 0) {
-    tbb::task_arena arena(settings_.batch.threads);
-    arena.execute(body);
-  } else {
-    body();
-  }
+  run_in_arena(settings_.batch.threads, body);
   for (std::size_t i = 0; i < ends.size(); ++i) {
     v.penetrating += penetrating[i];
     v.overlapping += overlapping[i];

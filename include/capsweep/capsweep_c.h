@@ -9,7 +9,8 @@
  * (both little-endian, 16-byte header first).
  *
  * Worlds are read-only once made: any number of threads may query one world at once. Batches
- * run on `threads` workers (0 = every core) and give the same bytes on any thread count. */
+ * run on `threads` workers (0 = every core, at most CS_MAX_THREADS; a negative or larger count is
+ * CS_ERROR_ARGUMENT) and give the same bytes on any thread count. */
 #ifndef CAPSWEEP_CAPSWEEP_C_H
 #define CAPSWEEP_CAPSWEEP_C_H
 
@@ -60,6 +61,8 @@ enum cs_hit_code { CS_MISS = 0, CS_HIT = 1, CS_HIT_AT_START = 2 };
 #define CS_NO_TRIANGLE 0xFFFFFFFFu
 #define CS_NO_AGENT 0xFFFFFFFFu
 #define CS_ALL_LAYERS 0xFFFFFFFFu /* a layer mask naming every layer */
+/* The most workers a batch's `threads` may ask for (capsweep::kMaxThreads, which says why). */
+#define CS_MAX_THREADS 1024
 
 typedef struct cs_world cs_world;
 

@@ -3,8 +3,8 @@
 Batches are numpy arrays of records whose dtypes are the C API's structs
 (<capsweep/capsweep_c.h>): QUERY_DTYPE is the 40-byte CWSQ record and HIT_DTYPE the 40-byte
 CWSR record, so ``hits.tobytes()`` is a CWSR file body byte for byte. Every batch runs with
-the GIL released, on ``threads`` workers (0 = every core); the answers are the same bytes on
-any thread count.
+the GIL released, on ``threads`` workers (0 = every core, at most MAX_THREADS); the answers are
+the same bytes on any thread count.
 
     world = capsweep.load("level.obj")             # any mesh Assimp reads, FILE.gz, or a snapshot
     hits = world.sweep(capsweep.read_queries("moves.cwsq"))
@@ -15,6 +15,8 @@ import numpy as _np
 from . import _capsweep
 
 __version__ = _capsweep.__version__
+#: The most workers a batch's ``threads`` may ask for (0 = every core); more is refused.
+MAX_THREADS = _capsweep.MAX_THREADS
 
 
 class Error(ValueError):
@@ -135,9 +137,15 @@ def _claimed_moves(moves):
 
 
 def _threads(threads):
-    if int(threads) < 0:
-        raise Error("threads must be >= 0 (0 = every core)")
-    return int(threads)
+    """`threads` as the C int the library checks against 0 .. MAX_THREADS."""
+    try:
+        count = int(threads)
+    except (TypeError, ValueError):
+        raise Error(f"threads must be an integer, got {threads!r}") from None
+    # A count no C int holds would never reach the library's check: refuse it in the same words.
+    if not -2**31 <= count < 2**31:
+        raise Error(f"threads must be from 0 (every core) to {MAX_THREADS}, got {count}")
+    return count
 
 
 def _mesh_arrays(vertices, indices, layers):
@@ -347,4 +355,4 @@ __all__ = ["World", "load", "heightfield", "load_heightmap", "read_queries", "re
            "default_move_settings", "Error",
            "QUERY_DTYPE",
            "HIT_DTYPE", "CAPSULE_DTYPE", "AGENT_DTYPE", "MOVE_RESULT_DTYPE", "MOVE_CONTACT_DTYPE",
-           "CLAIMED_MOVE_DTYPE", "VERDICT_DTYPE", "OVERLAP_DTYPE", "STATUS", "VERDICTS", "__version__"]
+           "CLAIMED_MOVE_DTYPE", "VERDICT_DTYPE", "OVERLAP_DTYPE", "STATUS", "VERDICTS", "MAX_THREADS", "__version__"]

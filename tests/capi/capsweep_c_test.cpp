@@ -567,6 +567,46 @@ TEST(CApi, ThreadCountChangesNoByte) {
   EXPECT_EQ(std::memcmp(one.data(), all.data(), one.size() * sizeof one[0]), 0);
 }
 
+// Every batch call refuses `threads` outside 0 .. CS_MAX_THREADS by code and message (past
+// 65,536 oneTBB crashed the process) and takes the limit itself.
+TEST(CApi, ThreadsOutsideTheLimitAreRefusedByName) {
+  EXPECT_EQ(CS_MAX_THREADS, kMaxThreads);
+  const float vertices[] = {-1, 0, -1, -1, 0, 1, 1, 0, 1, 1, 0, -1};
+  const uint32_t indices[] = {0, 1, 2, 0, 2, 3};
+  WorldHandle h;
+  ASSERT_EQ(cs_world_from_triangles(vertices, 4, indices, 2, &h.w), CS_OK) << cs_last_error();
+  const cs_sweep_query q{{{0, 2, 0}, {0, 2, 0}, 0.5f}, {0, -3, 0}};
+  const cs_ellipsoid_query e{{0, 2, 0}, {0.3f, 0.5f, 0.3f}, {0, -3, 0}};
+  const cs_agent agent{};
+  const cs_claimed_move claim{};
+  const cs_capsule capsule{{0, 2, 0}, {0, 3, 0}, 0.5f};
+  cs_sweep_hit hit;
+  cs_move_result moved;
+  cs_verdict verdict;
+  cs_overlap_result overlap;
+  const auto every_call = [&](int threads) {
+    return std::vector<int>{
+        cs_sweep(h.w, &q, 1, &hit, threads),
+        cs_sweep_ex(h.w, &q, 1, &hit, CS_PATH_SCALAR, threads, nullptr),
+        cs_sweep_ellipsoid(h.w, &e, 1, &hit, CS_PATH_SIMD, threads, nullptr),
+        cs_move(h.w, &agent, 1, nullptr, &moved, threads),
+        cs_validate(h.w, &claim, 1, nullptr, &verdict, threads),
+        cs_overlap(h.w, &capsule, 1, 0.f, &overlap, threads),
+    };
+  };
+  for (const int threads : {CS_MAX_THREADS + 1, 65537, -1}) {
+    const std::vector<int> codes = every_call(threads);
+    for (std::size_t call = 0; call < codes.size(); ++call) {
+      EXPECT_EQ(codes[call], CS_ERROR_ARGUMENT) << "call " << call << ", threads " << threads;
+    }
+    // The message of the last call names the argument, the limit and the count.
+    const std::string message = cs_last_error();
+    EXPECT_NE(message.find("cs_overlap: threads must be from 0 (every core) to 1024"), std::string::npos) << message;
+    EXPECT_NE(message.find("got " + std::to_string(threads)), std::string::npos) << message;
+  }
+  for (const int code : every_call(CS_MAX_THREADS)) EXPECT_EQ(code, CS_OK) << cs_last_error();
+}
+
 TEST(CApi, BuildsAWorldFromVerticesAndIndices) {
   // A 2 m x 2 m floor at y = 0 of two triangles, counter-clockwise seen from above.
   const float vertices[] = {-1, 0, -1, -1, 0, 1, 1, 0, 1, 1, 0, -1};

@@ -324,6 +324,32 @@ def test_bad_arrays_and_arguments_are_refused_with_a_message():
         world.move(np.zeros(1, capsweep.AGENT_DTYPE), settings={"skn": 0.1})
 
 
+def every_batch(world):
+    """Each kind of batch, as a function of its thread count."""
+    queries = np.array([[0, 2, 0, 0, 2, 0, 0.5, 0, -3, 0]], dtype=np.float32)
+    ellipsoids = np.array([[0, 2, 0, 0.3, 0.5, 0.3, 0, -3, 0]], dtype=np.float32)
+    capsules = np.array([[0, 2, 0, 0, 3, 0, 0.5]], dtype=np.float32)
+    return [lambda t: world.sweep(queries, threads=t),
+            lambda t: world.sweep_ellipsoid(ellipsoids, threads=t),
+            lambda t: world.move(agents_on_the_floor(1), threads=t),
+            lambda t: world.validate(np.zeros(1, capsweep.CLAIMED_MOVE_DTYPE), threads=t),
+            lambda t: world.overlap(capsules, threads=t)]
+
+
+def test_threads_outside_the_limit_are_refused_by_name():
+    # Past 65,536 workers oneTBB used to crash the process.
+    assert capsweep.MAX_THREADS == 1024
+    world = floor()
+    for threads in (capsweep.MAX_THREADS + 1, 65537, 2**40, -1):
+        for batch in every_batch(world):
+            with pytest.raises(capsweep.Error, match=rf"threads must be from 0 \(every core\) to 1024, got {threads}"):
+                batch(threads)
+    for batch in every_batch(world):
+        batch(capsweep.MAX_THREADS)
+    with pytest.raises(capsweep.Error, match="threads must be an integer"):
+        world.sweep(np.zeros((1, 10), dtype=np.float32), threads="many")
+
+
 def test_files_that_cannot_be_read_name_the_file(tmp_path):
     with pytest.raises(ValueError, match="/no/such/level.obj"):
         capsweep.load("/no/such/level.obj")
