@@ -65,6 +65,12 @@ void require(bool ok, const std::string& what) {
   if (!ok) throw std::invalid_argument(what);
 }
 
+// Where every call that makes a world starts: *out stays NULL unless the world is made.
+void clear_out(cs_world** out) {
+  require(out != nullptr, "out is NULL");
+  *out = nullptr;
+}
+
 // A batch's options on a handle: what cs_world_with_layers set it to see.
 SweepOptions layered(SweepOptions options, const cs_world* world) {
   options.layers = world->layers;
@@ -130,8 +136,8 @@ int cs_world_load_scene(const char* path, float scale, int z_up, cs_world** out)
 
 int cs_world_load_layered(const char* path, float scale, int z_up, const char* layer_table, cs_world** out) {
   return guarded("cs_world_load", [&] {
-    require(path != nullptr && out != nullptr, "path or out is NULL");
-    *out = nullptr;
+    clear_out(out);
+    require(path != nullptr, "path is NULL");
     const SceneOptions options{scale, z_up != 0, layer_table ? layer_table : ""};
     if (looks_like_snapshot(path)) {
       require(scale == 1.f && z_up == 0 && options.layers.empty(),
@@ -143,7 +149,8 @@ int cs_world_load_layered(const char* path, float scale, int z_up, const char* l
 
 int cs_world_with_layers(const cs_world* world, uint32_t layers, cs_world** out) {
   return guarded("cs_world_with_layers", [&] {
-    require(world != nullptr && out != nullptr, "world or out is NULL");
+    clear_out(out);
+    require(world != nullptr, "world is NULL");
     require(layers != 0, "a mask of no layer sees nothing: name at least one layer");
     *out = new cs_world{world->world, layers};
   });
@@ -157,8 +164,7 @@ int cs_world_from_triangles(const float* vertices, size_t vertex_count, const ui
 int cs_world_from_layered_triangles(const float* vertices, size_t vertex_count, const uint32_t* indices,
                                     size_t triangle_count, const uint32_t* layers, cs_world** out) {
   return guarded("cs_world_from_triangles", [&] {
-    require(out != nullptr, "out is NULL");
-    *out = nullptr;
+    clear_out(out);
     require(triangle_count > 0, "no triangles");
     require(vertices != nullptr && indices != nullptr, "vertices or indices are NULL");
     std::vector<Triangle> triangles(triangle_count);
@@ -179,8 +185,8 @@ int cs_world_from_layered_triangles(const float* vertices, size_t vertex_count, 
 int cs_world_from_heightfield(const cs_heightfield* terrain, const float* vertices, size_t vertex_count,
                               const uint32_t* indices, size_t triangle_count, const uint32_t* layers, cs_world** out) {
   return guarded("cs_world_from_heightfield", [&] {
-    require(out != nullptr && terrain != nullptr, "terrain or out is NULL");
-    *out = nullptr;
+    clear_out(out);
+    require(terrain != nullptr, "terrain is NULL");
     require(terrain->reserved == 0, "cs_heightfield.reserved must be 0");
     require(triangle_count == 0 || (vertices != nullptr && indices != nullptr), "vertices or indices are NULL");
     require((terrain->heights != nullptr) != (terrain->samples != nullptr),
@@ -216,8 +222,8 @@ int cs_world_from_heightfield(const cs_heightfield* terrain, const float* vertic
 
 int cs_world_load_heightmap(const char* path, const cs_heightmap_options* options, cs_world** out) {
   return guarded("cs_world_load_heightmap", [&] {
-    require(path != nullptr && out != nullptr, "path or out is NULL");
-    *out = nullptr;
+    clear_out(out);
+    require(path != nullptr, "path is NULL");
     HeightmapOptions o;
     if (options) {
       require(options->reserved == 0, "cs_heightmap_options.reserved must be 0");

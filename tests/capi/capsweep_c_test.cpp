@@ -674,6 +674,70 @@ TEST(CApi, TheLastErrorBelongsToTheThreadThatFailed) {
   EXPECT_NE(std::string(cs_last_error()).find("a.obj"), std::string::npos);
 }
 
+// What capsweep_c.h promises of the pointers: a view holds the world's memory itself (either
+// handle may be freed first); a call that fails to make a world leaves *out NULL; the last
+// error is kept by the calls that return no code, and cleared by the next that succeeds.
+TEST(CApi, AViewOutlivesTheHandleItWasMadeFrom) {
+  const float vertices[] = {-1, 0, -1, -1, 0, 1, 1, 0, 1, 1, 0, -1};
+  const uint32_t indices[] = {0, 1, 2, 0, 2, 3};
+  cs_world* world = nullptr;
+  ASSERT_EQ(cs_world_from_triangles(vertices, 4, indices, 2, &world), CS_OK) << cs_last_error();
+  WorldHandle view;
+  ASSERT_EQ(cs_world_with_layers(world, CS_ALL_LAYERS, &view.w), CS_OK) << cs_last_error();
+  cs_world_free(world);
+  EXPECT_EQ(cs_world_triangle_count(view.w), 2u);
+  const cs_sweep_query q{{{0.2f, 2, 0.1f}, {0.2f, 2, 0.1f}, 0.5f}, {0, -3, 0}};
+  cs_sweep_hit hit;
+  ASSERT_EQ(cs_sweep(view.w, &q, 1, &hit, 1), CS_OK) << cs_last_error();
+  EXPECT_EQ(hit.hit, CS_HIT);
+}
+
+TEST(CApi, AWorldThatIsNotMadeLeavesOutNull) {
+  const auto stale = [] { return reinterpret_cast<cs_world*>(0x1); };
+  cs_world* out = stale();
+  EXPECT_EQ(cs_world_load(nullptr, &out), CS_ERROR_ARGUMENT);
+  EXPECT_EQ(out, nullptr);
+  out = stale();
+  EXPECT_EQ(cs_world_load_heightmap(nullptr, nullptr, &out), CS_ERROR_ARGUMENT);
+  EXPECT_EQ(out, nullptr);
+  out = stale();
+  EXPECT_EQ(cs_world_from_heightfield(nullptr, nullptr, 0, nullptr, 0, nullptr, &out), CS_ERROR_ARGUMENT);
+  EXPECT_EQ(out, nullptr);
+  out = stale();
+  EXPECT_EQ(cs_world_with_layers(nullptr, 1, &out), CS_ERROR_ARGUMENT);
+  EXPECT_EQ(out, nullptr);
+  const float vertices[] = {-1, 0, -1, -1, 0, 1, 1, 0, 1};
+  const uint32_t indices[] = {0, 1, 2};
+  WorldHandle h;
+  ASSERT_EQ(cs_world_from_triangles(vertices, 3, indices, 1, &h.w), CS_OK) << cs_last_error();
+  out = stale();
+  EXPECT_EQ(cs_world_with_layers(h.w, 0, &out), CS_ERROR_ARGUMENT);  // a mask of no layer
+  EXPECT_EQ(out, nullptr);
+  EXPECT_EQ(cs_world_with_layers(h.w, 1, nullptr), CS_ERROR_ARGUMENT);
+  EXPECT_NE(std::string(cs_last_error()).find("out is NULL"), std::string::npos) << cs_last_error();
+}
+
+TEST(CApi, TheLastErrorIsKeptUntilTheNextCallThatReturnsACode) {
+  WorldHandle h;
+  const float vertices[] = {-1, 0, -1, -1, 0, 1, 1, 0, 1};
+  const uint32_t indices[] = {0, 1, 2};
+  ASSERT_EQ(cs_world_from_triangles(vertices, 3, indices, 1, &h.w), CS_OK);
+  cs_world* w = nullptr;
+  ASSERT_EQ(cs_world_load("/no/such/kept.obj", &w), CS_ERROR_FILE);
+  cs_move_settings m;
+  cs_validate_settings v;
+  cs_version();
+  cs_world_triangle_count(h.w);
+  cs_move_settings_default(&m);
+  cs_validate_settings_default(&v);
+  cs_world_free(nullptr);
+  EXPECT_NE(std::string(cs_last_error()).find("kept.obj"), std::string::npos) << cs_last_error();
+  cs_sweep_hit hit;
+  const cs_sweep_query q{};
+  ASSERT_EQ(cs_sweep(h.w, &q, 1, &hit, 1), CS_OK);
+  EXPECT_STREQ(cs_last_error(), "");
+}
+
 TEST(CApi, LoadsASnapshotButRefusesSceneOptionsOnIt) {
   const std::string path = temp_path("arena.cwsw");
   save_snapshot(World(make_arena()), "@arena", path);
