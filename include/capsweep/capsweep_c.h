@@ -288,7 +288,6 @@ CS_API const char* cs_last_error(void);
 /* Every call that makes a world sets *out to a new handle on CS_OK, and to NULL on failure
  * (unless out itself is NULL). */
 
-
 /* A world from a mesh file (anything Assimp reads, FILE.gz) or a CWSW snapshot. */
 CS_API int cs_world_load(const char* path, cs_world** out);
 /* The same with the scene options: every coordinate times `scale`; z_up != 0 turns a Z-up
