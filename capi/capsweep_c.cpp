@@ -26,6 +26,7 @@ using namespace capsweep;
 
 // Pinned sizes (the structs with pointers: on 64-bit targets).
 static_assert(sizeof(void*) != 8 || (sizeof(cs_heightfield) == 64 && sizeof(cs_heightmap_options) == 48));
+static_assert(CS_MAX_THREADS == kMaxThreads);
 
 thread_local std::string last_error;
 
@@ -64,18 +65,23 @@ void require(bool ok, const std::string& what) {
   if (!ok) throw std::invalid_argument(what);
 }
 
-// The batch shape every call shares: a world, `count` inputs and outputs (NULL only when count
-// is 0), and a thread count.
+// Where every call that makes a world starts: *out stays NULL unless the world is made.
+void clear_out(cs_world** out) {
+  require(out != nullptr, "out is NULL");
+  *out = nullptr;
+}
+
 // A batch's options on a handle: what cs_world_with_layers set it to see.
 SweepOptions layered(SweepOptions options, const cs_world* world) {
   options.layers = world->layers;
   return options;
 }
 
-void check_batch(const cs_world* world, const void* in, const void* out, std::size_t count, int threads) {
+// The batch shape every call shares: a world, `count` inputs and outputs (NULL only when count
+// is 0). The thread count is checked where the batch runs (World's entry points), as for C++.
+void check_batch(const cs_world* world, const void* in, const void* out, std::size_t count) {
   require(world != nullptr, "world is NULL");
   require(count == 0 || (in != nullptr && out != nullptr), "inputs or outputs are NULL");
-  require(threads >= 0, "threads must be >= 0 (0 = every core)");
 }
 
 // cs_sweep_ex and cs_sweep_masked: records are read and written in place, one at a time, with
@@ -84,7 +90,7 @@ template <class Record>
 int sweep_records(const char* function, const cs_world* world, const Record* queries, std::size_t count,
                   cs_sweep_hit* hits, int path, int threads, uint8_t* status) {
   return guarded(function, [&] {
-    check_batch(world, queries, hits, count, threads);
+    check_batch(world, queries, hits, count);
     require(path >= CS_PATH_SIMD && path <= CS_PATH_BRUTE, "unknown path " + std::to_string(path));
     sweep_batch(
         world->world, count, [&](std::size_t i) { return records::query(queries[i]); },
@@ -100,7 +106,7 @@ template <class Record>
 int sweep_ellipsoid_records(const char* function, const cs_world* world, const Record* queries, std::size_t count,
                             cs_sweep_hit* hits, int path, int threads, uint8_t* status) {
   return guarded(function, [&] {
-    check_batch(world, queries, hits, count, threads);
+    check_batch(world, queries, hits, count);
     require(path >= CS_PATH_SIMD && path <= CS_PATH_BRUTE, "unknown path " + std::to_string(path));
     std::vector<SweepEllipsoidQuery> in(count);
     for (std::size_t i = 0; i < count; ++i) in[i] = records::query(queries[i]);
@@ -130,8 +136,8 @@ int cs_world_load_scene(const char* path, float scale, int z_up, cs_world** out)
 
 int cs_world_load_layered(const char* path, float scale, int z_up, const char* layer_table, cs_world** out) {
   return guarded("cs_world_load", [&] {
-    require(path != nullptr && out != nullptr, "path or out is NULL");
-    *out = nullptr;
+    clear_out(out);
+    require(path != nullptr, "path is NULL");
     const SceneOptions options{scale, z_up != 0, layer_table ? layer_table : ""};
     if (looks_like_snapshot(path)) {
       require(scale == 1.f && z_up == 0 && options.layers.empty(),
@@ -143,7 +149,8 @@ int cs_world_load_layered(const char* path, float scale, int z_up, const char* l
 
 int cs_world_with_layers(const cs_world* world, uint32_t layers, cs_world** out) {
   return guarded("cs_world_with_layers", [&] {
-    require(world != nullptr && out != nullptr, "world or out is NULL");
+    clear_out(out);
+    require(world != nullptr, "world is NULL");
     require(layers != 0, "a mask of no layer sees nothing: name at least one layer");
     *out = new cs_world{world->world, layers};
   });
@@ -157,8 +164,7 @@ int cs_world_from_triangles(const float* vertices, size_t vertex_count, const ui
 int cs_world_from_layered_triangles(const float* vertices, size_t vertex_count, const uint32_t* indices,
                                     size_t triangle_count, const uint32_t* layers, cs_world** out) {
   return guarded("cs_world_from_triangles", [&] {
-    require(out != nullptr, "out is NULL");
-    *out = nullptr;
+    clear_out(out);
     require(triangle_count > 0, "no triangles");
     require(vertices != nullptr && indices != nullptr, "vertices or indices are NULL");
     std::vector<Triangle> triangles(triangle_count);
@@ -179,8 +185,8 @@ int cs_world_from_layered_triangles(const float* vertices, size_t vertex_count, 
 int cs_world_from_heightfield(const cs_heightfield* terrain, const float* vertices, size_t vertex_count,
                               const uint32_t* indices, size_t triangle_count, const uint32_t* layers, cs_world** out) {
   return guarded("cs_world_from_heightfield", [&] {
-    require(out != nullptr && terrain != nullptr, "terrain or out is NULL");
-    *out = nullptr;
+    clear_out(out);
+    require(terrain != nullptr, "terrain is NULL");
     require(terrain->reserved == 0, "cs_heightfield.reserved must be 0");
     require(triangle_count == 0 || (vertices != nullptr && indices != nullptr), "vertices or indices are NULL");
     require((terrain->heights != nullptr) != (terrain->samples != nullptr),
@@ -216,8 +222,8 @@ int cs_world_from_heightfield(const cs_heightfield* terrain, const float* vertic
 
 int cs_world_load_heightmap(const char* path, const cs_heightmap_options* options, cs_world** out) {
   return guarded("cs_world_load_heightmap", [&] {
-    require(path != nullptr && out != nullptr, "path or out is NULL");
-    *out = nullptr;
+    clear_out(out);
+    require(path != nullptr, "path is NULL");
     HeightmapOptions o;
     if (options) {
       require(options->reserved == 0, "cs_heightmap_options.reserved must be 0");
@@ -273,7 +279,7 @@ void cs_validate_settings_default(cs_validate_settings* settings) {
 int cs_move(const cs_world* world, const cs_agent* agents, size_t count, const cs_move_settings* settings,
             cs_move_result* results, int threads) {
   return guarded("cs_move", [&] {
-    check_batch(world, agents, results, count, threads);
+    check_batch(world, agents, results, count);
     std::vector<Agent> in(count);
     for (std::size_t i = 0; i < count; ++i) {
       require(agents[i].shape <= CS_SHAPE_ELLIPSOID,
@@ -294,7 +300,7 @@ int cs_move(const cs_world* world, const cs_agent* agents, size_t count, const c
 int cs_validate(const cs_world* world, const cs_claimed_move* moves, size_t count, const cs_validate_settings* settings,
                 cs_verdict* verdicts, int threads) {
   return guarded("cs_validate", [&] {
-    check_batch(world, moves, verdicts, count, threads);
+    check_batch(world, moves, verdicts, count);
     std::vector<ClaimedMove> in(count);
     for (std::size_t i = 0; i < count; ++i) {
       // The record is a CWSQ version 7 record: refused here as the file reader refuses it (but
@@ -315,7 +321,7 @@ int cs_validate(const cs_world* world, const cs_claimed_move* moves, size_t coun
 int cs_overlap(const cs_world* world, const cs_capsule* capsules, size_t count, float clearance,
                cs_overlap_result* results, int threads) {
   return guarded("cs_overlap", [&] {
-    check_batch(world, capsules, results, count, threads);
+    check_batch(world, capsules, results, count);
     std::vector<Capsule> in(count);
     for (std::size_t i = 0; i < count; ++i) in[i] = records::capsule(capsules[i]);
     std::vector<OverlapResult> out(count);

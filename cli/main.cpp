@@ -82,8 +82,8 @@ World load_world(const SceneArgs& scene) {
 }
 
 CLI::Option* add_threads(CLI::App& command, int& threads) {
-  return command.add_option("--threads", threads, "Worker threads (0 = every core)")
-      ->check(CLI::Range(0, 4096))
+  return command.add_option("--threads", threads, "Worker threads (0 = every core, at most " + std::to_string(kMaxThreads) + ")")
+      ->check(CLI::Range(0, kMaxThreads))
       ->capture_default_str();
 }
 

@@ -30,6 +30,10 @@ endforeach()
 if(TARGET capsweep)
   install(TARGETS capsweep RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 endif()
+# The service's protocol, so that clients in other languages generate their stubs from the
+# version they talk to (protoc, grpc_tools): whether or not this build has the service.
+install(FILES ${PROJECT_SOURCE_DIR}/service/capsweep.proto DESTINATION ${CMAKE_INSTALL_DATADIR}/capsweep
+        COMPONENT development)
 
 set(CAPSWEEP_COMPONENTS ${components})
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/capsweep-config.cmake.in

@@ -20,6 +20,19 @@
 
 namespace capsweep::parallel {
 
+// The most workers a batch may ask for (capsweep::kMaxThreads is this number): oneTBB crashes
+// tearing down an arena of more than 65,536, and past the cores more workers only switch.
+inline constexpr int kMaxThreads = 1024;
+
+// Throws std::invalid_argument unless 0 <= threads <= kMaxThreads. Every arena made here asks
+// it first, so every interface (C++, C, Python, the command, the service) refuses the same counts.
+inline void check_threads(int threads) {
+  if (threads < 0 || threads > kMaxThreads) {
+    throw std::invalid_argument("threads must be from 0 (every core) to " + std::to_string(kMaxThreads) +
+                                ", got " + std::to_string(threads));
+  }
+}
+
 // A piece [begin, end) of a loop's index range, as a worker gets it.
 template <class Index>
 struct Range {
@@ -66,9 +79,10 @@ inline int concurrency() { return tbb::this_task_arena::max_concurrency(); }
 inline int default_threads() { return tbb::info::default_concurrency(); }
 
 // Runs body on `threads` workers (an arena of that size), or where it is called (every core, or
-// the caller's own arena) when threads is 0.
+// the caller's own arena) when threads is 0; check_threads first.
 template <class Body>
 void in_arena(int threads, Body&& body) {
+  check_threads(threads);
   if (threads > 0) {
     tbb::task_arena arena(threads);
     arena.execute(body);
@@ -82,6 +96,7 @@ void in_arena(int threads, Body&& body) {
 class Arena {
  public:
   explicit Arena(int threads) {
+    check_threads(threads);
     if (threads > 0) arena_.emplace(threads);
   }
   template <class Body>

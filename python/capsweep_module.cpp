@@ -12,15 +12,18 @@
 #include <cstring>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <capsweep/capsweep_c.h>
 #include <capsweep/query_file.h>
+#include <capsweep/scene.h>
 #include <capsweep/version.h>
 #include <capsweep/world.h>
 
 #include "capi/records.h"
 #include "capi/world_handle.h"
+#include "tools/builtin_scene.h"
 
 namespace py = pybind11;
 
@@ -57,25 +60,38 @@ struct PyWorld {
   ~PyWorld() { cs_world_free(world); }
 };
 
+// One movement setting's value as T; a value of another type is refused naming the setting
+// (pybind's own cast error names neither it nor the value).
+template <class T>
+T setting(const std::string& key, py::handle value) {
+  try {
+    return value.cast<T>();
+  } catch (const py::cast_error&) {
+    const char* wanted = std::is_same_v<T, bool> ? "true or false" : std::is_integral_v<T> ? "an integer" : "a number";
+    throw std::invalid_argument("movement setting '" + key + "' must be " + wanted + ", got " +
+                                std::string(py::repr(value)));
+  }
+}
+
 cs_move_settings move_settings(const py::dict& d) {
   cs_move_settings s;
   cs_move_settings_default(&s);
   for (const auto& [key, value] : d) {
     const std::string k = py::str(key);
-    if (k == "skin") s.skin = value.cast<float>();
-    else if (k == "backoff") s.backoff = value.cast<float>();
-    else if (k == "max_iterations") s.max_iterations = value.cast<std::int32_t>();
-    else if (k == "min_distance") s.min_distance = value.cast<float>();
-    else if (k == "max_depenetration_iterations") s.max_depenetration_iterations = value.cast<std::int32_t>();
-    else if (k == "max_slope_degrees") s.max_slope_degrees = value.cast<float>();
-    else if (k == "step_height") s.step_height = value.cast<float>();
-    else if (k == "snap_distance") s.snap_distance = value.cast<float>();
-    else if (k == "ground_distance") s.ground_distance = value.cast<float>();
-    else if (k == "gravity") s.gravity = value.cast<float>();
-    else if (k == "max_fall_speed") s.max_fall_speed = value.cast<float>();
-    else if (k == "dt") s.dt = value.cast<float>();
-    else if (k == "agents_collide") s.agents_collide = value.cast<bool>() ? 1 : 0;
-    else throw std::invalid_argument("unknown movement setting '" + k + "'");
+    if (k == "skin") s.skin = setting<float>(k, value);
+    else if (k == "backoff") s.backoff = setting<float>(k, value);
+    else if (k == "max_iterations") s.max_iterations = setting<std::int32_t>(k, value);
+    else if (k == "min_distance") s.min_distance = setting<float>(k, value);
+    else if (k == "max_depenetration_iterations") s.max_depenetration_iterations = setting<std::int32_t>(k, value);
+    else if (k == "max_slope_degrees") s.max_slope_degrees = setting<float>(k, value);
+    else if (k == "step_height") s.step_height = setting<float>(k, value);
+    else if (k == "snap_distance") s.snap_distance = setting<float>(k, value);
+    else if (k == "ground_distance") s.ground_distance = setting<float>(k, value);
+    else if (k == "gravity") s.gravity = setting<float>(k, value);
+    else if (k == "max_fall_speed") s.max_fall_speed = setting<float>(k, value);
+    else if (k == "dt") s.dt = setting<float>(k, value);
+    else if (k == "agents_collide") s.agents_collide = setting<bool>(k, value) ? 1 : 0;
+    else throw std::invalid_argument("unknown movement setting '" + k + "' (default_move_settings() lists them)");
   }
   return s;
 }
@@ -225,12 +241,44 @@ PYBIND11_MODULE(_capsweep, m) {
   m.doc() = "capsweep's native module; use the capsweep package.";
   error_type = py::reinterpret_borrow<py::object>(PyExc_ValueError);
   m.attr("__version__") = CAPSWEEP_VERSION_STRING;
+  m.attr("MAX_THREADS") = kMaxThreads;
   m.def("_set_error_type", [](py::object type) { error_type = std::move(type); });
+  // A refusal from the module itself (an argument, a setting, a built-in scene) is a
+  // capsweep.Error too, as the C API's are: never pybind's ValueError or RuntimeError.
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const std::invalid_argument& e) {
+      PyErr_SetString(error_type.ptr(), e.what());
+    } catch (const SceneError& e) {
+      PyErr_SetString(error_type.ptr(), e.what());
+    }
+  });
   m.def("_layouts", &layouts);
   m.def("default_move_settings", &default_move_settings, "capsweep's movement settings, as a dict");
 
   py::class_<PyWorld>(m, "_World")
       .def_property_readonly("triangle_count", [](const PyWorld& w) { return cs_world_triangle_count(w.world); })
+      .def_property_readonly("bounds", [](const PyWorld& w) {
+        const Aabb& b = w.world->world.bounds();
+        py::array_t<float> corners({2, 3});
+        auto c = corners.mutable_unchecked<2>();
+        for (int k = 0; k < 3; ++k) c(0, k) = b.min[k], c(1, k) = b.max[k];
+        return corners;
+      })
+      .def_property_readonly("triangles", [](const PyWorld& w) {
+        const World& world = w.world->world;
+        const py::ssize_t n = py::ssize_t(world.triangle_count());
+        py::array_t<float> out({n, py::ssize_t(3), py::ssize_t(3)});
+        auto t = out.mutable_unchecked<3>();
+        for (py::ssize_t i = 0; i < n; ++i) {
+          const Triangle tri = world.triangle(std::uint32_t(i));
+          for (int v = 0; v < 3; ++v) {
+            for (int k = 0; k < 3; ++k) t(i, v, k) = tri.v[v][k];
+          }
+        }
+        return out;
+      })
       .def("_sweep", &sweep_records<cs_sweep_query, cs_sweep_ex>)
       .def("_sweep_ellipsoid", &sweep_records<cs_ellipsoid_query, cs_sweep_ellipsoid>)
       .def("_sweep_masked", &sweep_records<cs_masked_sweep_query, cs_sweep_masked>)
@@ -303,6 +351,10 @@ PYBIND11_MODULE(_capsweep, m) {
       });
 
   m.def("_load", [](const std::string& path, float scale, bool z_up, const std::string& layers) {
+    // The built-in scenes the command takes by name ("@arena"), made as the command makes them.
+    if (path == kArenaName) {
+      return new PyWorld(new cs_world{open_world_or_builtin(path, SceneOptions{scale, z_up, layers}).world});
+    }
     cs_world* w = nullptr;
     check(cs_world_load_layered(path.c_str(), scale, z_up ? 1 : 0, layers.c_str(), &w));
     return new PyWorld(w);

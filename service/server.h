@@ -24,13 +24,13 @@ struct ServerConfig {
   std::vector<ServedWorld> worlds;
   std::size_t max_batch = 262144;                 // queries per request; more: RESOURCE_EXHAUSTED
   std::size_t max_message_bytes = 64u << 20;      // request size; more: RESOURCE_EXHAUSTED
-  int threads = 0;                                // batch worker threads; 0 = every core
+  int threads = 0;                                // batch worker threads, 0 to kMaxThreads; 0 = every core
 };
 
 class Server {
  public:
   // Listens at once; throws std::runtime_error when it cannot (address in use, no worlds, two
-  // worlds of one name).
+  // worlds of one name), std::invalid_argument for threads outside 0 to kMaxThreads.
   explicit Server(ServerConfig config);
   ~Server();
   Server(const Server&) = delete;

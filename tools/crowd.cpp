@@ -5,9 +5,8 @@
 #include <numbers>
 #include <stdexcept>
 
-#include "parallel/executor.h"
-
 #include "broadphase/agent_grid.h"
+#include "parallel/executor.h"
 #include "world/world_arrays.h"
 
 namespace capsweep {

@@ -18,6 +18,9 @@
 
 namespace capsweep {
 
+// One limit: the public constant is the executor's, which every arena checks.
+static_assert(kMaxThreads == parallel::kMaxThreads);
+
 namespace {
 
 struct KeepAll {

@@ -1,15 +1,21 @@
 /* capsweep's C API: the bridge for game engines and other languages (C#, Rust, Godot, Unreal).
  *
  * An opaque world handle, plain structs with pinned sizes, and batch calls that return 0 or an
- * error code; cs_last_error() gives the message of the last failed call on this thread. No C++
+ * error code; cs_last_error() gives the message of this thread's last call if it failed. No C++
  * exception ever crosses this boundary. Compiles as C99 and as C++.
+ *
+ * Who owns what: every pointer a call takes (paths, arrays, structs, answers) stays the
+ * caller's and is used only while the call runs; nothing is kept. The library owns what it
+ * returns: a cs_world handle (the caller frees it once, with cs_world_free), and the strings of
+ * cs_version and cs_last_error (never freed by the caller; how long each lives is said there).
  *
  * The query and hit structs are exactly the CWSQ and CWSR records (docs/FORMATS.md): the body
  * of a CWSQ file is an array of cs_sweep_query, that of a CWSR file an array of cs_sweep_hit
  * (both little-endian, 16-byte header first).
  *
  * Worlds are read-only once made: any number of threads may query one world at once. Batches
- * run on `threads` workers (0 = every core) and give the same bytes on any thread count. */
+ * run on `threads` workers (0 = every core, at most CS_MAX_THREADS; a negative or larger count is
+ * CS_ERROR_ARGUMENT) and give the same bytes on any thread count. */
 #ifndef CAPSWEEP_CAPSWEEP_C_H
 #define CAPSWEEP_CAPSWEEP_C_H
 
@@ -60,6 +66,8 @@ enum cs_hit_code { CS_MISS = 0, CS_HIT = 1, CS_HIT_AT_START = 2 };
 #define CS_NO_TRIANGLE 0xFFFFFFFFu
 #define CS_NO_AGENT 0xFFFFFFFFu
 #define CS_ALL_LAYERS 0xFFFFFFFFu /* a layer mask naming every layer */
+/* The most workers a batch's `threads` may ask for (capsweep::kMaxThreads, which says why). */
+#define CS_MAX_THREADS 1024
 
 typedef struct cs_world cs_world;
 
@@ -265,11 +273,20 @@ typedef struct cs_overlap_result {
   uint32_t triangle; /* CS_NO_TRIANGLE when not overlapping */
 } cs_overlap_result;
 
-/* "0.4.0" */
+/* The library's version, "MAJOR.MINOR.PATCH" (CAPSWEEP_VERSION_STRING of <capsweep/version.h>,
+ * from the build that made the library). A constant string owned by the library, valid for as
+ * long as the library is loaded. */
 CS_API const char* cs_version(void);
 
-/* The message of the last call on this thread that did not return CS_OK ("" if none). */
+/* Why this thread's last call that returns a code failed, or "" when it returned CS_OK (each
+ * such call clears the message as it starts) or none has been made. cs_version, cs_last_error,
+ * cs_world_free, cs_world_triangle_count and the *_default calls leave it as it is. The string
+ * is owned by the library and valid until this thread's next call that returns a code (or the
+ * thread's end): copy it to keep it. Each thread has its own. */
 CS_API const char* cs_last_error(void);
+
+/* Every call that makes a world sets *out to a new handle on CS_OK, and to NULL on failure
+ * (unless out itself is NULL). */
 
 /* A world from a mesh file (anything Assimp reads, FILE.gz) or a CWSW snapshot. */
 CS_API int cs_world_load(const char* path, cs_world** out);
@@ -287,7 +304,9 @@ CS_API int cs_world_from_layered_triangles(const float* vertices, size_t vertex_
                                            size_t triangle_count, const uint32_t* layers, cs_world** out);
 /* A handle on the same world (sharing its memory) whose every batch sees only the layers of
  * `layers` (a bit mask: bit k = layer k + 1; CS_ALL_LAYERS = every layer): triangles on none of
- * them are not there for its sweeps, moves, validation and overlaps. Free it like any world. */
+ * them are not there for its sweeps, moves, validation and overlaps. The view holds the world's
+ * memory itself: it need not outlive `world` nor `world` it (either may be freed first), and
+ * each is freed once with cs_world_free; the memory goes with the last handle on it. */
 CS_API int cs_world_with_layers(const cs_world* world, uint32_t layers, cs_world** out);
 /* Terrain as a grid of heights (<capsweep/heightfield.h>): sample (row, column) stands at
  * origin + (column * cell_x, height, row * cell_z); each cell holds two triangles, split from
@@ -327,8 +346,9 @@ CS_API int cs_world_from_heightfield(const cs_heightfield* terrain, const float*
  * CS_ERROR_FILE, naming it. */
 CS_API int cs_world_load_heightmap(const char* path, const cs_heightmap_options* options, cs_world** out);
 
-/* NULL is allowed. */
+/* Frees a handle (NULL is allowed); the handle must not be used after. */
 CS_API void cs_world_free(cs_world* world);
+/* Every triangle index of the world (0 for NULL). */
 CS_API size_t cs_world_triangle_count(const cs_world* world);
 
 /* Sweeps queries[i] into hits[i]. Radius 0 is a ray (a == b) or a moving segment, answered as

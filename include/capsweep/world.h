@@ -45,9 +45,15 @@ enum class SweepPath {
 const char* name(SweepPath path);
 bool parse_sweep_path(const std::string& text, SweepPath& out);
 
+// The most worker threads a batch may ask for (SweepOptions::threads, the C API's and Python's
+// `threads`, the CLI's --threads, the service's ServerConfig::threads). oneTBB crashes on arenas
+// past 65,536; 1024 is above the hardware threads of today's largest servers, and workers beyond
+// the cores only add switching. More, or a negative count, throws std::invalid_argument.
+inline constexpr int kMaxThreads = 1024;
+
 struct SweepOptions {
   SweepPath path = SweepPath::simd;
-  int threads = 0;  // worker threads; 0 = every core
+  int threads = 0;  // worker threads, 0 to kMaxThreads; 0 = every core
   // The layers this batch sees: triangles on none of them are not there for any of its queries,
   // agents or claims, on every path (kAllLayers: every triangle; see kDefaultLayers). Each query,
   // agent and claim also has a mask of its own: it sees the layers of both.

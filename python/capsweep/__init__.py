@@ -3,18 +3,22 @@
 Batches are numpy arrays of records whose dtypes are the C API's structs
 (<capsweep/capsweep_c.h>): QUERY_DTYPE is the 40-byte CWSQ record and HIT_DTYPE the 40-byte
 CWSR record, so ``hits.tobytes()`` is a CWSR file body byte for byte. Every batch runs with
-the GIL released, on ``threads`` workers (0 = every core); the answers are the same bytes on
-any thread count.
+the GIL released, on ``threads`` workers (0 = every core, at most MAX_THREADS); the answers are
+the same bytes on any thread count.
 
     world = capsweep.load("level.obj")             # any mesh Assimp reads, FILE.gz, or a snapshot
     hits = world.sweep(capsweep.read_queries("moves.cwsq"))
     capsweep.write_results("answers.cwsr", hits)
 """
+from collections.abc import Mapping as _Mapping
+
 import numpy as _np
 
 from . import _capsweep
 
 __version__ = _capsweep.__version__
+#: The most workers a batch's ``threads`` may ask for (0 = every core); more is refused.
+MAX_THREADS = _capsweep.MAX_THREADS
 
 
 class Error(ValueError):
@@ -91,18 +95,26 @@ _PATHS = {"simd": 0, "scalar": 1, "brute": 2}
 default_move_settings = _capsweep.default_move_settings
 
 
+def _dtype_name(dtype):
+    return next(name for name, value in globals().items() if name.endswith("_DTYPE") and value == dtype)
+
+
 def _records(array, dtype, width, what):
     """The array as contiguous records of dtype: as it is when it already is, else converted
-    from plain numbers of shape (n, width) (no copy when those are contiguous float32)."""
+    from plain numbers of shape (n, width) (no copy when those are contiguous float32); width
+    None: records only (a struct with integer fields has no float32 row form)."""
     a = _np.asarray(array)
     if a.dtype == dtype:
         if a.ndim != 1:
             raise Error(f"{what}: expected a 1-d array of records, got shape {a.shape}")
         return _np.ascontiguousarray(a)
     if a.dtype.names is not None:
-        raise Error(f"{what}: records of dtype {a.dtype} are not {dtype}")
+        raise Error(f"{what}: records of dtype {a.dtype} are not {_dtype_name(dtype)}")
+    if width is None:
+        raise Error(f"{what}: expected an array of {_dtype_name(dtype)} records, got {a.dtype} of shape {a.shape}")
     if a.ndim != 2 or a.shape[1] != width:
-        raise Error(f"{what}: expected shape (n, {width}) or an array of records, got shape {a.shape}")
+        raise Error(f"{what}: expected shape (n, {width}) or an array of {_dtype_name(dtype)} records, "
+                    f"got shape {a.shape}")
     floats = _np.ascontiguousarray(a, dtype="<f4")
     return floats.view(dtype).reshape(len(floats))
 
@@ -120,7 +132,7 @@ def _sweep(native, queries, path, threads, status):
 def _claimed_moves(moves):
     a = _np.asarray(moves)
     if a.dtype == CLAIMED_MOVE_DTYPE or a.dtype.names is not None:
-        return _records(a, CLAIMED_MOVE_DTYPE, 0, "moves")
+        return _records(a, CLAIMED_MOVE_DTYPE, None, "moves")
     if a.ndim != 2 or a.shape[1] not in (11, 13):
         raise Error(f"moves: expected shape (n, 11) or (n, 13) or an array of records, got shape {a.shape}")
     m = _np.zeros(len(a), CLAIMED_MOVE_DTYPE)
@@ -135,9 +147,38 @@ def _claimed_moves(moves):
 
 
 def _threads(threads):
-    if int(threads) < 0:
-        raise Error("threads must be >= 0 (0 = every core)")
-    return int(threads)
+    """`threads` as the C int the library checks against 0 .. MAX_THREADS."""
+    try:
+        count = int(threads)
+    except (TypeError, ValueError):
+        raise Error(f"threads must be an integer, got {threads!r}") from None
+    # A count no C int holds would never reach the library's check: refuse it in the same words.
+    if not -2**31 <= count < 2**31:
+        raise Error(f"threads must be from 0 (every core) to {MAX_THREADS}, got {count}")
+    return count
+
+
+def _number(value, what):
+    """A float argument, or a capsweep.Error naming it."""
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        raise Error(f"{what} must be a number, got {value!r}") from None
+
+
+def _settings(settings, what):
+    """A dict of movement settings (None: the defaults), or a capsweep.Error naming it."""
+    if settings is None:
+        return {}
+    if not isinstance(settings, _Mapping):
+        raise Error(f"{what} must be a dict of movement settings (default_move_settings() lists them), "
+                    f"got {type(settings).__name__}")
+    return dict(settings)
+
+
+def _thinnest_radius(moves):
+    """Each claimed body's smallest radius (a capsule's radius, an ellipsoid's least one)."""
+    return _np.where(moves["shape"] == 1, moves["from_ellipsoid"]["radii"].min(axis=1), moves["from"]["radius"])
 
 
 def _mesh_arrays(vertices, indices, layers):
@@ -191,7 +232,20 @@ class World:
 
     @property
     def triangle_count(self):
+        """Every triangle index: the mesh's, then a heightfield's (two per cell, holes included)."""
         return self._native.triangle_count
+
+    @property
+    def bounds(self):
+        """The box holding every triangle, float32 of shape (2, 3): the min corner, then the max."""
+        return self._native.bounds
+
+    @property
+    def triangles(self):
+        """Every triangle, float32 of shape (triangle_count, 3, 3) (triangle, vertex, xyz), in the
+        order hits name them (a heightfield's after the mesh's; a hole's two are there, on no layer).
+        A new array each time."""
+        return self._native.triangles
 
     def sweep(self, queries, path="simd", threads=0, status=False):
         """Sweeps each query (QUERY_DTYPE records, MASKED_QUERY_DTYPE records with each query's
@@ -200,7 +254,7 @@ class World:
         < 0, out of range, layers sharing none with the world's view) gets a miss; with
         status=True, also returns its reason per query (uint8, STATUS)."""
         if _np.asarray(queries).dtype == MASKED_QUERY_DTYPE:
-            return _sweep(self._native._sweep_masked, _records(queries, MASKED_QUERY_DTYPE, 0, "queries"), path,
+            return _sweep(self._native._sweep_masked, _records(queries, MASKED_QUERY_DTYPE, None, "queries"), path,
                           threads, status)
         return _sweep(self._native._sweep, _records(queries, QUERY_DTYPE, 10, "queries"), path, threads, status)
 
@@ -212,28 +266,38 @@ class World:
         returns its reason per query (uint8, STATUS)."""
         if _np.asarray(queries).dtype == MASKED_ELLIPSOID_QUERY_DTYPE:
             return _sweep(self._native._sweep_ellipsoid_masked,
-                          _records(queries, MASKED_ELLIPSOID_QUERY_DTYPE, 0, "queries"), path, threads, status)
+                          _records(queries, MASKED_ELLIPSOID_QUERY_DTYPE, None, "queries"), path, threads, status)
         return _sweep(self._native._sweep_ellipsoid, _records(queries, ELLIPSOID_QUERY_DTYPE, 9, "queries"), path,
                       threads, status)
 
     def move(self, agents, settings=None, threads=0):
-        """One tick for AGENT_DTYPE records (capsules or ellipsoids, by `shape`; each with the layers it
-        collides with, 0 = every layer);
-        returns MOVE_RESULT_DTYPE records (status inside). settings: a dict of movement settings
-        (default_move_settings() lists them)."""
-        a = _records(agents, AGENT_DTYPE, 12, "agents")
+        """One tick for a 1-d array of AGENT_DTYPE records (capsules or ellipsoids, by `shape`;
+        each with the layers it collides with, 0 = every layer; no plain-number form, the record
+        holds integers); returns MOVE_RESULT_DTYPE records (status inside). settings: a dict of
+        movement settings (default_move_settings() lists them)."""
+        a = _records(agents, AGENT_DTYPE, None, "agents")
         results = _np.empty(len(a), MOVE_RESULT_DTYPE)
-        self._native._move(a, dict(settings or {}), results, _threads(threads))
+        self._native._move(a, _settings(settings, "settings"), results, _threads(threads))
         return results
 
     def validate(self, moves, tolerance=0.01, max_speed=0.0, movement=None, threads=0, jump_speed=0.0):
         """Judges CLAIMED_MOVE_DTYPE records (each against its agent's layers; 0 = every layer), or
         numbers of shape (n, 11) (capsule, motion, dt) or (n, 13) (then vertical_speed, grounded);
-        returns VERDICT_DTYPE records (kind: VERDICTS, and the allowance each move was held to)."""
+        returns VERDICT_DTYPE records (kind: VERDICTS, and the allowance each move was held to).
+        The tolerance must be smaller than every claimed body's radius (else capsweep.Error)."""
         m = _claimed_moves(moves)
+        tolerance = _number(tolerance, "tolerance")
+        # The library sweeps each body shrunk by the tolerance and refuses, claim by claim, one
+        # it leaves nothing of: a tolerance too large for the batch would refuse every honest claim.
+        thinnest = _thinnest_radius(m)
+        swallowed = _np.flatnonzero((thinnest > 0) & _np.isfinite(thinnest) & (_np.float32(tolerance) >= thinnest))
+        if swallowed.size:
+            i = int(swallowed[0])
+            raise Error(f"tolerance {tolerance:g} must be smaller than every body's radius: "
+                        f"move {i}'s is {float(thinnest[i]):g}")
         verdicts = _np.empty(len(m), VERDICT_DTYPE)
-        self._native._validate(m, float(tolerance), float(max_speed), float(jump_speed), dict(movement or {}),
-                               verdicts, _threads(threads))
+        self._native._validate(m, tolerance, _number(max_speed, "max_speed"), _number(jump_speed, "jump_speed"),
+                               _settings(movement, "movement"), verdicts, _threads(threads))
         return verdicts
 
     def overlap(self, capsules, clearance=0.0, threads=0):
@@ -241,7 +305,7 @@ class World:
         `clearance`, and their deepest overlap; returns OVERLAP_DTYPE records."""
         c = _records(capsules, CAPSULE_DTYPE, 7, "capsules")
         results = _np.empty(len(c), OVERLAP_DTYPE)
-        self._native._overlap(c, float(clearance), results, _threads(threads))
+        self._native._overlap(c, _number(clearance, "clearance"), results, _threads(threads))
         return results
 
     def _sweep_seconds(self, queries, path="simd", threads=0, repeats=5):
@@ -251,10 +315,11 @@ class World:
 
 
 def load(path, scale=1.0, z_up=False, layers=None):
-    """A World from a mesh file (anything Assimp reads, FILE.gz) or a CWSW snapshot. scale
-    multiplies every coordinate; z_up turns a Z-up file Y up; layers names a layer table (lines
+    """A World from a mesh file (anything Assimp reads, FILE.gz), a CWSW snapshot, or a built-in
+    scene by name as the command takes it ("@arena": the 40 m walled arena). scale multiplies
+    every coordinate; z_up turns a Z-up file Y up; layers names a layer table (lines
     `NAME LAYER[,LAYER...]`); none of them applies to snapshots."""
-    return World._wrap(_capsweep._load(str(path), float(scale), bool(z_up), str(layers) if layers else ""))
+    return World._wrap(_capsweep._load(str(path), _number(scale, "scale"), bool(z_up), str(layers) if layers else ""))
 
 
 def _cell(cell):
@@ -302,7 +367,7 @@ def heightfield(heights, cell=1.0, origin=(0.0, 0.0, 0.0), height_scale=1.0, hol
     v = i = m = None
     if indices is not None:
         v, i, m = _mesh_arrays(vertices, indices, mesh_layers)
-    return World._wrap(_capsweep._from_heightfield(h, cx, cz, float(height_scale), _origin(origin), hole_flags,
+    return World._wrap(_capsweep._from_heightfield(h, cx, cz, _number(height_scale, "height_scale"), _origin(origin), hole_flags,
                                                    _mask(layers, "layers"), v, i, m))
 
 
@@ -312,7 +377,7 @@ def load_heightmap(path, cell=1.0, origin=(0.0, 0.0, 0.0), height_scale=1.0, siz
     grayscale PNG with a pixel per cell (0 = ground). As `capsweep build --heightmap` reads them."""
     columns, rows = (0, 0) if size is None else (int(size[0]), int(size[1]))
     cx, cz = _cell(cell)
-    return World._wrap(_capsweep._load_heightmap(str(path), cx, cz, float(height_scale), _origin(origin), columns,
+    return World._wrap(_capsweep._load_heightmap(str(path), cx, cz, _number(height_scale, "height_scale"), _origin(origin), columns,
                                                  rows, str(holes) if holes else "", _mask(layers, "layers")))
 
 
@@ -334,12 +399,12 @@ def read_claimed_moves(path, dt=0.0):
     """The claimed moves of a CWSQ file as CLAIMED_MOVE_DTYPE records (every one checked): a version
     2, 5 or 7 file's as they are (7: capsule and ellipsoid agents), a version 1 or 4 file's sweeps as
     moves over `dt` seconds from an unknown state."""
-    return _capsweep._claimed_move_count_and_fill(str(path), float(dt), lambda n: _np.empty(n, CLAIMED_MOVE_DTYPE))
+    return _capsweep._claimed_move_count_and_fill(str(path), _number(dt, "dt"), lambda n: _np.empty(n, CLAIMED_MOVE_DTYPE))
 
 
 def write_results(path, hits):
     """Writes HIT_DTYPE records as a CWSR file (the bytes `capsweep sweep` writes)."""
-    _capsweep._write_results(str(path), _records(hits, HIT_DTYPE, 0, "hits"))
+    _capsweep._write_results(str(path), _records(hits, HIT_DTYPE, None, "hits"))
 
 
 __all__ = ["World", "load", "heightfield", "load_heightmap", "read_queries", "read_ellipsoid_queries", "read_claimed_moves", "write_results", "ELLIPSOID_QUERY_DTYPE",
@@ -347,4 +412,4 @@ __all__ = ["World", "load", "heightfield", "load_heightmap", "read_queries", "re
            "default_move_settings", "Error",
            "QUERY_DTYPE",
            "HIT_DTYPE", "CAPSULE_DTYPE", "AGENT_DTYPE", "MOVE_RESULT_DTYPE", "MOVE_CONTACT_DTYPE",
-           "CLAIMED_MOVE_DTYPE", "VERDICT_DTYPE", "OVERLAP_DTYPE", "STATUS", "VERDICTS", "__version__"]
+           "CLAIMED_MOVE_DTYPE", "VERDICT_DTYPE", "OVERLAP_DTYPE", "STATUS", "VERDICTS", "MAX_THREADS", "__version__"]

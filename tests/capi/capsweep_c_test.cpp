@@ -567,6 +567,46 @@ TEST(CApi, ThreadCountChangesNoByte) {
   EXPECT_EQ(std::memcmp(one.data(), all.data(), one.size() * sizeof one[0]), 0);
 }
 
+// Every batch call refuses `threads` outside 0 .. CS_MAX_THREADS by code and message (past
+// 65,536 oneTBB crashed the process) and takes the limit itself.
+TEST(CApi, ThreadsOutsideTheLimitAreRefusedByName) {
+  EXPECT_EQ(CS_MAX_THREADS, kMaxThreads);
+  const float vertices[] = {-1, 0, -1, -1, 0, 1, 1, 0, 1, 1, 0, -1};
+  const uint32_t indices[] = {0, 1, 2, 0, 2, 3};
+  WorldHandle h;
+  ASSERT_EQ(cs_world_from_triangles(vertices, 4, indices, 2, &h.w), CS_OK) << cs_last_error();
+  const cs_sweep_query q{{{0, 2, 0}, {0, 2, 0}, 0.5f}, {0, -3, 0}};
+  const cs_ellipsoid_query e{{0, 2, 0}, {0.3f, 0.5f, 0.3f}, {0, -3, 0}};
+  const cs_agent agent{};
+  const cs_claimed_move claim{};
+  const cs_capsule capsule{{0, 2, 0}, {0, 3, 0}, 0.5f};
+  cs_sweep_hit hit;
+  cs_move_result moved;
+  cs_verdict verdict;
+  cs_overlap_result overlap;
+  const auto every_call = [&](int threads) {
+    return std::vector<int>{
+        cs_sweep(h.w, &q, 1, &hit, threads),
+        cs_sweep_ex(h.w, &q, 1, &hit, CS_PATH_SCALAR, threads, nullptr),
+        cs_sweep_ellipsoid(h.w, &e, 1, &hit, CS_PATH_SIMD, threads, nullptr),
+        cs_move(h.w, &agent, 1, nullptr, &moved, threads),
+        cs_validate(h.w, &claim, 1, nullptr, &verdict, threads),
+        cs_overlap(h.w, &capsule, 1, 0.f, &overlap, threads),
+    };
+  };
+  for (const int threads : {CS_MAX_THREADS + 1, 65537, -1}) {
+    const std::vector<int> codes = every_call(threads);
+    for (std::size_t call = 0; call < codes.size(); ++call) {
+      EXPECT_EQ(codes[call], CS_ERROR_ARGUMENT) << "call " << call << ", threads " << threads;
+    }
+    // The message of the last call names the argument, the limit and the count.
+    const std::string message = cs_last_error();
+    EXPECT_NE(message.find("cs_overlap: threads must be from 0 (every core) to 1024"), std::string::npos) << message;
+    EXPECT_NE(message.find("got " + std::to_string(threads)), std::string::npos) << message;
+  }
+  for (const int code : every_call(CS_MAX_THREADS)) EXPECT_EQ(code, CS_OK) << cs_last_error();
+}
+
 TEST(CApi, BuildsAWorldFromVerticesAndIndices) {
   // A 2 m x 2 m floor at y = 0 of two triangles, counter-clockwise seen from above.
   const float vertices[] = {-1, 0, -1, -1, 0, 1, 1, 0, 1, 1, 0, -1};
@@ -632,6 +672,70 @@ TEST(CApi, TheLastErrorBelongsToTheThreadThatFailed) {
   t.join();
   EXPECT_NE(other.find("b.obj"), std::string::npos);
   EXPECT_NE(std::string(cs_last_error()).find("a.obj"), std::string::npos);
+}
+
+// What capsweep_c.h promises of the pointers: a view holds the world's memory itself (either
+// handle may be freed first); a call that fails to make a world leaves *out NULL; the last
+// error is kept by the calls that return no code, and cleared by the next that succeeds.
+TEST(CApi, AViewOutlivesTheHandleItWasMadeFrom) {
+  const float vertices[] = {-1, 0, -1, -1, 0, 1, 1, 0, 1, 1, 0, -1};
+  const uint32_t indices[] = {0, 1, 2, 0, 2, 3};
+  cs_world* world = nullptr;
+  ASSERT_EQ(cs_world_from_triangles(vertices, 4, indices, 2, &world), CS_OK) << cs_last_error();
+  WorldHandle view;
+  ASSERT_EQ(cs_world_with_layers(world, CS_ALL_LAYERS, &view.w), CS_OK) << cs_last_error();
+  cs_world_free(world);
+  EXPECT_EQ(cs_world_triangle_count(view.w), 2u);
+  const cs_sweep_query q{{{0.2f, 2, 0.1f}, {0.2f, 2, 0.1f}, 0.5f}, {0, -3, 0}};
+  cs_sweep_hit hit;
+  ASSERT_EQ(cs_sweep(view.w, &q, 1, &hit, 1), CS_OK) << cs_last_error();
+  EXPECT_EQ(hit.hit, CS_HIT);
+}
+
+TEST(CApi, AWorldThatIsNotMadeLeavesOutNull) {
+  const auto stale = [] { return reinterpret_cast<cs_world*>(0x1); };
+  cs_world* out = stale();
+  EXPECT_EQ(cs_world_load(nullptr, &out), CS_ERROR_ARGUMENT);
+  EXPECT_EQ(out, nullptr);
+  out = stale();
+  EXPECT_EQ(cs_world_load_heightmap(nullptr, nullptr, &out), CS_ERROR_ARGUMENT);
+  EXPECT_EQ(out, nullptr);
+  out = stale();
+  EXPECT_EQ(cs_world_from_heightfield(nullptr, nullptr, 0, nullptr, 0, nullptr, &out), CS_ERROR_ARGUMENT);
+  EXPECT_EQ(out, nullptr);
+  out = stale();
+  EXPECT_EQ(cs_world_with_layers(nullptr, 1, &out), CS_ERROR_ARGUMENT);
+  EXPECT_EQ(out, nullptr);
+  const float vertices[] = {-1, 0, -1, -1, 0, 1, 1, 0, 1};
+  const uint32_t indices[] = {0, 1, 2};
+  WorldHandle h;
+  ASSERT_EQ(cs_world_from_triangles(vertices, 3, indices, 1, &h.w), CS_OK) << cs_last_error();
+  out = stale();
+  EXPECT_EQ(cs_world_with_layers(h.w, 0, &out), CS_ERROR_ARGUMENT);  // a mask of no layer
+  EXPECT_EQ(out, nullptr);
+  EXPECT_EQ(cs_world_with_layers(h.w, 1, nullptr), CS_ERROR_ARGUMENT);
+  EXPECT_NE(std::string(cs_last_error()).find("out is NULL"), std::string::npos) << cs_last_error();
+}
+
+TEST(CApi, TheLastErrorIsKeptUntilTheNextCallThatReturnsACode) {
+  WorldHandle h;
+  const float vertices[] = {-1, 0, -1, -1, 0, 1, 1, 0, 1};
+  const uint32_t indices[] = {0, 1, 2};
+  ASSERT_EQ(cs_world_from_triangles(vertices, 3, indices, 1, &h.w), CS_OK);
+  cs_world* w = nullptr;
+  ASSERT_EQ(cs_world_load("/no/such/kept.obj", &w), CS_ERROR_FILE);
+  cs_move_settings m;
+  cs_validate_settings v;
+  cs_version();
+  cs_world_triangle_count(h.w);
+  cs_move_settings_default(&m);
+  cs_validate_settings_default(&v);
+  cs_world_free(nullptr);
+  EXPECT_NE(std::string(cs_last_error()).find("kept.obj"), std::string::npos) << cs_last_error();
+  cs_sweep_hit hit;
+  const cs_sweep_query q{};
+  ASSERT_EQ(cs_sweep(h.w, &q, 1, &hit, 1), CS_OK);
+  EXPECT_STREQ(cs_last_error(), "");
 }
 
 TEST(CApi, LoadsASnapshotButRefusesSceneOptionsOnIt) {

@@ -367,6 +367,20 @@ TEST_F(Command, APortOutOfRangeIsAUsageError) {
   EXPECT_EQ(capsweep_cmd("serve --listen 127.0.0.1:0 --world a=@arena --metrics localhost").code, 2);
 }
 
+// --threads takes 0 .. kMaxThreads on every command (past 65,536 oneTBB crashed the process).
+TEST_F(Command, ThreadsBeyondTheLimitAreAUsageError) {
+  for (const std::string& command : {"demo", "serve --world a=@arena", "crowd --scene @arena --agents 4 --ticks 1"}) {
+    const CommandRun run = capsweep_cmd(command + " --threads " + std::to_string(kMaxThreads + 1));
+    EXPECT_EQ(run.code, 2) << command;
+    EXPECT_NE(run.output.find("--threads"), std::string::npos) << run.output;
+    EXPECT_NE(run.output.find(std::to_string(kMaxThreads)), std::string::npos) << run.output;
+  }
+  ASSERT_EQ(capsweep_cmd("queries --scene @arena --workload tick --count 50 --seed 1 --out " + path("q.cwsq")).code, 0);
+  const CommandRun most = capsweep_cmd("sweep --scene @arena --queries " + path("q.cwsq") + " --out " + path("r.cwsr") +
+                                       " --threads " + std::to_string(kMaxThreads));
+  EXPECT_EQ(most.code, 0) << most.output;
+}
+
 TEST_F(Command, ASingleOptionGivenTwiceIsAUsageError) {
   const CommandRun run = capsweep_cmd("sweep --scene @arena --scene other.obj --queries x --out y");
   EXPECT_EQ(run.code, 2);

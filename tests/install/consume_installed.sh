@@ -19,9 +19,12 @@ echo "== install into $prefix"
 cmake --install "$build" --prefix "$prefix" > "$work/install.log"
 for f in include/capsweep/capsweep.h include/capsweep/capsweep_c.h include/capsweep/version.h \
          lib/libcapsweep_world.a lib/libcapsweep_io.a lib/libcapsweep_c.so \
-         lib/cmake/capsweep/capsweep-config.cmake lib/cmake/capsweep/capsweep-config-version.cmake bin/capsweep; do
+         lib/cmake/capsweep/capsweep-config.cmake lib/cmake/capsweep/capsweep-config-version.cmake bin/capsweep \
+         share/capsweep/capsweep.proto; do
   [ -e "$prefix/$f" ] || { echo "not installed: $f"; exit 1; }
 done
+# The protocol is the one the service was built from, for other languages' stubs.
+cmp "$source/service/capsweep.proto" "$prefix/share/capsweep/capsweep.proto"
 # Nothing internal is installed: only the public tree.
 if find "$prefix/include" -path '*/core/*' -o -path '*/simd/*' -o -path '*/broadphase/*' | grep -q .; then
   echo "internal headers were installed"; exit 1

@@ -60,4 +60,38 @@ TEST(PublicHeaders, NoInternalHeaderIsInTheTree) {
   }
 }
 
+// The version is configured in one place (project(VERSION) into version.h): a number written in
+// a header's text goes stale with the next release (capsweep_c.h once said 0.4.0 in 0.5.0).
+TEST(PublicHeaders, NameNoVersionButTheConfiguredOne) {
+  const std::regex version(R"(\b\d+\.\d+\.\d+\b)");
+  for (const fs::directory_entry& e : fs::directory_iterator(kPublic)) {
+    std::ifstream in(e.path());
+    std::string line;
+    for (int number = 1; std::getline(in, line); ++number) {
+      EXPECT_FALSE(std::regex_search(line, version)) << e.path().filename().string() << ":" << number << ": " << line;
+    }
+  }
+}
+
+// Each C function that returns a pointer says who owns it and for how long it is valid: in the
+// comment just above its declaration.
+TEST(PublicHeaders, TheCApiSaysWhoOwnsEachPointerItReturns) {
+  std::ifstream in(kPublic / "capsweep_c.h");
+  const std::regex returns_pointer(R"(^CS_API\s+[^(]*\*\s*(\w+)\()");
+  std::string line, comment;
+  int pointers = 0;
+  while (std::getline(in, line)) {
+    std::smatch m;
+    if (std::regex_search(line, m, returns_pointer)) {
+      ++pointers;
+      EXPECT_NE(comment.find("owned by the library"), std::string::npos) << m[1] << ": " << comment;
+      EXPECT_NE(comment.find("valid"), std::string::npos) << m[1] << ": " << comment;
+    }
+    if (line.rfind("/*", 0) == 0) comment.clear();
+    if (line.rfind("CS_API", 0) == 0) comment.clear();
+    else comment += line + "\n";
+  }
+  EXPECT_EQ(pointers, 2);  // cs_version, cs_last_error
+}
+
 }  // namespace

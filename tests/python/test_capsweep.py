@@ -324,6 +324,32 @@ def test_bad_arrays_and_arguments_are_refused_with_a_message():
         world.move(np.zeros(1, capsweep.AGENT_DTYPE), settings={"skn": 0.1})
 
 
+def every_batch(world):
+    """Each kind of batch, as a function of its thread count."""
+    queries = np.array([[0, 2, 0, 0, 2, 0, 0.5, 0, -3, 0]], dtype=np.float32)
+    ellipsoids = np.array([[0, 2, 0, 0.3, 0.5, 0.3, 0, -3, 0]], dtype=np.float32)
+    capsules = np.array([[0, 2, 0, 0, 3, 0, 0.5]], dtype=np.float32)
+    return [lambda t: world.sweep(queries, threads=t),
+            lambda t: world.sweep_ellipsoid(ellipsoids, threads=t),
+            lambda t: world.move(agents_on_the_floor(1), threads=t),
+            lambda t: world.validate(np.zeros(1, capsweep.CLAIMED_MOVE_DTYPE), threads=t),
+            lambda t: world.overlap(capsules, threads=t)]
+
+
+def test_threads_outside_the_limit_are_refused_by_name():
+    # Past 65,536 workers oneTBB used to crash the process.
+    assert capsweep.MAX_THREADS == 1024
+    world = floor()
+    for threads in (capsweep.MAX_THREADS + 1, 65537, 2**40, -1):
+        for batch in every_batch(world):
+            with pytest.raises(capsweep.Error, match=rf"threads must be from 0 \(every core\) to 1024, got {threads}"):
+                batch(threads)
+    for batch in every_batch(world):
+        batch(capsweep.MAX_THREADS)
+    with pytest.raises(capsweep.Error, match="threads must be an integer"):
+        world.sweep(np.zeros((1, 10), dtype=np.float32), threads="many")
+
+
 def test_files_that_cannot_be_read_name_the_file(tmp_path):
     with pytest.raises(ValueError, match="/no/such/level.obj"):
         capsweep.load("/no/such/level.obj")
@@ -495,3 +521,96 @@ def test_a_heightmap_file_loads_as_the_command_builds_it(tmp_path):
     assert from_png.sweep(q).tobytes() == from_snapshot.sweep(q).tobytes()
     with pytest.raises(capsweep.Error, match="a raw float32 heightmap needs its size"):
         capsweep.load_heightmap(tmp_path / "w.cwsw")
+
+
+def test_move_takes_agent_records_only_as_its_docstring_says():
+    world = floor()
+    assert "(n, 12)" not in capsweep.World.move.__doc__ and "AGENT_DTYPE" in capsweep.World.move.__doc__
+    with pytest.raises(capsweep.Error, match=r"agents: expected an array of AGENT_DTYPE records, got float32 of "
+                                             r"shape \(2, 12\)"):
+        world.move(np.zeros((2, 12), dtype=np.float32))
+    with pytest.raises(capsweep.Error, match="are not AGENT_DTYPE"):
+        world.move(np.zeros(2, capsweep.QUERY_DTYPE))
+    assert len(world.move(agents_on_the_floor(2))) == 2
+
+
+def test_a_wrongly_typed_or_unknown_setting_is_a_capsweep_error_naming_it():
+    world = floor()
+    agents = agents_on_the_floor(1)
+    claims = np.zeros(1, capsweep.CLAIMED_MOVE_DTYPE)
+    for settings, message in [({"skin": "thick"}, r"movement setting 'skin' must be a number, got 'thick'"),
+                              ({"max_iterations": 2.5}, r"movement setting 'max_iterations' must be an integer, got 2.5"),
+                              ({"agents_collide": "yes"}, r"movement setting 'agents_collide' must be true or false"),
+                              ({"skn": 0.1}, r"unknown movement setting 'skn'")]:
+        with pytest.raises(capsweep.Error, match=message):
+            world.move(agents, settings=settings)
+        with pytest.raises(capsweep.Error, match=message):
+            world.validate(claims, movement=settings)
+    with pytest.raises(capsweep.Error, match="settings must be a dict of movement settings"):
+        world.move(agents, settings=[("skin", 0.1)])
+    with pytest.raises(capsweep.Error, match="movement must be a dict of movement settings"):
+        world.validate(claims, movement=0.1)
+    for argument in ("tolerance", "max_speed", "jump_speed"):
+        with pytest.raises(capsweep.Error, match=f"{argument} must be a number, got 'fast'"):
+            world.validate(claims, **{argument: "fast"})
+    with pytest.raises(capsweep.Error, match="clearance must be a number, got None"):
+        world.overlap(np.zeros((1, 7), dtype=np.float32), clearance=None)
+    # A refusal from the module itself, not the C API, is one too.
+    with pytest.raises(capsweep.Error, match="agents and results differ in length"):
+        world._native._move(agents, {}, np.empty(2, capsweep.MOVE_RESULT_DTYPE), 0)
+
+
+def test_the_built_in_scenes_load_by_name_as_the_command_takes_them(tmp_path):
+    arena = capsweep.load("@arena")
+    run("queries", "--scene", "@arena", "--workload", "validate", "--count", 1000, "--seed", 3,
+        "--out", tmp_path / "q.cwsq")
+    run("sweep", "--scene", "@arena", "--queries", tmp_path / "q.cwsq", "--out", tmp_path / "r.cwsr")
+    hits = arena.sweep(capsweep.read_queries(tmp_path / "q.cwsq"))
+    assert hits.tobytes() == (tmp_path / "r.cwsr").read_bytes()[16:]
+    assert (hits["hit"] > 0).sum() > 50  # the set really hits things
+    np.testing.assert_array_equal(capsweep.load("@arena", scale=2).bounds, 2 * arena.bounds)
+    with pytest.raises(capsweep.Error, match="the built-in scene @arena has no named parts"):
+        capsweep.load("@arena", layers=tmp_path / "layers.txt")
+    with pytest.raises(capsweep.Error, match="@nowhere"):
+        capsweep.load("@nowhere")
+
+
+def test_a_world_shows_its_bounds_and_triangles(dungeon, files):
+    vertices = np.array([[-1, 0, -1], [-1, 0, 1], [1, 0, 1], [1, 0, -1]], dtype=np.float32)
+    world = floor()
+    assert world.bounds.dtype == np.float32 and world.bounds.tolist() == [[-1, 0, -1], [1, 0, 1]]
+    triangles = world.triangles
+    assert triangles.dtype == np.float32 and triangles.shape == (2, 3, 3)
+    np.testing.assert_array_equal(triangles, vertices[[[0, 1, 2], [0, 2, 3]]])
+    # A scene's triangles are the world: rebuilt from them, it answers the same bytes.
+    triangles = dungeon.triangles
+    assert triangles.shape == (dungeon.triangle_count, 3, 3)
+    np.testing.assert_array_equal(dungeon.bounds, [triangles.min(axis=(0, 1)), triangles.max(axis=(0, 1))])
+    rebuilt = capsweep.World(triangles.reshape(-1, 3), np.arange(3 * len(triangles)).reshape(-1, 3))
+    queries = capsweep.read_queries(files / "validate.cwsq")
+    assert rebuilt.sweep(queries).tobytes() == dungeon.sweep(queries).tobytes()
+    # A heightfield's: two per cell after the mesh's, as triangle indices name them.
+    terrain = capsweep.heightfield(np.array([[0, 1, 2], [1, 2, 3], [2, 3, 4]], dtype=np.float32), cell=2.0)
+    assert terrain.triangles.shape == (8, 3, 3) and terrain.triangle_count == 8
+    np.testing.assert_array_equal(terrain.bounds, [[0, 0, 0], [4, 4, 4]])
+
+
+def test_a_tolerance_that_leaves_no_body_is_refused_by_name():
+    world = floor()
+    claims = np.zeros(3, capsweep.CLAIMED_MOVE_DTYPE)
+    claims["from"]["a"], claims["from"]["b"] = (0, 1, 0), (0, 1.5, 0)
+    claims["from"]["radius"] = [0.4, 0.3, 0.4]
+    claims["motion"] = (0.1, 0, 0)
+    claims[2]["shape"] = 1
+    claims[2]["from_ellipsoid"]["centre"] = (0, 1, 0)
+    claims[2]["from_ellipsoid"]["radii"] = (0.5, 0.2, 0.5)
+    with pytest.raises(capsweep.Error, match=r"tolerance 0.3 must be smaller than every body's radius: move 1's is 0.3"):
+        world.validate(claims, tolerance=0.3)
+    with pytest.raises(capsweep.Error, match=r"tolerance 0.2 must be smaller .* move 1's is 0.2"):
+        world.validate(claims[[0, 2]], tolerance=0.2)
+    verdicts = world.validate(claims, tolerance=0.19)
+    assert [capsweep.VERDICTS[k] for k in verdicts["kind"]] == ["ok", "ok", "ok"]
+    # A claim refused for its own body is still judged alone (its status says why).
+    claims[0]["from"]["radius"] = -1
+    verdicts = world.validate(claims, tolerance=0.19)
+    assert capsweep.VERDICTS[verdicts["kind"][0]] == "refused" and capsweep.STATUS[verdicts["status"][0]] == "bad_radius"

@@ -239,6 +239,26 @@ TEST(ServiceLayers, EachElementSeesItsOwnLayersAsInTheLibrary) {
   EXPECT_NE(st.error_message().find("element_layers"), std::string::npos) << st.error_message();
 }
 
+// ServerConfig::threads takes 0 .. kMaxThreads, as every batch does (past 65,536 oneTBB crashed).
+TEST(ServiceConfig, ThreadsOutsideTheLimitAreRefusedByName) {
+  for (const int threads : {kMaxThreads + 1, -1}) {
+    service::ServerConfig c = config_with({"@arena"});
+    c.threads = threads;
+    try {
+      service::Server server(std::move(c));
+      ADD_FAILURE() << "threads " << threads << " was accepted";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find("threads must be from 0 (every core) to 1024, got " + std::to_string(threads)),
+                std::string::npos)
+          << e.what();
+    }
+  }
+  service::ServerConfig c = config_with({"@arena"});
+  c.threads = kMaxThreads;
+  service::Server server(std::move(c));
+  EXPECT_GT(server.port(), 0);
+}
+
 // Ellipsoid agents through Move and Validate: a crowd of ellipsoids, and one of capsules and
 // ellipsoids, answered as in the library field by field; the columns of a shape no agent has may be
 // left out; a shape that is none, or an ellipsoid without its columns, is an invalid argument.
