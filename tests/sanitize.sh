@@ -29,8 +29,7 @@ common=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DCAPSWEEP_SANITIZE=ON -DCAPSWEEP_ASSE
 echo "== the unit tests under ASan and UBSan (g++)"
 cmake -S . -B build-sanitize "${common[@]}" \
       -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" > /dev/null
-cmake --build build-sanitize -j"$jobs" --target core_tests simd_tests broadphase_tests world_tests move_tests io_tests \
-      cli_tests readme_tests public_tests capi_tests capsweep
+cmake --build build-sanitize -j"$jobs" --target sanitized_suite
 # The service's tests are not built here (see above), so neither are their names found.
 ctest --test-dir build-sanitize --output-on-failure -j"$jobs" \
       -E '^(Scenes/MoveInvariants|TerrainMoveInvariants|EveryScene/|Scenes/ServiceScenes|Service|Replicas|Soak|InstallAndConsume|python|service_tests_NOT_BUILT)'
@@ -40,5 +39,5 @@ cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ "
       -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 -gline-tables-only -DNDEBUG" \
       -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -gline-tables-only -DNDEBUG" \
       -DCAPSWEEP_FUZZ=ON -DCAPSWEEP_FUZZ_RUNS="$runs" > /dev/null
-cmake --build build-fuzz -j"$jobs" --target fuzz_query_files fuzz_snapshot fuzz_scene_checks fuzz_requests fuzz_heightmap
+cmake --build build-fuzz -j"$jobs" --target fuzzers
 ctest --test-dir build-fuzz --output-on-failure -j"$jobs" -L fuzz

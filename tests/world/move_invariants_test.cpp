@@ -20,6 +20,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <initializer_list>
 #include <mutex>
 
 #include "parallel/executor.h"
@@ -78,16 +79,37 @@ double path_distance(const SweptAxis& s, const Vec3d tri[3]) {
   return std::min(triangle_triangle(s.t1, tri), triangle_triangle(s.t2, tri));
 }
 
+// A lower bound of the distance from any point of the convex hull of `corners` to the triangle,
+// tight where the centroid ball below is loose (the floor an agent walks on, a wall it slides
+// along): when every corner lies on one side of the triangle's plane, the whole hull is at least
+// the nearest corner's distance from that plane, hence from the triangle. A sliver's normal is
+// too uncertain to bound by (its direction error grows as the area shrinks), so it gets none.
+double plane_distance_lower_bound(std::initializer_list<Vec3d> corners, const Vec3d tri[3]) {
+  const Vec3d e1 = tri[1] - tri[0], e2 = tri[2] - tri[0], c = cross(e1, e2);
+  const double area2 = length(c);
+  if (!(area2 > 1e-6 * length(e1) * length(e2))) return -INFINITY;
+  const Vec3d n = c / area2;
+  double lo = INFINITY, hi = -INFINITY;
+  for (const Vec3d& x : corners) {
+    const double side = dot(n, x - tri[0]);
+    lo = std::min(lo, side), hi = std::max(hi, side);
+  }
+  return lo > 0 ? lo : hi < 0 ? -hi : -INFINITY;
+}
+
 // A lower bound of path_distance for a sixth of its work (two point distances instead of twelve
 // segment distances): the distance from the swept axis to the triangle's centroid, less the
-// distance from the centroid to its farthest vertex (the triangle lies in that ball). It only
-// lets the check pass over triangles it proves far; every other one is measured exactly.
+// distance from the centroid to its farthest vertex (the triangle lies in that ball), or the
+// plane bound above where it is larger. It only lets the check pass over triangles it proves
+// far; every other one is measured exactly.
 double path_distance_lower_bound(const SweptAxis& s, const Vec3d tri[3]) {
   const Vec3d c = (tri[0] + tri[1] + tri[2]) / 3.0;
   const double r = std::max({length(tri[0] - c), length(tri[1] - c), length(tri[2] - c)});
   const double to_c = s.flat ? oracle::point_segment(c, s.lo, s.hi).distance
                              : std::min(oracle::point_triangle(c, s.t1).distance, oracle::point_triangle(c, s.t2).distance);
-  return to_c - r;
+  const double plane = s.flat ? plane_distance_lower_bound({s.lo, s.hi}, tri)
+                              : plane_distance_lower_bound({s.t1[0], s.t1[1], s.t1[2], s.t2[2]}, tri);
+  return std::max(to_c - r, plane);
 }
 
 struct Speed {
@@ -108,6 +130,14 @@ double ellipsoid_clearance(const Ellipsoid& e, const Vec3d& d, const Triangle& t
   for (int k = 0; k < 3; ++k) v[k] = divide(to_double(t.v[k]) - c, r);
   const double distance = oracle::segment_triangle({}, divide(d, r), v).distance;
   return std::min({r.x, r.y, r.z}) * (distance - 1);
+}
+
+// A lower bound of ellipsoid_clearance for a fraction of its work: the plane bound in eSpace.
+double ellipsoid_clearance_lower_bound(const Ellipsoid& e, const Vec3d& d, const Triangle& t) {
+  const Vec3d c = to_double(e.centre), r = to_double(e.radii);
+  Vec3d v[3];
+  for (int k = 0; k < 3; ++k) v[k] = divide(to_double(t.v[k]) - c, r);
+  return std::min({r.x, r.y, r.z}) * (plane_distance_lower_bound({Vec3d{}, divide(d, r)}, v) - 1);
 }
 
 // The box an ellipsoid scaled out by `reach` covers on its way along d.
@@ -159,6 +189,7 @@ void check_crowd(const World& world, const std::vector<Triangle>& triangles, con
           const Ellipsoid& e = agents[i].ellipsoid;
           // End of tick: its skin clear of the mesh.
           for (std::size_t k : grid.near(ellipsoid_box(e, {}, cs.move.skin))) {
+            if (ellipsoid_clearance_lower_bound(e, {}, triangles[k]) > clearance + 1e-6) continue;  // proved far
             if (const double g = ellipsoid_clearance(e, {}, triangles[k]); g < clearance) {
               report("ellipsoid agent " + std::to_string(i) + " ends with a skin of " + std::to_string(g) +
                      " m from triangle " + std::to_string(k));
@@ -178,6 +209,7 @@ void check_crowd(const World& world, const std::vector<Triangle>& triangles, con
               const Vec3d d = to_double(motion) / double(pieces);
               const Ellipsoid at{to_float(to_double(from.centre) + d * double(piece)), from.radii};
               for (std::size_t tri : grid.near(ellipsoid_box(at, to_float(d), cs.move.skin + 1e-3f))) {
+                if (ellipsoid_clearance_lower_bound(at, d, triangles[tri]) > clearance + 1e-6) continue;  // proved far
                 if (const double g = ellipsoid_clearance(at, d, triangles[tri]); g < clearance) {
                   char text[400];
                   std::snprintf(text, sizeof text,
