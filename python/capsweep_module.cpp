@@ -1,7 +1,8 @@
 // The Python module: a thin layer over the C API (compiled into it), so Python answers exactly
-// what C answers. Arrays arrive as contiguous buffers of the C structs (capsweep/__init__.py
-// makes them so, without a copy when they already are) and answers are written in place into
-// arrays allocated once; every batch runs with the GIL released.
+// what C answers. The numpy dtypes are the C structs, registered from them (register_dtypes);
+// arrays arrive as contiguous buffers of those structs (capsweep/__init__.py makes them so,
+// without a copy when they already are) and answers are written in place into arrays allocated
+// once; every batch runs with the GIL released.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -124,8 +125,9 @@ void sweep_records(const PyWorld& w, const py::array& in, py::array& out, std::u
   cs_sweep_args args;
   cs_sweep_args_default(&args);
   std::size_t n = 0, m_out = 0, m_status = 0;
-  const std::size_t record_bytes = shape == CS_SHAPE_CAPSULE ? (masked ? sizeof(cs_masked_sweep_query) : sizeof(cs_sweep_query))
-                                                             : (masked ? sizeof(cs_masked_ellipsoid_query) : sizeof(cs_ellipsoid_query));
+  const std::size_t record_bytes =
+      shape == CS_SHAPE_CAPSULE ? (masked ? sizeof(cs_masked_sweep_query) : sizeof(cs_sweep_query))
+                                : (masked ? sizeof(cs_masked_ellipsoid_query) : sizeof(cs_ellipsoid_query));
   args.queries = records_of<const std::uint8_t>(in, n, false, "queries", record_bytes);
   args.hits = records_of<cs_sweep_hit>(out, m_out, true, "hits");
   if (!status.is_none()) args.status = records_of<std::uint8_t>(status.cast<py::array>(), m_status, true, "status");

@@ -340,6 +340,31 @@ def test_ellipsoid_agents_move_and_their_crowds_trace_validates(tmp_path):
                                   moves["from_ellipsoid"]["centre"][ellipsoids] + moves["motion"][ellipsoids])
 
 
+def test_a_mask_of_zero_names_no_layer_and_is_refused_as_everywhere():
+    """A record's mask of 0 (a zeroed record's) is refused with status "bad_layers", as in C, C++,
+    the files and the service; ALL_LAYERS sees every layer."""
+    world = floor()
+    agents = np.zeros(2, capsweep.AGENT_DTYPE)
+    agents["capsule"]["a"], agents["capsule"]["b"], agents["capsule"]["radius"] = (0, 0.4, 0), (0, 1.5, 0), 0.3
+    agents["capsule"]["a"][:, 2] = agents["capsule"]["b"][:, 2] = (-0.5, 0.5)  # apart
+    agents["displacement"] = (0.1, 0, 0)
+    agents["layers"] = [0, capsweep.ALL_LAYERS]
+    moved = world.move(agents)
+    assert [capsweep.STATUS[s] for s in moved["status"]] == ["bad_layers", "ok"]
+    assert moved["capsule"]["a"][0][0] == 0 and moved["capsule"]["a"][1][0] > 0  # the refused one stays put
+    claims = np.zeros(2, capsweep.CLAIMED_MOVE_DTYPE)
+    claims["from"], claims["motion"], claims["dt"] = agents["capsule"], agents["displacement"], 0.1
+    claims["layers"] = agents["layers"]
+    verdicts = world.validate(claims)
+    assert [capsweep.VERDICTS[k] for k in verdicts["kind"]] == ["refused", "ok"]
+    assert capsweep.STATUS[verdicts["status"][0]] == "bad_layers"
+    e = np.zeros(2, capsweep.MASKED_ELLIPSOID_QUERY_DTYPE)
+    e["centre"], e["radii"], e["motion"] = (0, 1, 0), (0.3, 0.5, 0.3), (0, -2, 0)
+    e["layers"] = [0, capsweep.ALL_LAYERS]
+    hits, status = world.sweep_ellipsoid(e, status=True)
+    assert list(hits["hit"]) == [0, 1] and [capsweep.STATUS[s] for s in status] == ["bad_layers", "ok"]
+
+
 def test_refused_queries_get_a_miss_and_a_status():
     world = floor()
     q = np.array([[np.nan, 2, 0, 0, 2, 0, 0.5, 0, -3, 0], [0, 2, 0, 0, 2, 0, -1, 0, -3, 0],
