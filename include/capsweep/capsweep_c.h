@@ -322,7 +322,8 @@ typedef struct cs_world_desc {
   const cs_heightfield* terrain; /* the terrain under the triangles, or NULL: none */
 } cs_world_desc;
 
-/* What a heightmap file does not carry (cs_load_options.heightmap). 48 bytes on 64-bit targets. */
+/* What a heightmap file does not carry (cs_load_options.heightmap; cs_load_options_default fills
+ * 1 m cells, scale 1, origin 0, no size, no holes, layer 1). 48 bytes on 64-bit targets. */
 typedef struct cs_heightmap_options {
   float cell_x, cell_z;  /* metres between samples, > 0 */
   float height_scale;    /* metres per PNG sample step; multiplies a raw file's floats */
