@@ -25,7 +25,10 @@ namespace {
 using namespace capsweep;
 
 // Pinned sizes (the structs with pointers: on 64-bit targets).
-static_assert(sizeof(void*) != 8 || (sizeof(cs_heightfield) == 64 && sizeof(cs_heightmap_options) == 48));
+static_assert(sizeof(void*) != 8 ||
+              (sizeof(cs_heightfield) == 64 && sizeof(cs_heightmap_options) == 48 && sizeof(cs_world_desc) == 48 &&
+               sizeof(cs_load_options) == 72 && sizeof(cs_sweep_args) == 56 && sizeof(cs_move_args) == 40 &&
+               sizeof(cs_validate_args) == 40 && sizeof(cs_overlap_args) == 40));
 static_assert(CS_MAX_THREADS == kMaxThreads);
 
 thread_local std::string last_error;
@@ -71,53 +74,97 @@ void clear_out(cs_world** out) {
   *out = nullptr;
 }
 
-// A batch's options on a handle: what cs_world_with_layers set it to see.
-SweepOptions layered(SweepOptions options, const cs_world* world) {
-  options.layers = world->layers;
+// A batch's options: its layers (0 names none: refused as a query file refuses it) and workers.
+// The thread count is checked where the batch runs (World's entry points), as for C++.
+SweepOptions batch_options(std::uint32_t layer_mask, int threads, SweepPath path = SweepPath::simd) {
+  require(layer_mask != 0, "layer_mask is 0, which sees nothing (CS_ALL_LAYERS sees every layer)");
+  SweepOptions options = on_path(path, threads);
+  options.layers = layer_mask;
   return options;
 }
 
 // The batch shape every call shares: a world, `count` inputs and outputs (NULL only when count
-// is 0). The thread count is checked where the batch runs (World's entry points), as for C++.
-void check_batch(const cs_world* world, const void* in, const void* out, std::size_t count) {
+// is 0).
+void check_batch(const cs_world* world, const void* args, const void* in, const void* out, std::size_t count) {
   require(world != nullptr, "world is NULL");
+  require(args != nullptr, "args is NULL");
   require(count == 0 || (in != nullptr && out != nullptr), "inputs or outputs are NULL");
 }
 
-// cs_sweep_ex and cs_sweep_masked: records are read and written in place, one at a time, with
-// no copy of the batch.
+// Capsule sweeps: records are read and written in place, one at a time, with no copy of the batch.
 template <class Record>
-int sweep_records(const char* function, const cs_world* world, const Record* queries, std::size_t count,
-                  cs_sweep_hit* hits, int path, int threads, uint8_t* status) {
-  return guarded(function, [&] {
-    check_batch(world, queries, hits, count);
-    require(path >= CS_PATH_SIMD && path <= CS_PATH_BRUTE, "unknown path " + std::to_string(path));
-    sweep_batch(
-        world->world, count, [&](std::size_t i) { return records::query(queries[i]); },
-        [&](std::size_t i, const SweepHit& hit, Status s) {
-          hits[i] = records::record(hit);
-          if (status) status[i] = std::uint8_t(s);
-        },
-        layered(on_path(SweepPath(path), threads), world));
-  });
+void sweep_capsules(const cs_world* world, const cs_sweep_args& a, const SweepOptions& options) {
+  const auto* queries = static_cast<const Record*>(a.queries);
+  sweep_batch(
+      world->world, a.count, [&](std::size_t i) { return records::query(queries[i]); },
+      [&](std::size_t i, const SweepHit& hit, Status s) {
+        a.hits[i] = records::record(hit);
+        if (a.status) a.status[i] = std::uint8_t(s);
+      },
+      options);
 }
 
 template <class Record>
-int sweep_ellipsoid_records(const char* function, const cs_world* world, const Record* queries, std::size_t count,
-                            cs_sweep_hit* hits, int path, int threads, uint8_t* status) {
-  return guarded(function, [&] {
-    check_batch(world, queries, hits, count);
-    require(path >= CS_PATH_SIMD && path <= CS_PATH_BRUTE, "unknown path " + std::to_string(path));
-    std::vector<SweepEllipsoidQuery> in(count);
-    for (std::size_t i = 0; i < count; ++i) in[i] = records::query(queries[i]);
-    std::vector<SweepHit> out(count);
-    std::vector<Status> why(count);
-    world->world.sweep_ellipsoid(in, out, layered(on_path(SweepPath(path), threads), world), why);
-    for (std::size_t i = 0; i < count; ++i) {
-      hits[i] = records::record(out[i]);
-      if (status) status[i] = std::uint8_t(why[i]);
+void sweep_ellipsoids(const cs_world* world, const cs_sweep_args& a, const SweepOptions& options) {
+  const auto* queries = static_cast<const Record*>(a.queries);
+  std::vector<SweepEllipsoidQuery> in(a.count);
+  for (std::size_t i = 0; i < a.count; ++i) in[i] = records::query(queries[i]);
+  std::vector<SweepHit> out(a.count);
+  std::vector<Status> why(a.count);
+  world->world.sweep_ellipsoid(in, out, options, why);
+  for (std::size_t i = 0; i < a.count; ++i) {
+    a.hits[i] = records::record(out[i]);
+    if (a.status) a.status[i] = std::uint8_t(why[i]);
+  }
+}
+
+std::vector<Triangle> triangles_of(const cs_world_desc& d) {
+  require(d.triangle_count == 0 || (d.vertices != nullptr && d.indices != nullptr), "vertices or indices are NULL");
+  std::vector<Triangle> triangles(d.triangle_count);
+  for (std::size_t t = 0; t < d.triangle_count; ++t) {
+    for (int k = 0; k < 3; ++k) {
+      const std::uint32_t v = d.indices[3 * t + k];
+      require(v < d.vertex_count, "triangle " + std::to_string(t) + " names vertex " + std::to_string(v) + " of " +
+                                      std::to_string(d.vertex_count));
+      triangles[t].v[k] = {d.vertices[3 * v], d.vertices[3 * v + 1], d.vertices[3 * v + 2]};
     }
-  });
+  }
+  return triangles;
+}
+
+Heightfield heightfield_of(const cs_heightfield& c) {
+  require(c.reserved == 0, "cs_heightfield.reserved must be 0");
+  require((c.heights != nullptr) != (c.samples != nullptr),
+          "give the heights either as floats or as 16-bit samples (exactly one of the two)");
+  Heightfield t;
+  t.columns = c.columns;
+  t.rows = c.rows;
+  t.cell_x = c.cell_x;
+  t.cell_z = c.cell_z;
+  t.origin = records::vec(c.origin);
+  t.height_scale = c.height_scale;
+  t.layers = c.layers;
+  require(t.columns >= 2 && t.rows >= 2, "heightfield: needs at least 2 x 2 samples, got " +
+                                              std::to_string(t.columns) + " x " + std::to_string(t.rows));
+  const std::size_t n = std::size_t(t.columns) * t.rows;
+  if (c.heights) t.heights.assign(c.heights, c.heights + n);
+  if (c.samples) t.samples.assign(c.samples, c.samples + n);
+  if (c.holes) t.holes.assign(c.holes, c.holes + heightfield_cells(t));
+  return t;
+}
+
+HeightmapOptions heightmap_options(const cs_heightmap_options& o) {
+  require(o.reserved == 0, "cs_heightmap_options.reserved must be 0");
+  HeightmapOptions h;
+  h.cell_x = o.cell_x;
+  h.cell_z = o.cell_z;
+  h.height_scale = o.height_scale;
+  h.origin = records::vec(o.origin);
+  h.columns = o.columns;
+  h.rows = o.rows;
+  h.holes = o.holes ? o.holes : "";
+  h.layers = o.layers;
+  return h;
 }
 
 }  // namespace
@@ -128,115 +175,55 @@ const char* cs_version(void) { return CAPSWEEP_VERSION_STRING; }
 
 const char* cs_last_error(void) { return last_error.c_str(); }
 
-int cs_world_load(const char* path, cs_world** out) { return cs_world_load_scene(path, 1.f, 0, out); }
-
-int cs_world_load_scene(const char* path, float scale, int z_up, cs_world** out) {
-  return cs_world_load_layered(path, scale, z_up, nullptr, out);
+void cs_load_options_default(cs_load_options* options) {
+  if (!options) return;
+  const HeightmapOptions h;
+  *options = {};
+  options->kind = CS_FILE_SCENE;
+  options->scale = SceneOptions{}.scale;
+  options->heightmap.cell_x = h.cell_x;
+  options->heightmap.cell_z = h.cell_z;
+  options->heightmap.height_scale = h.height_scale;
+  records::put(options->heightmap.origin, h.origin);
+  options->heightmap.layers = h.layers;
 }
 
-int cs_world_load_layered(const char* path, float scale, int z_up, const char* layer_table, cs_world** out) {
+int cs_world_create(const cs_world_desc* desc, cs_world** out) {
+  return guarded("cs_world_create", [&] {
+    clear_out(out);
+    require(desc != nullptr, "desc is NULL");
+    require(desc->triangle_count > 0 || desc->terrain != nullptr, "no triangles");
+    std::vector<Triangle> triangles = triangles_of(*desc);
+    std::vector<std::uint32_t> masks;
+    if (desc->layers) masks.assign(desc->layers, desc->layers + desc->triangle_count);
+    if (desc->terrain) {
+      *out = new cs_world{World(heightfield_of(*desc->terrain), std::move(triangles), std::move(masks))};
+    } else {
+      *out = new cs_world{World(std::move(triangles), std::move(masks))};
+    }
+  });
+}
+
+int cs_world_load(const char* path, const cs_load_options* options, cs_world** out) {
   return guarded("cs_world_load", [&] {
     clear_out(out);
     require(path != nullptr, "path is NULL");
-    const SceneOptions options{scale, z_up != 0, layer_table ? layer_table : ""};
+    cs_load_options o;
+    cs_load_options_default(&o);
+    if (options) o = *options;
+    require(o.kind <= CS_FILE_HEIGHTMAP, "unknown file kind " + std::to_string(o.kind));
+    require(o.reserved == 0, "cs_load_options.reserved must be 0");
+    const SceneOptions scene{o.scale, o.z_up != 0, o.layer_table ? o.layer_table : ""};
+    const bool scene_defaults = scene.scale == 1.f && o.z_up == 0 && scene.layers.empty();
+    if (o.kind == CS_FILE_HEIGHTMAP) {
+      require(scene_defaults, std::string(path) + ": scene options do not apply to a heightmap");
+      *out = new cs_world{World(load_heightmap(path, heightmap_options(o.heightmap)))};
+      return;
+    }
     if (looks_like_snapshot(path)) {
-      require(scale == 1.f && z_up == 0 && options.layers.empty(),
-              std::string(path) + ": scene options do not apply to a snapshot");
+      require(scene_defaults, std::string(path) + ": scene options do not apply to a snapshot");
     }
-    *out = new cs_world{open_world(path, options).world};
-  });
-}
-
-int cs_world_with_layers(const cs_world* world, uint32_t layers, cs_world** out) {
-  return guarded("cs_world_with_layers", [&] {
-    clear_out(out);
-    require(world != nullptr, "world is NULL");
-    require(layers != 0, "a mask of no layer sees nothing: name at least one layer");
-    *out = new cs_world{world->world, layers};
-  });
-}
-
-int cs_world_from_triangles(const float* vertices, size_t vertex_count, const uint32_t* indices,
-                            size_t triangle_count, cs_world** out) {
-  return cs_world_from_layered_triangles(vertices, vertex_count, indices, triangle_count, nullptr, out);
-}
-
-int cs_world_from_layered_triangles(const float* vertices, size_t vertex_count, const uint32_t* indices,
-                                    size_t triangle_count, const uint32_t* layers, cs_world** out) {
-  return guarded("cs_world_from_triangles", [&] {
-    clear_out(out);
-    require(triangle_count > 0, "no triangles");
-    require(vertices != nullptr && indices != nullptr, "vertices or indices are NULL");
-    std::vector<Triangle> triangles(triangle_count);
-    for (std::size_t t = 0; t < triangle_count; ++t) {
-      for (int k = 0; k < 3; ++k) {
-        const std::uint32_t v = indices[3 * t + k];
-        require(v < vertex_count, "triangle " + std::to_string(t) + " names vertex " + std::to_string(v) + " of " +
-                                      std::to_string(vertex_count));
-        triangles[t].v[k] = {vertices[3 * v], vertices[3 * v + 1], vertices[3 * v + 2]};
-      }
-    }
-    std::vector<std::uint32_t> masks;
-    if (layers) masks.assign(layers, layers + triangle_count);
-    *out = new cs_world{World(std::move(triangles), std::move(masks))};
-  });
-}
-
-int cs_world_from_heightfield(const cs_heightfield* terrain, const float* vertices, size_t vertex_count,
-                              const uint32_t* indices, size_t triangle_count, const uint32_t* layers, cs_world** out) {
-  return guarded("cs_world_from_heightfield", [&] {
-    clear_out(out);
-    require(terrain != nullptr, "terrain is NULL");
-    require(terrain->reserved == 0, "cs_heightfield.reserved must be 0");
-    require(triangle_count == 0 || (vertices != nullptr && indices != nullptr), "vertices or indices are NULL");
-    require((terrain->heights != nullptr) != (terrain->samples != nullptr),
-            "give the heights either as floats or as 16-bit samples (exactly one of the two)");
-    Heightfield t;
-    t.columns = terrain->columns;
-    t.rows = terrain->rows;
-    t.cell_x = terrain->cell_x;
-    t.cell_z = terrain->cell_z;
-    t.origin = {terrain->origin[0], terrain->origin[1], terrain->origin[2]};
-    t.height_scale = terrain->height_scale;
-    t.layers = terrain->layers;
-    require(t.columns >= 2 && t.rows >= 2, "heightfield: needs at least 2 x 2 samples, got " +
-                                                std::to_string(t.columns) + " x " + std::to_string(t.rows));
-    const std::size_t n = std::size_t(t.columns) * t.rows;
-    if (terrain->heights) t.heights.assign(terrain->heights, terrain->heights + n);
-    if (terrain->samples) t.samples.assign(terrain->samples, terrain->samples + n);
-    if (terrain->holes) t.holes.assign(terrain->holes, terrain->holes + heightfield_cells(t));
-    std::vector<Triangle> triangles(triangle_count);
-    for (std::size_t i = 0; i < triangle_count; ++i) {
-      for (int k = 0; k < 3; ++k) {
-        const std::uint32_t v = indices[3 * i + k];
-        require(v < vertex_count, "triangle " + std::to_string(i) + " names vertex " + std::to_string(v) + " of " +
-                                      std::to_string(vertex_count));
-        triangles[i].v[k] = {vertices[3 * v], vertices[3 * v + 1], vertices[3 * v + 2]};
-      }
-    }
-    std::vector<std::uint32_t> masks;
-    if (layers && triangle_count > 0) masks.assign(layers, layers + triangle_count);
-    *out = new cs_world{World(std::move(t), std::move(triangles), std::move(masks))};
-  });
-}
-
-int cs_world_load_heightmap(const char* path, const cs_heightmap_options* options, cs_world** out) {
-  return guarded("cs_world_load_heightmap", [&] {
-    clear_out(out);
-    require(path != nullptr, "path is NULL");
-    HeightmapOptions o;
-    if (options) {
-      require(options->reserved == 0, "cs_heightmap_options.reserved must be 0");
-      o.cell_x = options->cell_x;
-      o.cell_z = options->cell_z;
-      o.height_scale = options->height_scale;
-      o.origin = {options->origin[0], options->origin[1], options->origin[2]};
-      o.columns = options->columns;
-      o.rows = options->rows;
-      o.holes = options->holes ? options->holes : "";
-      o.layers = options->layers;
-    }
-    *out = new cs_world{World(load_heightmap(path, o))};
+    *out = new cs_world{open_world(path, scene).world};
   });
 }
 
@@ -244,28 +231,27 @@ void cs_world_free(cs_world* world) { delete world; }
 
 size_t cs_world_triangle_count(const cs_world* world) { return world ? world->world.triangle_count() : 0; }
 
-int cs_sweep(const cs_world* world, const cs_sweep_query* queries, size_t count, cs_sweep_hit* hits, int threads) {
-  return cs_sweep_ex(world, queries, count, hits, CS_PATH_SIMD, threads, nullptr);
+void cs_sweep_args_default(cs_sweep_args* args) {
+  if (args) *args = {nullptr, 0, nullptr, nullptr, CS_SHAPE_CAPSULE, 0, CS_PATH_SIMD, CS_ALL_LAYERS, 0, 0};
 }
 
-int cs_sweep_ex(const cs_world* world, const cs_sweep_query* queries, size_t count, cs_sweep_hit* hits, int path,
-                int threads, uint8_t* status) {
-  return sweep_records("cs_sweep", world, queries, count, hits, path, threads, status);
-}
-
-int cs_sweep_masked(const cs_world* world, const cs_masked_sweep_query* queries, size_t count, cs_sweep_hit* hits,
-                    int path, int threads, uint8_t* status) {
-  return sweep_records("cs_sweep_masked", world, queries, count, hits, path, threads, status);
-}
-
-int cs_sweep_ellipsoid(const cs_world* world, const cs_ellipsoid_query* queries, size_t count, cs_sweep_hit* hits,
-                       int path, int threads, uint8_t* status) {
-  return sweep_ellipsoid_records("cs_sweep_ellipsoid", world, queries, count, hits, path, threads, status);
-}
-
-int cs_sweep_ellipsoid_masked(const cs_world* world, const cs_masked_ellipsoid_query* queries, size_t count,
-                              cs_sweep_hit* hits, int path, int threads, uint8_t* status) {
-  return sweep_ellipsoid_records("cs_sweep_ellipsoid_masked", world, queries, count, hits, path, threads, status);
+int cs_sweep(const cs_world* world, const cs_sweep_args* args) {
+  return guarded("cs_sweep", [&] {
+    check_batch(world, args, args ? args->queries : nullptr, args ? args->hits : nullptr, args ? args->count : 0);
+    const cs_sweep_args& a = *args;
+    require(a.shape <= CS_SHAPE_ELLIPSOID, "shape must be 0 (capsules) or 1 (ellipsoids), got " + std::to_string(a.shape));
+    require(a.masked <= 1, "masked must be 0 or 1, got " + std::to_string(a.masked));
+    require(a.path <= CS_PATH_BRUTE, "unknown path " + std::to_string(a.path));
+    require(a.reserved == 0, "cs_sweep_args.reserved must be 0");
+    const SweepOptions options = batch_options(a.layer_mask, a.threads, SweepPath(a.path));
+    if (a.shape == CS_SHAPE_CAPSULE) {
+      if (a.masked) sweep_capsules<cs_masked_sweep_query>(world, a, options);
+      else sweep_capsules<cs_sweep_query>(world, a, options);
+    } else {
+      if (a.masked) sweep_ellipsoids<cs_masked_ellipsoid_query>(world, a, options);
+      else sweep_ellipsoids<cs_ellipsoid_query>(world, a, options);
+    }
+  });
 }
 
 void cs_move_settings_default(cs_move_settings* settings) {
@@ -276,58 +262,72 @@ void cs_validate_settings_default(cs_validate_settings* settings) {
   if (settings) *settings = records::record(ValidateSettings{});
 }
 
-int cs_move(const cs_world* world, const cs_agent* agents, size_t count, const cs_move_settings* settings,
-            cs_move_result* results, int threads) {
+void cs_move_args_default(cs_move_args* args) {
+  if (args) *args = {nullptr, 0, nullptr, nullptr, CS_ALL_LAYERS, 0};
+}
+
+int cs_move(const cs_world* world, const cs_move_args* args) {
   return guarded("cs_move", [&] {
-    check_batch(world, agents, results, count);
-    std::vector<Agent> in(count);
-    for (std::size_t i = 0; i < count; ++i) {
-      require(agents[i].shape <= CS_SHAPE_ELLIPSOID,
+    check_batch(world, args, args ? args->agents : nullptr, args ? args->results : nullptr, args ? args->count : 0);
+    const cs_move_args& a = *args;
+    const SweepOptions options = batch_options(a.layer_mask, a.threads);
+    std::vector<Agent> in(a.count);
+    for (std::size_t i = 0; i < a.count; ++i) {
+      const cs_agent& agent = a.agents[i];
+      require(agent.shape <= CS_SHAPE_ELLIPSOID,
               "agent " + std::to_string(i) + ": shape must be 0 (a capsule) or 1 (an ellipsoid)");
-      require(agents[i].grounded <= 1, "agent " + std::to_string(i) + ": grounded must be 0 or 1");
-      require(agents[i].reserved[0] == 0 && agents[i].reserved[1] == 0,
-              "agent " + std::to_string(i) + ": reserved bytes must be 0");
-      in[i] = records::agent(agents[i]);
+      require(agent.grounded <= 1, "agent " + std::to_string(i) + ": grounded must be 0 or 1");
+      require(agent.reserved[0] == 0 && agent.reserved[1] == 0, "agent " + std::to_string(i) + ": reserved bytes must be 0");
+      in[i] = records::agent(agent);
     }
-    std::vector<MoveResult> out(count);
-    std::vector<Status> status(count);
-    world->world.move(in, settings ? records::settings(*settings) : MoveSettings{}, out, layered(on_path(SweepPath::simd, threads), world), {},
-                      status);
-    for (std::size_t i = 0; i < count; ++i) results[i] = records::record(out[i], status[i]);
+    std::vector<MoveResult> out(a.count);
+    std::vector<Status> status(a.count);
+    world->world.move(in, a.settings ? records::settings(*a.settings) : MoveSettings{}, out, options, {}, status);
+    for (std::size_t i = 0; i < a.count; ++i) a.results[i] = records::record(out[i], status[i]);
   });
 }
 
-int cs_validate(const cs_world* world, const cs_claimed_move* moves, size_t count, const cs_validate_settings* settings,
-                cs_verdict* verdicts, int threads) {
+void cs_validate_args_default(cs_validate_args* args) {
+  if (args) *args = {nullptr, 0, nullptr, nullptr, CS_ALL_LAYERS, 0};
+}
+
+int cs_validate(const cs_world* world, const cs_validate_args* args) {
   return guarded("cs_validate", [&] {
-    check_batch(world, moves, verdicts, count);
-    std::vector<ClaimedMove> in(count);
-    for (std::size_t i = 0; i < count; ++i) {
-      // The record is a CWSQ version 7 record: refused here as the file reader refuses it (but
-      // for a mask of 0, which in C means every layer).
-      const cs_claimed_move& m = moves[i];
+    check_batch(world, args, args ? args->moves : nullptr, args ? args->verdicts : nullptr, args ? args->count : 0);
+    const cs_validate_args& a = *args;
+    const SweepOptions options = batch_options(a.layer_mask, a.threads);
+    std::vector<ClaimedMove> in(a.count);
+    for (std::size_t i = 0; i < a.count; ++i) {
+      // The record is a CWSQ version 7 record: refused here as the file reader refuses it (a
+      // mask of 0 as World refuses it: the move's status).
+      const cs_claimed_move& m = a.moves[i];
       require(m.grounded <= 1, "move " + std::to_string(i) + ": grounded must be 0 or 1");
       require(m.shape <= CS_SHAPE_ELLIPSOID, "move " + std::to_string(i) + ": shape must be 0 (a capsule) or 1 (an ellipsoid)");
       require(m.reserved[0] == 0 && m.reserved[1] == 0, "move " + std::to_string(i) + ": reserved bytes must be 0");
       in[i] = records::claimed_move(m);
     }
-    std::vector<Verdict> out(count);
-    world->world.validate(in, settings ? records::settings(*settings) : ValidateSettings{}, out,
-                          layered(on_path(SweepPath::simd, threads), world));
-    for (std::size_t i = 0; i < count; ++i) verdicts[i] = records::record(out[i]);
+    std::vector<Verdict> out(a.count);
+    world->world.validate(in, a.settings ? records::settings(*a.settings) : ValidateSettings{}, out, options);
+    for (std::size_t i = 0; i < a.count; ++i) a.verdicts[i] = records::record(out[i]);
   });
 }
 
-int cs_overlap(const cs_world* world, const cs_capsule* capsules, size_t count, float clearance,
-               cs_overlap_result* results, int threads) {
+void cs_overlap_args_default(cs_overlap_args* args) {
+  if (args) *args = {nullptr, 0, nullptr, 0.f, CS_ALL_LAYERS, 0, 0};
+}
+
+int cs_overlap(const cs_world* world, const cs_overlap_args* args) {
   return guarded("cs_overlap", [&] {
-    check_batch(world, capsules, results, count);
-    std::vector<Capsule> in(count);
-    for (std::size_t i = 0; i < count; ++i) in[i] = records::capsule(capsules[i]);
-    std::vector<OverlapResult> out(count);
-    std::vector<Status> status(count);
-    world->world.overlap(in, clearance, out, layered(on_path(SweepPath::simd, threads), world), status);
-    for (std::size_t i = 0; i < count; ++i) results[i] = records::record(out[i], status[i]);
+    check_batch(world, args, args ? args->capsules : nullptr, args ? args->results : nullptr, args ? args->count : 0);
+    const cs_overlap_args& a = *args;
+    require(a.reserved == 0, "cs_overlap_args.reserved must be 0");
+    const SweepOptions options = batch_options(a.layer_mask, a.threads);
+    std::vector<Capsule> in(a.count);
+    for (std::size_t i = 0; i < a.count; ++i) in[i] = records::capsule(a.capsules[i]);
+    std::vector<OverlapResult> out(a.count);
+    std::vector<Status> status(a.count);
+    world->world.overlap(in, a.clearance, out, options, status);
+    for (std::size_t i = 0; i < a.count; ++i) a.results[i] = records::record(out[i], status[i]);
   });
 }
 

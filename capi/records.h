@@ -48,8 +48,6 @@ inline void put(float out[3], const Vec3& v) { out[0] = v.x, out[1] = v.y, out[2
 
 inline Capsule capsule(const cs_capsule& c) { return {vec(c.a), vec(c.b), c.radius}; }
 
-// A C record's mask: 0 (a zeroed struct) is every layer, as capsweep_c.h says.
-inline std::uint32_t layers(std::uint32_t mask) { return mask != 0 ? mask : kAllLayers; }
 inline cs_capsule record(const Capsule& c) {
   cs_capsule r;
   put(r.a, c.a);
@@ -65,12 +63,12 @@ inline SweepEllipsoidQuery query(const cs_ellipsoid_query& q) {
 inline cs_sweep_query record(const SweepQuery& q) { return {record(q.capsule), {q.motion.x, q.motion.y, q.motion.z}}; }
 inline SweepQuery query(const cs_masked_sweep_query& q) {
   SweepQuery s = query(q.query);
-  s.layers = layers(q.layers);
+  s.layers = q.layers;
   return s;
 }
 inline SweepEllipsoidQuery query(const cs_masked_ellipsoid_query& q) {
   SweepEllipsoidQuery s = query(q.query);
-  s.layers = layers(q.layers);
+  s.layers = q.layers;
   return s;
 }
 inline cs_masked_sweep_query masked_record(const SweepQuery& q) { return {record(q), q.layers}; }
@@ -110,7 +108,7 @@ inline cs_ellipsoid record(const Ellipsoid& e) {
 
 // Shapes are checked where records enter (cs_move, cs_validate): 0 or 1 here.
 inline Agent agent(const cs_agent& a) {
-  return {capsule(a.capsule), vec(a.displacement), a.vertical_speed, a.id, layers(a.layers), AgentShape(a.shape),
+  return {capsule(a.capsule), vec(a.displacement), a.vertical_speed, a.id, a.layers, AgentShape(a.shape),
           ellipsoid(a.ellipsoid), a.grounded ? a.ground_triangle : kNoTriangle};
 }
 
@@ -174,7 +172,7 @@ inline cs_move_result record(const MoveResult& m, Status status) {
 }
 
 inline ClaimedMove claimed_move(const cs_claimed_move& m) {
-  return {capsule(m.from),   vec(m.motion),           m.dt, m.vertical_speed, m.grounded != 0, layers(m.layers),
+  return {capsule(m.from),   vec(m.motion),           m.dt, m.vertical_speed, m.grounded != 0, m.layers,
           AgentShape(m.shape), ellipsoid(m.from_ellipsoid)};
 }
 inline cs_claimed_move record(const ClaimedMove& m) {

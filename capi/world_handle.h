@@ -6,5 +6,4 @@
 
 struct cs_world {
   capsweep::World world;
-  std::uint32_t layers = capsweep::kAllLayers;  // what every batch on this handle sees (cs_world_with_layers)
 };

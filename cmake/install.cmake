@@ -1,5 +1,5 @@
 # `cmake --install` puts the public headers, the libraries and a CMake package under the prefix,
-# so that another project does find_package(capsweep 0.5 CONFIG REQUIRED) and links
+# so that another project does find_package(capsweep 0.6 CONFIG REQUIRED) and links
 # capsweep::world, capsweep::io, capsweep::client or capsweep::c. Each component has its own
 # export set, and capsweep-config.cmake looks for a component's dependencies only when that
 # component is asked for (or, with no COMPONENTS, when they can be found).

@@ -1,7 +1,8 @@
 // The Python module: a thin layer over the C API (compiled into it), so Python answers exactly
-// what C answers. Arrays arrive as contiguous buffers of the C structs (capsweep/__init__.py
-// makes them so, without a copy when they already are) and answers are written in place into
-// arrays allocated once; every batch runs with the GIL released.
+// what C answers. The numpy dtypes are the C structs, registered from them (register_dtypes);
+// arrays arrive as contiguous buffers of those structs (capsweep/__init__.py makes them so,
+// without a copy when they already are) and answers are written in place into arrays allocated
+// once; every batch runs with the GIL released.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -43,11 +44,12 @@ void check(int code) {
 
 // A contiguous 1-d array of `count` records of type T (its itemsize checked), in place.
 template <class T>
-T* records_of(const py::array& a, std::size_t& count, bool writable, const char* what) {
-  if (a.itemsize() != py::ssize_t(sizeof(T)) || a.ndim() != 1 || !(a.flags() & py::array::c_style) ||
+T* records_of(const py::array& a, std::size_t& count, bool writable, const char* what,
+              std::size_t record_bytes = sizeof(T)) {
+  if (a.itemsize() != py::ssize_t(record_bytes) || a.ndim() != 1 || !(a.flags() & py::array::c_style) ||
       (writable && !a.writeable())) {
-    throw std::invalid_argument(std::string(what) + ": expected a contiguous 1-d array of " + std::to_string(sizeof(T)) +
-                                "-byte records");
+    throw std::invalid_argument(std::string(what) + ": expected a contiguous 1-d array of " +
+                                std::to_string(record_bytes) + "-byte records");
   }
   count = std::size_t(a.shape(0));
   return static_cast<T*>(const_cast<void*>(a.data()));
@@ -116,123 +118,75 @@ py::dict default_move_settings() {
   return d;
 }
 
-// World._sweep and _sweep_ellipsoid: query records in, CWSR records (and statuses) out, through
-// the C call `Sweep` with the GIL released.
-template <class Query, int (*Sweep)(const cs_world*, const Query*, size_t, cs_sweep_hit*, int, int, uint8_t*)>
-void sweep_records(const PyWorld& w, const py::array& in, py::array& out, int path, int threads, py::object status) {
+// World._sweep: query records in (capsules or ellipsoids, with their own masks or not), CWSR
+// records (and statuses) out, through cs_sweep with the GIL released.
+void sweep_records(const PyWorld& w, const py::array& in, py::array& out, std::uint32_t shape, bool masked,
+                   std::uint32_t path, std::uint32_t layer_mask, int threads, py::object status) {
+  cs_sweep_args args;
+  cs_sweep_args_default(&args);
   std::size_t n = 0, m_out = 0, m_status = 0;
-  const auto* q = records_of<const Query>(in, n, false, "queries");
-  auto* h = records_of<cs_sweep_hit>(out, m_out, true, "hits");
-  std::uint8_t* s = nullptr;
-  if (!status.is_none()) s = records_of<std::uint8_t>(status.cast<py::array>(), m_status, true, "status");
-  if (m_out != n || (s && m_status != n)) throw std::invalid_argument("queries and answers differ in length");
+  const std::size_t record_bytes =
+      shape == CS_SHAPE_CAPSULE ? (masked ? sizeof(cs_masked_sweep_query) : sizeof(cs_sweep_query))
+                                : (masked ? sizeof(cs_masked_ellipsoid_query) : sizeof(cs_ellipsoid_query));
+  args.queries = records_of<const std::uint8_t>(in, n, false, "queries", record_bytes);
+  args.hits = records_of<cs_sweep_hit>(out, m_out, true, "hits");
+  if (!status.is_none()) args.status = records_of<std::uint8_t>(status.cast<py::array>(), m_status, true, "status");
+  if (m_out != n || (args.status && m_status != n)) throw std::invalid_argument("queries and answers differ in length");
+  args.count = n;
+  args.shape = shape;
+  args.masked = masked ? 1 : 0;
+  args.path = path;
+  args.layer_mask = layer_mask;
+  args.threads = threads;
   int code;
   {
     py::gil_scoped_release free;
-    code = Sweep(w.world, q, n, h, path, threads, s);
+    code = cs_sweep(w.world, &args);
   }
   check(code);
 }
 
-// sizeof and offsetof of every C struct, for the test that holds the numpy dtypes to them.
-py::dict layouts() {
-  py::dict all;
-#define CS_FIELD(S, F) fields[#F] = offsetof(S, F)
-  {
-    py::dict fields;
-    CS_FIELD(cs_sweep_query, capsule.a); CS_FIELD(cs_sweep_query, capsule.b);
-    CS_FIELD(cs_sweep_query, capsule.radius); CS_FIELD(cs_sweep_query, motion);
-    all["cs_sweep_query"] = py::make_tuple(sizeof(cs_sweep_query), fields);
-  }
-  {
-    py::dict fields;
-    CS_FIELD(cs_sweep_hit, hit); CS_FIELD(cs_sweep_hit, feature); CS_FIELD(cs_sweep_hit, reserved);
-    CS_FIELD(cs_sweep_hit, t); CS_FIELD(cs_sweep_hit, normal); CS_FIELD(cs_sweep_hit, point);
-    CS_FIELD(cs_sweep_hit, depth); CS_FIELD(cs_sweep_hit, triangle);
-    all["cs_sweep_hit"] = py::make_tuple(sizeof(cs_sweep_hit), fields);
-  }
-  {
-    py::dict fields;
-    CS_FIELD(cs_ellipsoid_query, centre); CS_FIELD(cs_ellipsoid_query, radii); CS_FIELD(cs_ellipsoid_query, motion);
-    all["cs_ellipsoid_query"] = py::make_tuple(sizeof(cs_ellipsoid_query), fields);
-  }
-  {
-    py::dict fields;
-    // Named as the flat numpy fields (the record of QUERY_DTYPE, then the mask).
-    fields["a"] = offsetof(cs_masked_sweep_query, query.capsule.a);
-    fields["b"] = offsetof(cs_masked_sweep_query, query.capsule.b);
-    fields["radius"] = offsetof(cs_masked_sweep_query, query.capsule.radius);
-    fields["motion"] = offsetof(cs_masked_sweep_query, query.motion);
-    CS_FIELD(cs_masked_sweep_query, layers);
-    all["cs_masked_sweep_query"] = py::make_tuple(sizeof(cs_masked_sweep_query), fields);
-  }
-  {
-    py::dict fields;
-    fields["centre"] = offsetof(cs_masked_ellipsoid_query, query.centre);
-    fields["radii"] = offsetof(cs_masked_ellipsoid_query, query.radii);
-    fields["motion"] = offsetof(cs_masked_ellipsoid_query, query.motion);
-    CS_FIELD(cs_masked_ellipsoid_query, layers);
-    all["cs_masked_ellipsoid_query"] = py::make_tuple(sizeof(cs_masked_ellipsoid_query), fields);
-  }
-  {
-    py::dict fields;
-    CS_FIELD(cs_ellipsoid, centre); CS_FIELD(cs_ellipsoid, radii);
-    all["cs_ellipsoid"] = py::make_tuple(sizeof(cs_ellipsoid), fields);
-  }
-  {
-    py::dict fields;
-    CS_FIELD(cs_capsule, a); CS_FIELD(cs_capsule, b); CS_FIELD(cs_capsule, radius);
-    all["cs_capsule"] = py::make_tuple(sizeof(cs_capsule), fields);
-  }
-  {
-    py::dict fields;
-    CS_FIELD(cs_agent, capsule); CS_FIELD(cs_agent, displacement); CS_FIELD(cs_agent, vertical_speed);
-    CS_FIELD(cs_agent, id); CS_FIELD(cs_agent, layers); CS_FIELD(cs_agent, shape); CS_FIELD(cs_agent, grounded);
-    CS_FIELD(cs_agent, reserved); CS_FIELD(cs_agent, ellipsoid); CS_FIELD(cs_agent, ground_triangle);
-    all["cs_agent"] = py::make_tuple(sizeof(cs_agent), fields);
-  }
-  {
-    py::dict fields;
-    CS_FIELD(cs_move_contact, point); CS_FIELD(cs_move_contact, normal); CS_FIELD(cs_move_contact, triangle);
-    CS_FIELD(cs_move_contact, agent);
-    all["cs_move_contact"] = py::make_tuple(sizeof(cs_move_contact), fields);
-  }
-  {
-    py::dict fields;
-    CS_FIELD(cs_move_result, capsule); CS_FIELD(cs_move_result, moved); CS_FIELD(cs_move_result, vertical_speed);
-    CS_FIELD(cs_move_result, grounded); CS_FIELD(cs_move_result, flags); CS_FIELD(cs_move_result, contact_count);
-    CS_FIELD(cs_move_result, status); CS_FIELD(cs_move_result, ground_normal);
-    CS_FIELD(cs_move_result, ground_triangle); CS_FIELD(cs_move_result, sweeps); CS_FIELD(cs_move_result, shape);
-    CS_FIELD(cs_move_result, reserved); CS_FIELD(cs_move_result, pushed); CS_FIELD(cs_move_result, contacts);
-    CS_FIELD(cs_move_result, ellipsoid);
-    all["cs_move_result"] = py::make_tuple(sizeof(cs_move_result), fields);
-  }
-  {
-    py::dict fields;
-    CS_FIELD(cs_claimed_move, from); CS_FIELD(cs_claimed_move, motion); CS_FIELD(cs_claimed_move, dt);
-    CS_FIELD(cs_claimed_move, vertical_speed); CS_FIELD(cs_claimed_move, grounded); CS_FIELD(cs_claimed_move, shape);
-    CS_FIELD(cs_claimed_move, reserved); CS_FIELD(cs_claimed_move, layers); CS_FIELD(cs_claimed_move, from_ellipsoid);
-    all["cs_claimed_move"] = py::make_tuple(sizeof(cs_claimed_move), fields);
-  }
-  {
-    py::dict fields;
-    CS_FIELD(cs_verdict, kind); CS_FIELD(cs_verdict, status); CS_FIELD(cs_verdict, grounded);
-    CS_FIELD(cs_verdict, in_skin); CS_FIELD(cs_verdict, legal_fraction); CS_FIELD(cs_verdict, hit);
-    CS_FIELD(cs_verdict, furthest); CS_FIELD(cs_verdict, corrected); CS_FIELD(cs_verdict, allowed_horizontal);
-    CS_FIELD(cs_verdict, allowed_down); CS_FIELD(cs_verdict, allowed_up); CS_FIELD(cs_verdict, furthest_ellipsoid);
-    CS_FIELD(cs_verdict, corrected_ellipsoid);
-    all["cs_verdict"] = py::make_tuple(sizeof(cs_verdict), fields);
-  }
-  {
-    py::dict fields;
-    CS_FIELD(cs_overlap_result, clear); CS_FIELD(cs_overlap_result, overlapping); CS_FIELD(cs_overlap_result, status);
-    CS_FIELD(cs_overlap_result, feature); CS_FIELD(cs_overlap_result, distance); CS_FIELD(cs_overlap_result, depth);
-    CS_FIELD(cs_overlap_result, normal); CS_FIELD(cs_overlap_result, point);
-    CS_FIELD(cs_overlap_result, point_on_axis); CS_FIELD(cs_overlap_result, triangle);
-    all["cs_overlap_result"] = py::make_tuple(sizeof(cs_overlap_result), fields);
-  }
-#undef CS_FIELD
-  return all;
+// The numpy dtypes are the C structs, field by field (capsweep/__init__.py names them).
+void register_dtypes(py::module_& m) {
+  PYBIND11_NUMPY_DTYPE(cs_capsule, a, b, radius);
+  PYBIND11_NUMPY_DTYPE_EX(cs_sweep_query, capsule.a, "a", capsule.b, "b", capsule.radius, "radius", motion, "motion");
+  PYBIND11_NUMPY_DTYPE(cs_ellipsoid_query, centre, radii, motion);
+  PYBIND11_NUMPY_DTYPE_EX(cs_masked_sweep_query, query.capsule.a, "a", query.capsule.b, "b", query.capsule.radius,
+                          "radius", query.motion, "motion", layers, "layers");
+  PYBIND11_NUMPY_DTYPE_EX(cs_masked_ellipsoid_query, query.centre, "centre", query.radii, "radii", query.motion,
+                          "motion", layers, "layers");
+  PYBIND11_NUMPY_DTYPE(cs_sweep_hit, hit, feature, reserved, t, normal, point, depth, triangle);
+  PYBIND11_NUMPY_DTYPE(cs_ellipsoid, centre, radii);
+  PYBIND11_NUMPY_DTYPE(cs_agent, capsule, displacement, vertical_speed, id, layers, shape, grounded, reserved, ellipsoid,
+                       ground_triangle);
+  PYBIND11_NUMPY_DTYPE(cs_move_contact, point, normal, triangle, agent);
+  PYBIND11_NUMPY_DTYPE(cs_move_result, capsule, moved, vertical_speed, grounded, flags, contact_count, status,
+                       ground_normal, ground_triangle, sweeps, shape, reserved, pushed, contacts, ellipsoid);
+  PYBIND11_NUMPY_DTYPE(cs_claimed_move, from, motion, dt, vertical_speed, grounded, shape, reserved, layers,
+                       from_ellipsoid);
+  PYBIND11_NUMPY_DTYPE(cs_verdict, kind, status, grounded, in_skin, legal_fraction, hit, furthest, corrected,
+                       allowed_horizontal, allowed_down, allowed_up, furthest_ellipsoid, corrected_ellipsoid);
+  PYBIND11_NUMPY_DTYPE(cs_overlap_result, clear, overlapping, status, feature, distance, depth, normal, point,
+                       point_on_axis, triangle);
+  m.attr("CAPSULE_DTYPE") = py::dtype::of<cs_capsule>();
+  m.attr("QUERY_DTYPE") = py::dtype::of<cs_sweep_query>();
+  m.attr("ELLIPSOID_QUERY_DTYPE") = py::dtype::of<cs_ellipsoid_query>();
+  m.attr("MASKED_QUERY_DTYPE") = py::dtype::of<cs_masked_sweep_query>();
+  m.attr("MASKED_ELLIPSOID_QUERY_DTYPE") = py::dtype::of<cs_masked_ellipsoid_query>();
+  m.attr("HIT_DTYPE") = py::dtype::of<cs_sweep_hit>();
+  m.attr("ELLIPSOID_DTYPE") = py::dtype::of<cs_ellipsoid>();
+  m.attr("AGENT_DTYPE") = py::dtype::of<cs_agent>();
+  m.attr("MOVE_CONTACT_DTYPE") = py::dtype::of<cs_move_contact>();
+  m.attr("MOVE_RESULT_DTYPE") = py::dtype::of<cs_move_result>();
+  m.attr("CLAIMED_MOVE_DTYPE") = py::dtype::of<cs_claimed_move>();
+  m.attr("VERDICT_DTYPE") = py::dtype::of<cs_verdict>();
+  m.attr("OVERLAP_DTYPE") = py::dtype::of<cs_overlap_result>();
+}
+
+// A world made by cs_world_create or cs_world_load, as a Python object that frees it.
+PyWorld* made(int code, cs_world* w) {
+  check(code);
+  return new PyWorld(w);
 }
 
 }  // namespace
@@ -254,7 +208,7 @@ PYBIND11_MODULE(_capsweep, m) {
       PyErr_SetString(error_type.ptr(), e.what());
     }
   });
-  m.def("_layouts", &layouts);
+  register_dtypes(m);
   m.def("default_move_settings", &default_move_settings, "capsweep's movement settings, as a dict");
 
   py::class_<PyWorld>(m, "_World")
@@ -279,55 +233,68 @@ PYBIND11_MODULE(_capsweep, m) {
         }
         return out;
       })
-      .def("_sweep", &sweep_records<cs_sweep_query, cs_sweep_ex>)
-      .def("_sweep_ellipsoid", &sweep_records<cs_ellipsoid_query, cs_sweep_ellipsoid>)
-      .def("_sweep_masked", &sweep_records<cs_masked_sweep_query, cs_sweep_masked>)
-      .def("_sweep_ellipsoid_masked", &sweep_records<cs_masked_ellipsoid_query, cs_sweep_ellipsoid_masked>)
+      .def("_sweep", &sweep_records)
       .def("_move",
-           [](const PyWorld& w, const py::array& in, const py::dict& settings, py::array& out, int threads) {
-             std::size_t n = 0, m_out = 0;
-             const auto* a = records_of<const cs_agent>(in, n, false, "agents");
-             auto* r = records_of<cs_move_result>(out, m_out, true, "results");
-             if (m_out != n) throw std::invalid_argument("agents and results differ in length");
+           [](const PyWorld& w, const py::array& in, const py::dict& settings, py::array& out,
+              std::uint32_t layer_mask, int threads) {
+             std::size_t m_out = 0;
+             cs_move_args args;
+             cs_move_args_default(&args);
+             args.agents = records_of<const cs_agent>(in, args.count, false, "agents");
+             args.results = records_of<cs_move_result>(out, m_out, true, "results");
+             if (m_out != args.count) throw std::invalid_argument("agents and results differ in length");
              const cs_move_settings s = move_settings(settings);
+             args.settings = &s;
+             args.layer_mask = layer_mask;
+             args.threads = threads;
              int code;
              {
                py::gil_scoped_release free;
-               code = cs_move(w.world, a, n, &s, r, threads);
+               code = cs_move(w.world, &args);
              }
              check(code);
            })
       .def("_validate",
            [](const PyWorld& w, const py::array& in, float tolerance, float max_speed, float jump_speed,
-              const py::dict& movement,
-              py::array& out, int threads) {
-             std::size_t n = 0, m_out = 0;
-             const auto* c = records_of<const cs_claimed_move>(in, n, false, "moves");
-             auto* v = records_of<cs_verdict>(out, m_out, true, "verdicts");
-             if (m_out != n) throw std::invalid_argument("moves and verdicts differ in length");
+              const py::dict& movement, py::array& out, std::uint32_t layer_mask, int threads) {
+             std::size_t m_out = 0;
+             cs_validate_args args;
+             cs_validate_args_default(&args);
+             args.moves = records_of<const cs_claimed_move>(in, args.count, false, "moves");
+             args.verdicts = records_of<cs_verdict>(out, m_out, true, "verdicts");
+             if (m_out != args.count) throw std::invalid_argument("moves and verdicts differ in length");
              cs_validate_settings s;
              cs_validate_settings_default(&s);
              s.tolerance = tolerance;
              s.max_speed = max_speed;
              s.jump_speed = jump_speed;
              s.movement = move_settings(movement);
+             args.settings = &s;
+             args.layer_mask = layer_mask;
+             args.threads = threads;
              int code;
              {
                py::gil_scoped_release free;
-               code = cs_validate(w.world, c, n, &s, v, threads);
+               code = cs_validate(w.world, &args);
              }
              check(code);
            })
       .def("_overlap",
-           [](const PyWorld& w, const py::array& in, float clearance, py::array& out, int threads) {
-             std::size_t n = 0, m_out = 0;
-             const auto* c = records_of<const cs_capsule>(in, n, false, "capsules");
-             auto* r = records_of<cs_overlap_result>(out, m_out, true, "results");
-             if (m_out != n) throw std::invalid_argument("capsules and results differ in length");
+           [](const PyWorld& w, const py::array& in, float clearance, py::array& out, std::uint32_t layer_mask,
+              int threads) {
+             std::size_t m_out = 0;
+             cs_overlap_args args;
+             cs_overlap_args_default(&args);
+             args.capsules = records_of<const cs_capsule>(in, args.count, false, "capsules");
+             args.results = records_of<cs_overlap_result>(out, m_out, true, "results");
+             if (m_out != args.count) throw std::invalid_argument("capsules and results differ in length");
+             args.clearance = clearance;
+             args.layer_mask = layer_mask;
+             args.threads = threads;
              int code;
              {
                py::gil_scoped_release free;
-               code = cs_overlap(w.world, c, n, clearance, r, threads);
+               code = cs_overlap(w.world, &args);
              }
              check(code);
            })
@@ -355,14 +322,14 @@ PYBIND11_MODULE(_capsweep, m) {
     if (path == kArenaName) {
       return new PyWorld(new cs_world{open_world_or_builtin(path, SceneOptions{scale, z_up, layers}).world});
     }
+    cs_load_options o;
+    cs_load_options_default(&o);
+    o.scale = scale;
+    o.z_up = z_up ? 1 : 0;
+    o.layer_table = layers.empty() ? nullptr : layers.c_str();
     cs_world* w = nullptr;
-    check(cs_world_load_layered(path.c_str(), scale, z_up ? 1 : 0, layers.c_str(), &w));
-    return new PyWorld(w);
-  }, py::return_value_policy::take_ownership);
-  m.def("_with_layers", [](const PyWorld& world, std::uint32_t layers) {
-    cs_world* w = nullptr;
-    check(cs_world_with_layers(world.world, layers, &w));
-    return new PyWorld(w);
+    const int code = cs_world_load(path.c_str(), &o, &w);
+    return made(code, w);
   }, py::return_value_policy::take_ownership);
   m.def("_from_triangles", [](const py::array_t<float, py::array::c_style>& vertices,
                                const py::array_t<std::uint32_t, py::array::c_style>& indices, py::object layers) {
@@ -379,16 +346,15 @@ PYBIND11_MODULE(_capsweep, m) {
       }
       masks = mask_array.data();
     }
+    const cs_world_desc desc{static_cast<const float*>(v.ptr), std::size_t(v.shape[0]),
+                             static_cast<const std::uint32_t*>(i.ptr), std::size_t(i.shape[0]), masks, nullptr};
     cs_world* w = nullptr;
     int code;
     {
       py::gil_scoped_release free;
-      code = cs_world_from_layered_triangles(static_cast<const float*>(v.ptr), std::size_t(v.shape[0]),
-                                             static_cast<const std::uint32_t*>(i.ptr), std::size_t(i.shape[0]), masks,
-                                             &w);
+      code = cs_world_create(&desc, &w);
     }
-    check(code);
-    return new PyWorld(w);
+    return made(code, w);
   }, py::return_value_policy::take_ownership);
 
   // A file's records: make_array(count, masked) gives the array (the masked dtype when the file
@@ -446,34 +412,35 @@ PYBIND11_MODULE(_capsweep, m) {
         }
       }
     }
+    const cs_world_desc desc{triangle_count ? v.data() : nullptr, vertex_count, triangle_count ? i.data() : nullptr,
+                             triangle_count, masks.size() ? masks.data() : nullptr, &c};
     cs_world* w = nullptr;
     int code;
     {
       py::gil_scoped_release free;
-      code = cs_world_from_heightfield(&c, triangle_count ? v.data() : nullptr, vertex_count,
-                                       triangle_count ? i.data() : nullptr, triangle_count,
-                                       masks.size() ? masks.data() : nullptr, &w);
+      code = cs_world_create(&desc, &w);
     }
-    check(code);
-    return new PyWorld(w);
+    return made(code, w);
   }, py::return_value_policy::take_ownership);
   m.def("_load_heightmap", [](const std::string& path, float cell_x, float cell_z, float height_scale,
                                std::array<float, 3> origin, std::uint32_t columns, std::uint32_t rows,
                                const std::string& holes, std::uint32_t layers) {
-    cs_heightmap_options o{};
-    o.cell_x = cell_x, o.cell_z = cell_z, o.height_scale = height_scale;
-    o.origin[0] = origin[0], o.origin[1] = origin[1], o.origin[2] = origin[2];
-    o.columns = columns, o.rows = rows;
-    o.holes = holes.empty() ? nullptr : holes.c_str();
-    o.layers = layers;
+    cs_load_options o;
+    cs_load_options_default(&o);
+    o.kind = CS_FILE_HEIGHTMAP;
+    cs_heightmap_options& h = o.heightmap;
+    h.cell_x = cell_x, h.cell_z = cell_z, h.height_scale = height_scale;
+    h.origin[0] = origin[0], h.origin[1] = origin[1], h.origin[2] = origin[2];
+    h.columns = columns, h.rows = rows;
+    h.holes = holes.empty() ? nullptr : holes.c_str();
+    h.layers = layers;
     cs_world* w = nullptr;
     int code;
     {
       py::gil_scoped_release free;
-      code = cs_world_load_heightmap(path.c_str(), &o, &w);
+      code = cs_world_load(path.c_str(), &o, &w);
     }
-    check(code);
-    return new PyWorld(w);
+    return made(code, w);
   }, py::return_value_policy::take_ownership);
 
   m.def("_query_count_and_fill", [](const std::string& path, py::object make_array) -> py::object {

@@ -12,7 +12,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   cs_world* world = NULL;
-  if (cs_world_load(argv[1], &world) != CS_OK) {
+  if (cs_world_load(argv[1], NULL, &world) != CS_OK) {
     fprintf(stderr, "sweep_file_c: %s\n", cs_last_error());
     return 1;
   }
@@ -32,7 +32,12 @@ int main(int argc, char** argv) {
   }
   fclose(in);
 
-  if (cs_sweep(world, queries, count, hits, 0) != CS_OK) {
+  cs_sweep_args args;
+  cs_sweep_args_default(&args); /* capsules on every layer, every core */
+  args.queries = queries;
+  args.count = count;
+  args.hits = hits;
+  if (cs_sweep(world, &args) != CS_OK) {
     fprintf(stderr, "sweep_file_c: %s\n", cs_last_error());
     return 1;
   }

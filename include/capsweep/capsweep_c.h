@@ -13,6 +13,10 @@
  * of a CWSQ file is an array of cs_sweep_query, that of a CWSR file an array of cs_sweep_hit
  * (both little-endian, 16-byte header first).
  *
+ * Two calls make a world (cs_world_create from triangles in memory, cs_world_load from a file);
+ * four answer batches, each taking one arguments struct that its *_default call fills, as
+ * Embree's rtcIntersect1 takes RTCIntersectArguments: a new option adds a field, not a call.
+ *
  * Worlds are read-only once made: any number of threads may query one world at once. Batches
  * run on `threads` workers (0 = every core, at most CS_MAX_THREADS; a negative or larger count is
  * CS_ERROR_ARGUMENT) and give the same bytes on any thread count. */
@@ -42,7 +46,7 @@ enum cs_result {
   CS_ERROR_INTERNAL = 5  /* anything else: a bug, please report it with cs_last_error() */
 };
 
-/* Why one query of a batch was refused (cs_sweep_ex's status, the status fields below). */
+/* Why one query of a batch was refused (cs_sweep_args.status, the status fields below). */
 enum cs_status {
   CS_STATUS_OK = 0,
   CS_STATUS_NON_FINITE_CAPSULE = 1, /* NaN or Inf in a capsule endpoint or radius */
@@ -50,11 +54,12 @@ enum cs_status {
   CS_STATUS_NON_FINITE_MOTION = 3,  /* NaN or Inf in the motion (or dt, vertical speed) */
   CS_STATUS_NON_FINITE_TRIANGLE = 4,
   CS_STATUS_OUT_OF_RANGE = 5,       /* a coordinate, radius or motion component beyond 1e6 m */
-  CS_STATUS_BAD_LAYERS = 6          /* a layer mask sharing no layer with the handle's (cs_world_with_layers) */
+  CS_STATUS_BAD_LAYERS = 6          /* a record's layer mask that is 0 or shares no layer with the batch's */
 };
 
-/* Which code answers a batch: the BVH with the wide kernel (default), the same BVH with the
- * exact scalar kernel, or every triangle (verification). All give answers the oracle accepts. */
+/* Which code answers a sweep batch (cs_sweep_args.path): the BVH with the wide kernel (default),
+ * the same BVH with the exact scalar kernel, or every triangle (verification). All give answers
+ * the oracle accepts. */
 enum cs_path { CS_PATH_SIMD = 0, CS_PATH_SCALAR = 1, CS_PATH_BRUTE = 2 };
 
 /* The part of a triangle touched. */
@@ -65,7 +70,7 @@ enum cs_hit_code { CS_MISS = 0, CS_HIT = 1, CS_HIT_AT_START = 2 };
 
 #define CS_NO_TRIANGLE 0xFFFFFFFFu
 #define CS_NO_AGENT 0xFFFFFFFFu
-#define CS_ALL_LAYERS 0xFFFFFFFFu /* a layer mask naming every layer */
+#define CS_ALL_LAYERS 0xFFFFFFFFu /* a layer mask naming every layer (0 names none: refused) */
 /* The most workers a batch's `threads` may ask for (capsweep::kMaxThreads, which says why). */
 #define CS_MAX_THREADS 1024
 
@@ -91,8 +96,9 @@ typedef struct cs_ellipsoid {
   float radii[3];
 } cs_ellipsoid;
 
-/* An agent's body (cs_agent.shape, cs_claimed_move.shape): its capsule or its ellipsoid. */
-enum cs_agent_shape { CS_SHAPE_CAPSULE = 0, CS_SHAPE_ELLIPSOID = 1 };
+/* A body: of a sweep batch's queries (cs_sweep_args.shape) or of an agent (cs_agent.shape,
+ * cs_claimed_move.shape). */
+enum cs_shape { CS_SHAPE_CAPSULE = 0, CS_SHAPE_ELLIPSOID = 1 };
 
 /* One moving axis-aligned ellipsoid: the points x with sum(((x - centre) / radii)^2) <= 1, each
  * radius > 0, moving by `motion` (<capsweep/sweep_ellipsoid.h>). A CWSQ version 3 record: 36 bytes. */
@@ -102,11 +108,12 @@ typedef struct cs_ellipsoid_query {
   float motion[3];
 } cs_ellipsoid_query;
 
-/* Layer masks of queries, agents and claims (bit k = layer k + 1): each sees the triangles on the
- * layers of its own mask and of its handle's (cs_world_with_layers). In every C struct, 0 means
- * CS_ALL_LAYERS: a zeroed struct sees every layer, as before masks existed (the C++ API and the
- * CWSQ files, whose masks are never 0, refuse 0 instead). A mask that shares no layer with the
- * handle's is refused with CS_STATUS_BAD_LAYERS. */
+/* Layer masks (bit k = layer k + 1) mean the same everywhere: in C, C++, Python, the files and
+ * the service. Every batch has one (its arguments' layer_mask: the triangles on none of its layers
+ * are not there for it), and each masked query, agent and claim has its own: it sees the layers of
+ * both. CS_ALL_LAYERS names every layer; 0 names none and is refused: a batch's with
+ * CS_ERROR_ARGUMENT, a record's (as one sharing no layer with its batch's) with
+ * CS_STATUS_BAD_LAYERS. A zeroed record is therefore refused: set its mask. */
 
 /* A sweep with its own layers. A CWSQ version 4 record: 44 bytes. */
 typedef struct cs_masked_sweep_query {
@@ -143,8 +150,8 @@ typedef struct cs_agent {
   float vertical_speed;  /* m/s, up positive: pass back the result's vertical_speed */
   uint32_t id;           /* reported in other agents' contacts; breaks ties between agents
                             (agents sharing an id: their capsules' bytes do) */
-  uint32_t layers;       /* the layers of triangles it collides with; 0 = every layer (see above) */
-  uint8_t shape;         /* enum cs_agent_shape (0: a capsule, as a zeroed struct) */
+  uint32_t layers;       /* the layers of triangles it collides with (see above) */
+  uint8_t shape;         /* enum cs_shape (0: a capsule, as a zeroed struct) */
   uint8_t grounded;      /* 1: ground_triangle is the last result's (its grounded); 0: probe */
   uint8_t reserved[2];   /* 0 */
   cs_ellipsoid ellipsoid; /* an ellipsoid agent's body */
@@ -200,7 +207,7 @@ typedef struct cs_move_result {
   float ground_normal[3];
   uint32_t ground_triangle;
   uint16_t sweeps; /* sweeps this agent cost this tick */
-  uint8_t shape;   /* the agent's, enum cs_agent_shape */
+  uint8_t shape;   /* the agent's, enum cs_shape */
   uint8_t reserved;
   float pushed; /* total depenetration push, metres */
   cs_move_contact contacts[4];
@@ -219,9 +226,9 @@ typedef struct cs_claimed_move {
   float dt;
   float vertical_speed; /* m/s, up positive */
   uint8_t grounded;     /* 0 is not trusted blindly: the validator then probes for ground */
-  uint8_t shape;        /* enum cs_agent_shape */
+  uint8_t shape;        /* enum cs_shape */
   uint8_t reserved[2];  /* 0 */
-  uint32_t layers;      /* the agent's layers (cs_agent's); 0 = every layer (see above) */
+  uint32_t layers;      /* the agent's layers (cs_agent's; see above) */
   cs_ellipsoid from_ellipsoid; /* an ellipsoid agent's body */
 } cs_claimed_move;
 
@@ -285,29 +292,8 @@ CS_API const char* cs_version(void);
  * thread's end): copy it to keep it. Each thread has its own. */
 CS_API const char* cs_last_error(void);
 
-/* Every call that makes a world sets *out to a new handle on CS_OK, and to NULL on failure
- * (unless out itself is NULL). */
+/* ---- Worlds ---- */
 
-/* A world from a mesh file (anything Assimp reads, FILE.gz) or a CWSW snapshot. */
-CS_API int cs_world_load(const char* path, cs_world** out);
-/* The same with the scene options: every coordinate times `scale`; z_up != 0 turns a Z-up
- * file Y up. Options do not apply to snapshots (refused with CS_ERROR_ARGUMENT unless 1, 0). */
-CS_API int cs_world_load_scene(const char* path, float scale, int z_up, cs_world** out);
-/* A world from `vertex_count` xyz vertices and `triangle_count` index triples. */
-CS_API int cs_world_from_triangles(const float* vertices, size_t vertex_count, const uint32_t* indices,
-                                   size_t triangle_count, cs_world** out);
-/* The same with a layer table (a text file: lines `NAME LAYER[,LAYER...]` putting a material,
- * mesh or node's triangles on layers 1-32; others stay on layer 1). NULL or "" = no table. */
-CS_API int cs_world_load_layered(const char* path, float scale, int z_up, const char* layer_table, cs_world** out);
-/* The same as cs_world_from_triangles with a layer mask per triangle (each != 0). */
-CS_API int cs_world_from_layered_triangles(const float* vertices, size_t vertex_count, const uint32_t* indices,
-                                           size_t triangle_count, const uint32_t* layers, cs_world** out);
-/* A handle on the same world (sharing its memory) whose every batch sees only the layers of
- * `layers` (a bit mask: bit k = layer k + 1; CS_ALL_LAYERS = every layer): triangles on none of
- * them are not there for its sweeps, moves, validation and overlaps. The view holds the world's
- * memory itself: it need not outlive `world` nor `world` it (either may be freed first), and
- * each is freed once with cs_world_free; the memory goes with the last handle on it. */
-CS_API int cs_world_with_layers(const cs_world* world, uint32_t layers, cs_world** out);
 /* Terrain as a grid of heights (<capsweep/heightfield.h>): sample (row, column) stands at
  * origin + (column * cell_x, height, row * cell_z); each cell holds two triangles, split from
  * (row, column + 1) to (row + 1, column). The world's triangles are the mesh's (if any), then two
@@ -325,7 +311,19 @@ typedef struct cs_heightfield {
   uint32_t reserved;       /* 0 */
 } cs_heightfield;
 
-/* What a heightmap file does not carry (cs_world_load_heightmap). */
+/* A world in memory (cs_world_create): triangles, a heightfield, or both (a mesh on terrain).
+ * Every array is copied. A zeroed struct names nothing. 48 bytes on 64-bit targets. */
+typedef struct cs_world_desc {
+  const float* vertices;         /* vertex_count xyz vertices */
+  size_t vertex_count;
+  const uint32_t* indices;       /* triangle_count index triples into vertices */
+  size_t triangle_count;
+  const uint32_t* layers;        /* a layer mask per triangle (each != 0), or NULL: all on layer 1 */
+  const cs_heightfield* terrain; /* the terrain under the triangles, or NULL: none */
+} cs_world_desc;
+
+/* What a heightmap file does not carry (cs_load_options.heightmap; cs_load_options_default fills
+ * 1 m cells, scale 1, origin 0, no size, no holes, layer 1). 48 bytes on 64-bit targets. */
 typedef struct cs_heightmap_options {
   float cell_x, cell_z;  /* metres between samples, > 0 */
   float height_scale;    /* metres per PNG sample step; multiplies a raw file's floats */
@@ -336,56 +334,115 @@ typedef struct cs_heightmap_options {
   uint32_t reserved;     /* 0 */
 } cs_heightmap_options;
 
-/* A world of a heightfield and, optionally, a mesh on it (triangle_count 0: none; layers NULL:
- * every mesh triangle on layer 1). A heightfield check_heightfield refuses is CS_ERROR_MESH. */
-CS_API int cs_world_from_heightfield(const cs_heightfield* terrain, const float* vertices, size_t vertex_count,
-                                     const uint32_t* indices, size_t triangle_count, const uint32_t* layers,
-                                     cs_world** out);
-/* A heightfield world from a grayscale PNG (16 or 8 bits) or a raw little-endian float32 file
- * (options NULL: 1 m cells, scale 1, origin 0, layer 1). A file that is not a heightmap is
- * CS_ERROR_FILE, naming it. */
-CS_API int cs_world_load_heightmap(const char* path, const cs_heightmap_options* options, cs_world** out);
+/* What a file holds (cs_load_options.kind). */
+enum cs_file_kind {
+  CS_FILE_SCENE = 0,    /* a mesh file (anything Assimp reads, FILE.gz) or a CWSW snapshot */
+  CS_FILE_HEIGHTMAP = 1 /* a grayscale PNG (16 or 8 bits) or raw little-endian float32 heights */
+};
+
+/* How cs_world_load reads a file; cs_load_options_default fills the defaults (a scene as it is).
+ * 72 bytes on 64-bit targets. */
+typedef struct cs_load_options {
+  uint32_t kind;           /* enum cs_file_kind */
+  float scale;             /* a mesh file's coordinates times this (1) */
+  uint32_t z_up;           /* 1: a Z-up mesh file is turned Y up (0) */
+  uint32_t reserved;       /* 0 */
+  const char* layer_table; /* a mesh file's layer table (lines `NAME LAYER[,LAYER...]` putting a
+                              material, mesh or node's triangles on layers 1-32; others stay on
+                              layer 1), or NULL */
+  cs_heightmap_options heightmap; /* a heightmap's cells, scale, origin, size, holes and layers */
+} cs_load_options;
+/* scale, z_up and layer_table apply to mesh files only: a snapshot or a heightmap with others
+ * than the defaults is refused (CS_ERROR_ARGUMENT). heightmap is read for CS_FILE_HEIGHTMAP only. */
+
+CS_API void cs_load_options_default(cs_load_options* options);
+
+/* Every call that makes a world sets *out to a new handle on CS_OK, and to NULL on failure
+ * (unless out itself is NULL). The handle is the caller's: free it once with cs_world_free. */
+
+/* A world from memory. No triangles and no terrain is CS_ERROR_ARGUMENT; triangles the world
+ * refuses (non-finite, out of range, a mask of 0) or a heightfield it refuses are CS_ERROR_MESH. */
+CS_API int cs_world_create(const cs_world_desc* desc, cs_world** out);
+/* A world from a file (options NULL: the defaults). A file that cannot be read, or holds no
+ * usable mesh, snapshot or heightmap, is CS_ERROR_FILE, naming it. */
+CS_API int cs_world_load(const char* path, const cs_load_options* options, cs_world** out);
 
 /* Frees a handle (NULL is allowed); the handle must not be used after. */
 CS_API void cs_world_free(cs_world* world);
 /* Every triangle index of the world (0 for NULL). */
 CS_API size_t cs_world_triangle_count(const cs_world* world);
 
-/* Sweeps queries[i] into hits[i]. Radius 0 is a ray (a == b) or a moving segment, answered as
- * <capsweep/sweep.h> says. A refused query (NaN, radius < 0, out of range) gets a miss;
- * the call still returns CS_OK. */
-CS_API int cs_sweep(const cs_world* world, const cs_sweep_query* queries, size_t count, cs_sweep_hit* hits,
-                    int threads);
-/* The same on a chosen path; `status` (may be NULL) receives count enum cs_status bytes. */
-CS_API int cs_sweep_ex(const cs_world* world, const cs_sweep_query* queries, size_t count, cs_sweep_hit* hits,
-                       int path, int threads, uint8_t* status);
+/* ---- Batches ----
+ * Each reads `count` records and writes `count` answers (NULL only when count is 0), sees the
+ * layers of its layer_mask, and runs on `threads` workers. Its *_default call fills its
+ * arguments with the defaults: no records, every layer (CS_ALL_LAYERS), every core. */
 
-/* cs_sweep_ex for queries with their own layers (each sees its mask and the handle's). */
-CS_API int cs_sweep_masked(const cs_world* world, const cs_masked_sweep_query* queries, size_t count, cs_sweep_hit* hits,
-                           int path, int threads, uint8_t* status);
+/* Sweeps: queries[i] into hits[i]. With shape CS_SHAPE_CAPSULE the queries are cs_sweep_query
+ * records (radius 0: a ray (a == b) or a moving segment, answered as <capsweep/sweep.h> says),
+ * or cs_masked_sweep_query with masked = 1; with CS_SHAPE_ELLIPSOID they are cs_ellipsoid_query,
+ * or cs_masked_ellipsoid_query with masked = 1. A refused query (NaN, a bad radius, out of range,
+ * a mask seeing nothing) gets a miss and its reason in status; the call still returns CS_OK.
+ * 56 bytes on 64-bit targets. */
+typedef struct cs_sweep_args {
+  const void* queries;
+  size_t count;
+  cs_sweep_hit* hits;
+  uint8_t* status;     /* count enum cs_status bytes, or NULL */
+  uint32_t shape;      /* enum cs_shape (capsules) */
+  uint32_t masked;     /* 1: each query record carries its own layer mask (0) */
+  uint32_t path;       /* enum cs_path (CS_PATH_SIMD) */
+  uint32_t layer_mask; /* the layers this batch sees (CS_ALL_LAYERS); 0 is refused */
+  int32_t threads;     /* 0 = every core, at most CS_MAX_THREADS (0) */
+  uint32_t reserved;   /* 0 */
+} cs_sweep_args;
 
-/* Sweeps ellipsoids[i] into hits[i] on a chosen path (the same bytes on every path); `status`
- * (may be NULL) receives count enum cs_status bytes. A refused query (NaN, a radius <= 0, out of
- * range) gets a miss; the call still returns CS_OK. */
-CS_API int cs_sweep_ellipsoid(const cs_world* world, const cs_ellipsoid_query* queries, size_t count,
-                              cs_sweep_hit* hits, int path, int threads, uint8_t* status);
-/* The same for ellipsoids with their own layers. */
-CS_API int cs_sweep_ellipsoid_masked(const cs_world* world, const cs_masked_ellipsoid_query* queries, size_t count,
-                                     cs_sweep_hit* hits, int path, int threads, uint8_t* status);
+CS_API void cs_sweep_args_default(cs_sweep_args* args);
+CS_API int cs_sweep(const cs_world* world, const cs_sweep_args* args);
 
 CS_API void cs_move_settings_default(cs_move_settings* settings);
 CS_API void cs_validate_settings_default(cs_validate_settings* settings);
 
-/* One tick for a batch of agents (settings NULL = defaults). Refused agents stay put, with their
- * status in the result. */
-CS_API int cs_move(const cs_world* world, const cs_agent* agents, size_t count, const cs_move_settings* settings,
-                   cs_move_result* results, int threads);
-/* Judges claimed moves (settings NULL = defaults). */
-CS_API int cs_validate(const cs_world* world, const cs_claimed_move* moves, size_t count,
-                       const cs_validate_settings* settings, cs_verdict* verdicts, int threads);
-/* Static capsules: clear of the world by `clearance` (>= 0), and their deepest overlap. */
-CS_API int cs_overlap(const cs_world* world, const cs_capsule* capsules, size_t count, float clearance,
-                      cs_overlap_result* results, int threads);
+/* One tick for a batch of agents: agents[i] into results[i]. Refused agents stay put, with their
+ * status in the result. 40 bytes on 64-bit targets. */
+typedef struct cs_move_args {
+  const cs_agent* agents;
+  size_t count;
+  cs_move_result* results;
+  const cs_move_settings* settings; /* NULL = capsweep's defaults */
+  uint32_t layer_mask;
+  int32_t threads;
+} cs_move_args;
+
+CS_API void cs_move_args_default(cs_move_args* args);
+CS_API int cs_move(const cs_world* world, const cs_move_args* args);
+
+/* Judges claimed moves: moves[i] into verdicts[i]. 40 bytes on 64-bit targets. */
+typedef struct cs_validate_args {
+  const cs_claimed_move* moves;
+  size_t count;
+  cs_verdict* verdicts;
+  const cs_validate_settings* settings; /* NULL = capsweep's defaults */
+  uint32_t layer_mask;
+  int32_t threads;
+} cs_validate_args;
+
+CS_API void cs_validate_args_default(cs_validate_args* args);
+CS_API int cs_validate(const cs_world* world, const cs_validate_args* args);
+
+/* Static capsules: capsules[i] clear of the world by `clearance` (>= 0), and its deepest
+ * overlap, into results[i]. 40 bytes on 64-bit targets. */
+typedef struct cs_overlap_args {
+  const cs_capsule* capsules;
+  size_t count;
+  cs_overlap_result* results;
+  float clearance; /* metres (0) */
+  uint32_t layer_mask;
+  int32_t threads;
+  uint32_t reserved; /* 0 */
+} cs_overlap_args;
+
+CS_API void cs_overlap_args_default(cs_overlap_args* args);
+CS_API int cs_overlap(const cs_world* world, const cs_overlap_args* args);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -28,62 +28,38 @@ class Error(ValueError):
 _capsweep._set_error_type(Error)
 
 
-def _struct(fields, itemsize):
-    names, formats, offsets = zip(*fields)
-    return _np.dtype({"names": list(names), "formats": list(formats), "offsets": list(offsets),
-                      "itemsize": itemsize})
-
-
-_V3 = ("<f4", (3,))
-CAPSULE_DTYPE = _struct([("a", _V3, 0), ("b", _V3, 12), ("radius", "<f4", 24)], 28)
+# The record dtypes are the C structs themselves (registered from <capsweep/capsweep_c.h>), so
+# their fields and offsets are the C API's and the files' by construction.
+CAPSULE_DTYPE = _capsweep.CAPSULE_DTYPE
 #: One sweep: the CWSQ record (capsule a, b, radius, then the motion).
-QUERY_DTYPE = _struct([("a", _V3, 0), ("b", _V3, 12), ("radius", "<f4", 24), ("motion", _V3, 28)], 40)
+QUERY_DTYPE = _capsweep.QUERY_DTYPE
 #: One moving ellipsoid: the CWSQ version 3 record (centre, radii, motion).
-ELLIPSOID_QUERY_DTYPE = _struct([("centre", _V3, 0), ("radii", _V3, 12), ("motion", _V3, 24)], 36)
-#: A layer mask naming every layer. In every record below, a mask of 0 means every layer too (a
-#: zeroed record sees everything, as before masks existed); files and the C++ API refuse 0.
+ELLIPSOID_QUERY_DTYPE = _capsweep.ELLIPSOID_QUERY_DTYPE
+#: A layer mask naming every layer. Masks mean the same everywhere (C, C++, files, service): a
+#: mask of 0 names no layer and is refused (a record's with status "bad_layers"), so a zeroed
+#: record must have its mask set.
 ALL_LAYERS = 0xFFFFFFFF
 #: One sweep with its own layers (bit k = layer k + 1): the CWSQ version 4 record.
-MASKED_QUERY_DTYPE = _struct([("a", _V3, 0), ("b", _V3, 12), ("radius", "<f4", 24), ("motion", _V3, 28),
-                              ("layers", "<u4", 40)], 44)
+MASKED_QUERY_DTYPE = _capsweep.MASKED_QUERY_DTYPE
 #: One moving ellipsoid with its own layers: the CWSQ version 6 record.
-MASKED_ELLIPSOID_QUERY_DTYPE = _struct([("centre", _V3, 0), ("radii", _V3, 12), ("motion", _V3, 24),
-                                        ("layers", "<u4", 36)], 40)
+MASKED_ELLIPSOID_QUERY_DTYPE = _capsweep.MASKED_ELLIPSOID_QUERY_DTYPE
 #: The first contact of a sweep: the CWSR record. hit: 0 miss, 1 hit, 2 hit at the start.
-HIT_DTYPE = _struct([("hit", "u1", 0), ("feature", "u1", 1), ("reserved", "<u2", 2), ("t", "<f4", 4),
-                     ("normal", _V3, 8), ("point", _V3, 20), ("depth", "<f4", 32), ("triangle", "<u4", 36)], 40)
+HIT_DTYPE = _capsweep.HIT_DTYPE
 #: An axis-aligned ellipsoid: centre, radii (each > 0).
-ELLIPSOID_DTYPE = _struct([("centre", _V3, 0), ("radii", _V3, 12)], 24)
+ELLIPSOID_DTYPE = _capsweep.ELLIPSOID_DTYPE
 #: Values of the shape fields: an agent's body is its capsule or its ellipsoid.
 SHAPES = ("capsule", "ellipsoid")
-#: An agent; `layers`: the layers of triangles it collides with (0 = every layer); `shape`: 0 a
-#: capsule (`capsule`), 1 an ellipsoid (`ellipsoid`); `grounded` and `ground_triangle`: pass back
-#: the last result's (one sweep against that triangle replaces the ground probe; 0: probe).
-AGENT_DTYPE = _struct([("capsule", CAPSULE_DTYPE, 0), ("displacement", _V3, 28), ("vertical_speed", "<f4", 40),
-                       ("id", "<u4", 44), ("layers", "<u4", 48), ("shape", "u1", 52), ("grounded", "u1", 53),
-                       ("reserved", ("u1", (2,)), 54), ("ellipsoid", ELLIPSOID_DTYPE, 56),
-                       ("ground_triangle", "<u4", 80)], 84)
-MOVE_CONTACT_DTYPE = _struct([("point", _V3, 0), ("normal", _V3, 12), ("triangle", "<u4", 24),
-                              ("agent", "<u4", 28)], 32)
-MOVE_RESULT_DTYPE = _struct([("capsule", CAPSULE_DTYPE, 0), ("moved", _V3, 28), ("vertical_speed", "<f4", 40),
-                             ("grounded", "u1", 44), ("flags", "u1", 45), ("contact_count", "u1", 46),
-                             ("status", "u1", 47), ("ground_normal", _V3, 48), ("ground_triangle", "<u4", 60),
-                             ("sweeps", "<u2", 64), ("shape", "u1", 66), ("reserved", "u1", 67), ("pushed", "<f4", 68),
-                             ("contacts", (MOVE_CONTACT_DTYPE, (4,)), 72), ("ellipsoid", ELLIPSOID_DTYPE, 200)], 224)
+#: An agent; `layers`: the layers of triangles it collides with (ALL_LAYERS: every layer); `shape`:
+#: 0 a capsule (`capsule`), 1 an ellipsoid (`ellipsoid`); `grounded` and `ground_triangle`: pass
+#: back the last result's (one sweep against that triangle replaces the ground probe; 0: probe).
+AGENT_DTYPE = _capsweep.AGENT_DTYPE
+MOVE_CONTACT_DTYPE = _capsweep.MOVE_CONTACT_DTYPE
+MOVE_RESULT_DTYPE = _capsweep.MOVE_RESULT_DTYPE
 #: A claimed move: the CWSQ version 7 record (the server's last accepted state and the agent's
-#: layers ride along, 0 = every layer; `shape` says whether `from` or `from_ellipsoid` is its body).
-CLAIMED_MOVE_DTYPE = _struct([("from", CAPSULE_DTYPE, 0), ("motion", _V3, 28), ("dt", "<f4", 40),
-                              ("vertical_speed", "<f4", 44), ("grounded", "u1", 48), ("shape", "u1", 49),
-                              ("reserved", ("u1", (2,)), 50), ("layers", "<u4", 52),
-                              ("from_ellipsoid", ELLIPSOID_DTYPE, 56)], 80)
-VERDICT_DTYPE = _struct([("kind", "u1", 0), ("status", "u1", 1), ("grounded", "u1", 2), ("in_skin", "u1", 3),
-                         ("legal_fraction", "<f4", 4), ("hit", HIT_DTYPE, 8), ("furthest", CAPSULE_DTYPE, 48),
-                         ("corrected", CAPSULE_DTYPE, 76), ("allowed_horizontal", "<f4", 104),
-                         ("allowed_down", "<f4", 108), ("allowed_up", "<f4", 112),
-                         ("furthest_ellipsoid", ELLIPSOID_DTYPE, 116), ("corrected_ellipsoid", ELLIPSOID_DTYPE, 140)], 164)
-OVERLAP_DTYPE = _struct([("clear", "u1", 0), ("overlapping", "u1", 1), ("status", "u1", 2), ("feature", "u1", 3),
-                         ("distance", "<f4", 4), ("depth", "<f4", 8), ("normal", _V3, 12), ("point", _V3, 24),
-                         ("point_on_axis", _V3, 36), ("triangle", "<u4", 48)], 52)
+#: layers ride along; `shape` says whether `from` or `from_ellipsoid` is its body).
+CLAIMED_MOVE_DTYPE = _capsweep.CLAIMED_MOVE_DTYPE
+VERDICT_DTYPE = _capsweep.VERDICT_DTYPE
+OVERLAP_DTYPE = _capsweep.OVERLAP_DTYPE
 
 #: Values of the status arrays and fields (enum cs_status).
 STATUS = ("ok", "non_finite_capsule", "bad_radius", "non_finite_motion", "non_finite_triangle", "out_of_range",
@@ -119,13 +95,14 @@ def _records(array, dtype, width, what):
     return floats.view(dtype).reshape(len(floats))
 
 
-def _sweep(native, queries, path, threads, status):
-    """Records through a native sweep (capsules or ellipsoids): HIT_DTYPE answers, and statuses."""
+def _sweep(world, queries, shape, masked, path, threads, status):
+    """Records through the native sweep (capsules: shape 0, ellipsoids: 1; with their own masks or
+    not): HIT_DTYPE answers, and statuses."""
     if path not in _PATHS:
         raise Error(f"unknown path {path!r} (simd, scalar or brute)")
     hits = _np.empty(len(queries), HIT_DTYPE)
     codes = _np.empty(len(queries), _np.uint8) if status else None
-    native(queries, hits, _PATHS[path], _threads(threads), codes)
+    world._native._sweep(queries, hits, shape, masked, _PATHS[path], world._layers, _threads(threads), codes)
     return (hits, codes) if status else hits
 
 
@@ -136,6 +113,7 @@ def _claimed_moves(moves):
     if a.ndim != 2 or a.shape[1] not in (11, 13):
         raise Error(f"moves: expected shape (n, 11) or (n, 13) or an array of records, got shape {a.shape}")
     m = _np.zeros(len(a), CLAIMED_MOVE_DTYPE)
+    m["layers"] = ALL_LAYERS
     f = a.astype("<f4")
     m["from"]["a"], m["from"]["b"], m["from"]["radius"] = f[:, 0:3], f[:, 3:6], f[:, 6]
     m["motion"], m["dt"] = f[:, 7:10], f[:, 10]
@@ -215,19 +193,21 @@ class World:
 
     def __init__(self, vertices, indices, layers=None):
         self._native = _capsweep._from_triangles(*_mesh_arrays(vertices, indices, layers))
+        self._layers = ALL_LAYERS
 
     def with_layers(self, layers):
         """The same world (sharing its memory) whose sweeps, moves, validation and overlaps see
         only the layers of the mask `layers` (bit k = layer k + 1): triangles on none of them are
-        not there."""
+        not there. Each batch passes the mask to the library as its layer_mask."""
         if not 0 < int(layers) <= 0xFFFFFFFF:
             raise Error("layers must be a mask naming at least one layer")
-        return World._wrap(_capsweep._with_layers(self._native, int(layers)))
+        return World._wrap(self._native, int(layers))
 
     @classmethod
-    def _wrap(cls, native):
+    def _wrap(cls, native, layers=ALL_LAYERS):
         world = cls.__new__(cls)
         world._native = native
+        world._layers = layers
         return world
 
     @property
@@ -254,9 +234,8 @@ class World:
         < 0, out of range, layers sharing none with the world's view) gets a miss; with
         status=True, also returns its reason per query (uint8, STATUS)."""
         if _np.asarray(queries).dtype == MASKED_QUERY_DTYPE:
-            return _sweep(self._native._sweep_masked, _records(queries, MASKED_QUERY_DTYPE, None, "queries"), path,
-                          threads, status)
-        return _sweep(self._native._sweep, _records(queries, QUERY_DTYPE, 10, "queries"), path, threads, status)
+            return _sweep(self, _records(queries, MASKED_QUERY_DTYPE, None, "queries"), 0, True, path, threads, status)
+        return _sweep(self, _records(queries, QUERY_DTYPE, 10, "queries"), 0, False, path, threads, status)
 
     def sweep_ellipsoid(self, queries, path="simd", threads=0, status=False):
         """Sweeps each moving axis-aligned ellipsoid (ELLIPSOID_QUERY_DTYPE records,
@@ -265,23 +244,22 @@ class World:
         range, layers sharing none with the world's view) gets a miss; with status=True, also
         returns its reason per query (uint8, STATUS)."""
         if _np.asarray(queries).dtype == MASKED_ELLIPSOID_QUERY_DTYPE:
-            return _sweep(self._native._sweep_ellipsoid_masked,
-                          _records(queries, MASKED_ELLIPSOID_QUERY_DTYPE, None, "queries"), path, threads, status)
-        return _sweep(self._native._sweep_ellipsoid, _records(queries, ELLIPSOID_QUERY_DTYPE, 9, "queries"), path,
-                      threads, status)
+            return _sweep(self, _records(queries, MASKED_ELLIPSOID_QUERY_DTYPE, None, "queries"), 1, True, path, threads,
+                          status)
+        return _sweep(self, _records(queries, ELLIPSOID_QUERY_DTYPE, 9, "queries"), 1, False, path, threads, status)
 
     def move(self, agents, settings=None, threads=0):
         """One tick for a 1-d array of AGENT_DTYPE records (capsules or ellipsoids, by `shape`;
-        each with the layers it collides with, 0 = every layer; no plain-number form, the record
+        each with the layers it collides with, ALL_LAYERS for every one; no plain-number form, the record
         holds integers); returns MOVE_RESULT_DTYPE records (status inside). settings: a dict of
         movement settings (default_move_settings() lists them)."""
         a = _records(agents, AGENT_DTYPE, None, "agents")
         results = _np.empty(len(a), MOVE_RESULT_DTYPE)
-        self._native._move(a, _settings(settings, "settings"), results, _threads(threads))
+        self._native._move(a, _settings(settings, "settings"), results, self._layers, _threads(threads))
         return results
 
     def validate(self, moves, tolerance=0.01, max_speed=0.0, movement=None, threads=0, jump_speed=0.0):
-        """Judges CLAIMED_MOVE_DTYPE records (each against its agent's layers; 0 = every layer), or
+        """Judges CLAIMED_MOVE_DTYPE records (each against its agent's layers), or
         numbers of shape (n, 11) (capsule, motion, dt) or (n, 13) (then vertical_speed, grounded);
         returns VERDICT_DTYPE records (kind: VERDICTS, and the allowance each move was held to).
         The tolerance must be smaller than every claimed body's radius (else capsweep.Error)."""
@@ -297,7 +275,7 @@ class World:
                         f"move {i}'s is {float(thinnest[i]):g}")
         verdicts = _np.empty(len(m), VERDICT_DTYPE)
         self._native._validate(m, tolerance, _number(max_speed, "max_speed"), _number(jump_speed, "jump_speed"),
-                               _settings(movement, "movement"), verdicts, _threads(threads))
+                               _settings(movement, "movement"), verdicts, self._layers, _threads(threads))
         return verdicts
 
     def overlap(self, capsules, clearance=0.0, threads=0):
@@ -305,7 +283,7 @@ class World:
         `clearance`, and their deepest overlap; returns OVERLAP_DTYPE records."""
         c = _records(capsules, CAPSULE_DTYPE, 7, "capsules")
         results = _np.empty(len(c), OVERLAP_DTYPE)
-        self._native._overlap(c, _number(clearance, "clearance"), results, _threads(threads))
+        self._native._overlap(c, _number(clearance, "clearance"), results, self._layers, _threads(threads))
         return results
 
     def _sweep_seconds(self, queries, path="simd", threads=0, repeats=5):

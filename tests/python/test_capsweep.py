@@ -43,25 +43,67 @@ def floor():
     return capsweep.World(vertices, indices)
 
 
+def _struct(fields, itemsize):
+    names, formats, offsets = zip(*fields)
+    return np.dtype({"names": list(names), "formats": list(formats), "offsets": list(offsets), "itemsize": itemsize})
+
+
+_V3 = ("<f4", (3,))
+_CAPSULE = _struct([("a", _V3, 0), ("b", _V3, 12), ("radius", "<f4", 24)], 28)
+_HIT = _struct([("hit", "u1", 0), ("feature", "u1", 1), ("reserved", "<u2", 2), ("t", "<f4", 4), ("normal", _V3, 8),
+                ("point", _V3, 20), ("depth", "<f4", 32), ("triangle", "<u4", 36)], 40)
+_ELLIPSOID = _struct([("centre", _V3, 0), ("radii", _V3, 12)], 24)
+_CONTACT = _struct([("point", _V3, 0), ("normal", _V3, 12), ("triangle", "<u4", 24), ("agent", "<u4", 28)], 32)
+#: Every record's bytes as docs/FORMATS.md and capsweep_c.h pin them (the dtypes of 0.5, which
+#: were written out by hand): the dtypes made from the C structs must be these, field for field.
+PINNED = {
+    "CAPSULE_DTYPE": _CAPSULE,
+    "QUERY_DTYPE": _struct([("a", _V3, 0), ("b", _V3, 12), ("radius", "<f4", 24), ("motion", _V3, 28)], 40),
+    "ELLIPSOID_QUERY_DTYPE": _struct([("centre", _V3, 0), ("radii", _V3, 12), ("motion", _V3, 24)], 36),
+    "MASKED_QUERY_DTYPE": _struct([("a", _V3, 0), ("b", _V3, 12), ("radius", "<f4", 24), ("motion", _V3, 28),
+                                   ("layers", "<u4", 40)], 44),
+    "MASKED_ELLIPSOID_QUERY_DTYPE": _struct([("centre", _V3, 0), ("radii", _V3, 12), ("motion", _V3, 24),
+                                             ("layers", "<u4", 36)], 40),
+    "HIT_DTYPE": _HIT,
+    "ELLIPSOID_DTYPE": _ELLIPSOID,
+    "AGENT_DTYPE": _struct([("capsule", _CAPSULE, 0), ("displacement", _V3, 28), ("vertical_speed", "<f4", 40),
+                            ("id", "<u4", 44), ("layers", "<u4", 48), ("shape", "u1", 52), ("grounded", "u1", 53),
+                            ("reserved", ("u1", (2,)), 54), ("ellipsoid", _ELLIPSOID, 56),
+                            ("ground_triangle", "<u4", 80)], 84),
+    "MOVE_CONTACT_DTYPE": _CONTACT,
+    "MOVE_RESULT_DTYPE": _struct([("capsule", _CAPSULE, 0), ("moved", _V3, 28), ("vertical_speed", "<f4", 40),
+                                  ("grounded", "u1", 44), ("flags", "u1", 45), ("contact_count", "u1", 46),
+                                  ("status", "u1", 47), ("ground_normal", _V3, 48), ("ground_triangle", "<u4", 60),
+                                  ("sweeps", "<u2", 64), ("shape", "u1", 66), ("reserved", "u1", 67),
+                                  ("pushed", "<f4", 68), ("contacts", (_CONTACT, (4,)), 72),
+                                  ("ellipsoid", _ELLIPSOID, 200)], 224),
+    "CLAIMED_MOVE_DTYPE": _struct([("from", _CAPSULE, 0), ("motion", _V3, 28), ("dt", "<f4", 40),
+                                   ("vertical_speed", "<f4", 44), ("grounded", "u1", 48), ("shape", "u1", 49),
+                                   ("reserved", ("u1", (2,)), 50), ("layers", "<u4", 52),
+                                   ("from_ellipsoid", _ELLIPSOID, 56)], 80),
+    "VERDICT_DTYPE": _struct([("kind", "u1", 0), ("status", "u1", 1), ("grounded", "u1", 2), ("in_skin", "u1", 3),
+                              ("legal_fraction", "<f4", 4), ("hit", _HIT, 8), ("furthest", _CAPSULE, 48),
+                              ("corrected", _CAPSULE, 76), ("allowed_horizontal", "<f4", 104),
+                              ("allowed_down", "<f4", 108), ("allowed_up", "<f4", 112),
+                              ("furthest_ellipsoid", _ELLIPSOID, 116), ("corrected_ellipsoid", _ELLIPSOID, 140)], 164),
+    "OVERLAP_DTYPE": _struct([("clear", "u1", 0), ("overlapping", "u1", 1), ("status", "u1", 2), ("feature", "u1", 3),
+                              ("distance", "<f4", 4), ("depth", "<f4", 8), ("normal", _V3, 12), ("point", _V3, 24),
+                              ("point_on_axis", _V3, 36), ("triangle", "<u4", 48)], 52),
+}
+
+
 def test_dtypes_are_the_c_structs():
-    layouts = capsweep._capsweep._layouts()
-    dtypes = {"cs_sweep_query": capsweep.QUERY_DTYPE, "cs_sweep_hit": capsweep.HIT_DTYPE,
-              "cs_capsule": capsweep.CAPSULE_DTYPE, "cs_agent": capsweep.AGENT_DTYPE,
-              "cs_move_contact": capsweep.MOVE_CONTACT_DTYPE, "cs_move_result": capsweep.MOVE_RESULT_DTYPE,
-              "cs_claimed_move": capsweep.CLAIMED_MOVE_DTYPE, "cs_verdict": capsweep.VERDICT_DTYPE,
-              "cs_overlap_result": capsweep.OVERLAP_DTYPE, "cs_ellipsoid_query": capsweep.ELLIPSOID_QUERY_DTYPE,
-              "cs_masked_sweep_query": capsweep.MASKED_QUERY_DTYPE,
-              "cs_masked_ellipsoid_query": capsweep.MASKED_ELLIPSOID_QUERY_DTYPE,
-              "cs_ellipsoid": capsweep.ELLIPSOID_DTYPE}
-    assert set(layouts) == set(dtypes)
-    for struct, (size, fields) in layouts.items():
-        dtype = dtypes[struct]
-        assert dtype.itemsize == size, struct
-        for field, offset in fields.items():
-            name = field.split(".")
-            if name[0] == "capsule" and len(name) == 2:  # cs_sweep_query's capsule.a etc. are flat here
-                name = name[1:]
-            assert dtype.fields[name[0]][1] == offset, (struct, field)
+    """The dtypes are registered from the C structs (PYBIND11_NUMPY_DTYPE): each is the pinned
+    record, every field's name, type and offset and the size."""
+    dtypes = {name: value for name, value in vars(capsweep).items() if name.endswith("_DTYPE")}
+    assert set(dtypes) == set(PINNED)
+    for name, dtype in dtypes.items():
+        assert dtype == PINNED[name], name
+        assert dtype.descr == PINNED[name].descr, name
+        assert dtype.itemsize == PINNED[name].itemsize, name
+        for field, (_, offset) in PINNED[name].fields.items():
+            assert dtype.fields[field][1] == offset, (name, field)
+        assert dtype is getattr(capsweep._capsweep, name), name  # the native module's own
     assert capsweep.QUERY_DTYPE.itemsize == 40 and capsweep.HIT_DTYPE.itemsize == 40
 
 
@@ -113,6 +155,7 @@ def test_a_ray_and_a_segment_are_sweeps_of_radius_zero():
         assert hit["normal"][1] == pytest.approx(1.0)
     # An agent is solid: a radius-0 agent stays put, refused.
     agents = np.zeros(1, dtype=capsweep.AGENT_DTYPE)
+    agents["layers"] = capsweep.ALL_LAYERS  # every layer (a mask of 0 names none)
     agents[0]["capsule"]["a"], agents[0]["capsule"]["b"] = (0.2, 1, 0.1), (0.2, 1.5, 0.1)
     agents[0]["displacement"] = (0.1, 0, 0)
     moved = world.move(agents)
@@ -168,8 +211,9 @@ def test_layers_hide_what_a_view_does_not_see(tmp_path):
 
 def test_each_query_agent_and_claim_sees_its_own_layers(tmp_path):
     """Masks in the records: a query's own layers hide the wall as a batch's do, a zeroed mask sees
-    every layer, a mask sharing no layer with the view is refused; files of versions 4 and 6 read
-    as masked records and answer as `capsweep sweep` answers them."""
+    nothing and is refused (as in C, C++ and the files), as is a mask sharing no layer with the
+    view; files of versions 4 and 6 read as masked records and answer as `capsweep sweep` answers
+    them."""
     vertices = np.array([[-5, 0, -5], [5, 0, -5], [5, 0, 5], [-5, 0, 5],
                          [2, 0, -5], [2, 3, -5], [2, 3, 5], [2, 0, 5]], dtype=np.float32)
     indices = np.array([[0, 2, 1], [0, 3, 2], [4, 5, 6], [4, 6, 7]])
@@ -179,12 +223,12 @@ def test_each_query_agent_and_claim_sees_its_own_layers(tmp_path):
     rays["motion"] = (4, 0, 0)
     rays["layers"] = [0, 1, 2, capsweep.ALL_LAYERS]
     hits, status = world.sweep(rays, status=True)
-    assert list(hits["hit"]) == [1, 0, 1, 1]
-    assert [capsweep.STATUS[s] for s in status] == ["ok"] * 4
+    assert list(hits["hit"]) == [0, 0, 1, 1]
+    assert [capsweep.STATUS[s] for s in status] == ["bad_layers", "ok", "ok", "ok"]
     plain = rays[["a", "b", "radius", "motion"]].astype(capsweep.QUERY_DTYPE)
     assert world.sweep(rays[1:2]).tobytes() == world.with_layers(1).sweep(plain[1:2]).tobytes()
     hits, status = world.with_layers(1).sweep(rays, status=True)
-    assert [capsweep.STATUS[s] for s in status] == ["ok", "ok", "bad_layers", "ok"]
+    assert [capsweep.STATUS[s] for s in status] == ["bad_layers", "ok", "bad_layers", "ok"]
     assert list(hits["hit"]) == [0, 0, 0, 0]
 
     e = np.zeros(2, capsweep.MASKED_ELLIPSOID_QUERY_DTYPE)
@@ -233,6 +277,7 @@ def test_agents_that_pass_back_their_ground_probe_less():
                          [2, 0, -5], [2, 3, -5], [2, 3, 5], [2, 0, 5]], dtype=np.float32)
     world = capsweep.World(vertices, np.array([[0, 2, 1], [0, 3, 2], [4, 5, 6], [4, 6, 7]]))
     agents = np.zeros(2, capsweep.AGENT_DTYPE)
+    agents["layers"] = capsweep.ALL_LAYERS  # every layer (a mask of 0 names none)
     agents["capsule"]["a"], agents["capsule"]["b"], agents["capsule"]["radius"] = (0, 0.37, 0), (0, 1.47, 0), 0.35
     agents["displacement"] = (0.1, 0, 0.02)
     agents["id"] = (0, 1)
@@ -262,6 +307,7 @@ def test_ellipsoid_agents_move_and_their_crowds_trace_validates(tmp_path):
                          [2, 0, -5], [2, 3, -5], [2, 3, 5], [2, 0, 5]], dtype=np.float32)
     world = capsweep.World(vertices, np.array([[0, 2, 1], [0, 3, 2], [4, 5, 6], [4, 6, 7]]))
     agents = np.zeros(1, capsweep.AGENT_DTYPE)
+    agents["layers"] = capsweep.ALL_LAYERS  # every layer (a mask of 0 names none)
     agents["shape"] = 1
     agents["ellipsoid"]["centre"], agents["ellipsoid"]["radii"] = (0, 0.95, 0), (0.35, 0.9, 0.35)
     agents["displacement"] = (0.1, 0, 0)
@@ -292,6 +338,31 @@ def test_ellipsoid_agents_move_and_their_crowds_trace_validates(tmp_path):
     ellipsoids = moves["shape"] == 1
     np.testing.assert_array_equal(verdicts["corrected_ellipsoid"]["centre"][ellipsoids],
                                   moves["from_ellipsoid"]["centre"][ellipsoids] + moves["motion"][ellipsoids])
+
+
+def test_a_mask_of_zero_names_no_layer_and_is_refused_as_everywhere():
+    """A record's mask of 0 (a zeroed record's) is refused with status "bad_layers", as in C, C++,
+    the files and the service; ALL_LAYERS sees every layer."""
+    world = floor()
+    agents = np.zeros(2, capsweep.AGENT_DTYPE)
+    agents["capsule"]["a"], agents["capsule"]["b"], agents["capsule"]["radius"] = (0, 0.4, 0), (0, 1.5, 0), 0.3
+    agents["capsule"]["a"][:, 2] = agents["capsule"]["b"][:, 2] = (-0.5, 0.5)  # apart
+    agents["displacement"] = (0.1, 0, 0)
+    agents["layers"] = [0, capsweep.ALL_LAYERS]
+    moved = world.move(agents)
+    assert [capsweep.STATUS[s] for s in moved["status"]] == ["bad_layers", "ok"]
+    assert moved["capsule"]["a"][0][0] == 0 and moved["capsule"]["a"][1][0] > 0  # the refused one stays put
+    claims = np.zeros(2, capsweep.CLAIMED_MOVE_DTYPE)
+    claims["from"], claims["motion"], claims["dt"] = agents["capsule"], agents["displacement"], 0.1
+    claims["layers"] = agents["layers"]
+    verdicts = world.validate(claims)
+    assert [capsweep.VERDICTS[k] for k in verdicts["kind"]] == ["refused", "ok"]
+    assert capsweep.STATUS[verdicts["status"][0]] == "bad_layers"
+    e = np.zeros(2, capsweep.MASKED_ELLIPSOID_QUERY_DTYPE)
+    e["centre"], e["radii"], e["motion"] = (0, 1, 0), (0.3, 0.5, 0.3), (0, -2, 0)
+    e["layers"] = [0, capsweep.ALL_LAYERS]
+    hits, status = world.sweep_ellipsoid(e, status=True)
+    assert list(hits["hit"]) == [0, 1] and [capsweep.STATUS[s] for s in status] == ["bad_layers", "ok"]
 
 
 def test_refused_queries_get_a_miss_and_a_status():
@@ -366,6 +437,7 @@ def test_files_that_cannot_be_read_name_the_file(tmp_path):
 
 def agents_on_the_floor(n):
     agents = np.zeros(n, capsweep.AGENT_DTYPE)
+    agents["layers"] = capsweep.ALL_LAYERS  # every layer (a mask of 0 names none)
     for i in range(n):
         x, z = -0.8 + 0.4 * (i % 5), -0.8 + 0.4 * (i // 5)
         agents[i]["capsule"]["a"] = (x, 0.1 + 0.011, z)
@@ -400,6 +472,7 @@ def test_validate_and_overlap():
                          [0.5, 0, -1], [0.5, 2, -1], [0.5, 2, 1], [0.5, 0, 1]], dtype=np.float32)
     world = capsweep.World(vertices, np.array([[0, 1, 2], [0, 2, 3], [4, 5, 6], [4, 6, 7]]))
     moves = np.zeros(2, capsweep.CLAIMED_MOVE_DTYPE)
+    moves["layers"] = capsweep.ALL_LAYERS  # every layer (a mask of 0 names none)
     for m, dx in zip(moves, (0.2, 1.0)):
         m["from"]["a"], m["from"]["b"], m["from"]["radius"] = (-0.5, 0.15, 0), (-0.5, 0.6, 0), 0.1
         m["motion"] = (dx, 0, 0)
@@ -538,6 +611,7 @@ def test_a_wrongly_typed_or_unknown_setting_is_a_capsweep_error_naming_it():
     world = floor()
     agents = agents_on_the_floor(1)
     claims = np.zeros(1, capsweep.CLAIMED_MOVE_DTYPE)
+    claims["layers"] = capsweep.ALL_LAYERS  # every layer (a mask of 0 names none)
     for settings, message in [({"skin": "thick"}, r"movement setting 'skin' must be a number, got 'thick'"),
                               ({"max_iterations": 2.5}, r"movement setting 'max_iterations' must be an integer, got 2.5"),
                               ({"agents_collide": "yes"}, r"movement setting 'agents_collide' must be true or false"),
@@ -557,7 +631,7 @@ def test_a_wrongly_typed_or_unknown_setting_is_a_capsweep_error_naming_it():
         world.overlap(np.zeros((1, 7), dtype=np.float32), clearance=None)
     # A refusal from the module itself, not the C API, is one too.
     with pytest.raises(capsweep.Error, match="agents and results differ in length"):
-        world._native._move(agents, {}, np.empty(2, capsweep.MOVE_RESULT_DTYPE), 0)
+        world._native._move(agents, {}, np.empty(2, capsweep.MOVE_RESULT_DTYPE), capsweep.ALL_LAYERS, 0)
 
 
 def test_the_built_in_scenes_load_by_name_as_the_command_takes_them(tmp_path):
@@ -598,6 +672,7 @@ def test_a_world_shows_its_bounds_and_triangles(dungeon, files):
 def test_a_tolerance_that_leaves_no_body_is_refused_by_name():
     world = floor()
     claims = np.zeros(3, capsweep.CLAIMED_MOVE_DTYPE)
+    claims["layers"] = capsweep.ALL_LAYERS  # every layer (a mask of 0 names none)
     claims["from"]["a"], claims["from"]["b"] = (0, 1, 0), (0, 1.5, 0)
     claims["from"]["radius"] = [0.4, 0.3, 0.4]
     claims["motion"] = (0.1, 0, 0)

@@ -1,44 +1,35 @@
 // The C API answers exactly what the C++ API answers, record for record, on every kind of
-// request; refuses bad calls with a code and a message; never lets an exception out.
+// request, path and world (meshes, layers, heightfields, files).
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <iterator>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include <capsweep/capsweep_c.h>
 #include <capsweep/query_file.h>
-#include <capsweep/snapshot.h>
-#include <capsweep/version.h>
 #include <capsweep/world.h>
 
 #include "capi/records.h"
+#include "tests/capi/calls.h"
 #include "tests/support/batches.h"
 #include "tests/support/same_answers.h"
 #include "tests/support/scene_list.h"
-#include "tools/heightmaps.h"
 #include "tests/support/terrains.h"
 #include "tools/arena.h"
 #include "tools/crowd.h"
+#include "tools/heightmaps.h"
 #include "tools/workloads.h"
 
 namespace {
 
 using namespace capsweep;
-
-const std::string kDungeon = std::string(CAPSWEEP_SCENES_DIR) + "/recast_dungeon.obj";
-
-struct WorldHandle {
-  cs_world* w = nullptr;
-  ~WorldHandle() { cs_world_free(w); }
-};
+using namespace capi_test;
 
 float face_normal_y(const Triangle& t) {
   const Vec3d v0 = to_double(t.v[0]);
@@ -46,13 +37,9 @@ float face_normal_y(const Triangle& t) {
   return length(n) > 0 ? float(n.y / length(n)) : 0.f;
 }
 
-std::string temp_path(const std::string& name) {
-  return ::testing::TempDir() + "capi_" + std::to_string(::getpid()) + "_" + name;
-}
-
 TEST(CApi, LoadsAFileAndAnswersEveryKindOfRequestAsTheCppApi) {
   WorldHandle h;
-  ASSERT_EQ(cs_world_load(kDungeon.c_str(), &h.w), CS_OK) << cs_last_error();
+  ASSERT_EQ(cs_world_load(kDungeon.c_str(), nullptr, &h.w), CS_OK) << cs_last_error();
   const World world(scenes::load("recast_dungeon.obj"));
   ASSERT_EQ(cs_world_triangle_count(h.w), world.triangle_count());
   const batches::Batches b = batches::make(world, 3000, 5);
@@ -66,7 +53,8 @@ TEST(CApi, LoadsAFileAndAnswersEveryKindOfRequestAsTheCppApi) {
   for (int path : {CS_PATH_SIMD, CS_PATH_SCALAR, CS_PATH_BRUTE}) {
     std::vector<cs_sweep_hit> hits(queries.size());
     std::vector<std::uint8_t> status(queries.size(), 99);
-    ASSERT_EQ(cs_sweep_ex(h.w, queries.data(), queries.size(), hits.data(), path, 0, status.data()), CS_OK);
+    const cs_sweep_args args = sweep_args(queries.data(), queries.size(), hits.data(), path, 0, status.data());
+    ASSERT_EQ(cs_sweep(h.w, &args), CS_OK);
     std::vector<SweepHit> expected(queries.size());
     std::vector<Status> expected_status(queries.size());
     world.sweep(cpp_queries, expected, on_path(SweepPath(path), 0), expected_status);
@@ -83,13 +71,14 @@ TEST(CApi, LoadsAFileAndAnswersEveryKindOfRequestAsTheCppApi) {
   std::vector<cs_agent> agents;
   for (const Agent& a : b.agents) {
     agents.push_back({records::record(a.capsule), {a.displacement.x, a.displacement.y, a.displacement.z},
-                      a.vertical_speed, a.id, 0 /* every layer */, 0 /* a capsule */, 0 /* probe */, {0, 0}, {}, 0});
+                      a.vertical_speed, a.id, CS_ALL_LAYERS, 0 /* a capsule */, 0 /* probe */, {0, 0}, {}, 0});
   }
   std::vector<Agent> cpp_agents = b.agents;
   agents[3].displacement[0] = INFINITY;
   cpp_agents[3].displacement.x = INFINITY;
   std::vector<cs_move_result> moved(agents.size());
-  ASSERT_EQ(cs_move(h.w, agents.data(), agents.size(), nullptr, moved.data(), 0), CS_OK) << cs_last_error();
+  const cs_move_args margs = move_args(agents.data(), agents.size(), moved.data());
+  ASSERT_EQ(cs_move(h.w, &margs), CS_OK) << cs_last_error();
   std::vector<MoveResult> expected_moves(agents.size());
   std::vector<Status> move_status(agents.size());
   world.move(cpp_agents, MoveSettings{}, expected_moves, {}, {}, move_status);
@@ -114,17 +103,19 @@ TEST(CApi, LoadsAFileAndAnswersEveryKindOfRequestAsTheCppApi) {
   cpp_vs.max_speed = 7.f;
   cpp_vs.jump_speed = 4.f;
   std::vector<cs_verdict> verdicts(claims.size());
-  ASSERT_EQ(cs_validate(h.w, claims.data(), claims.size(), &vs, verdicts.data(), 1), CS_OK) << cs_last_error();
+  const cs_validate_args vargs = validate_args(claims.data(), claims.size(), &vs, verdicts.data(), 1);
+  ASSERT_EQ(cs_validate(h.w, &vargs), CS_OK) << cs_last_error();
   {  // a grounded flag other than 0 or 1, or a reserved byte set, is refused naming the move
     std::vector<cs_claimed_move> bad = claims;
+    const cs_validate_args bad_args = validate_args(bad.data(), bad.size(), &vs, verdicts.data(), 1);
     bad[2].grounded = 2;
-    EXPECT_EQ(cs_validate(h.w, bad.data(), bad.size(), &vs, verdicts.data(), 1), CS_ERROR_ARGUMENT);
+    EXPECT_EQ(cs_validate(h.w, &bad_args), CS_ERROR_ARGUMENT);
     EXPECT_STREQ(cs_last_error(), "cs_validate: move 2: grounded must be 0 or 1");
     bad[2].grounded = 0;
     bad[3].reserved[1] = 7;
-    EXPECT_EQ(cs_validate(h.w, bad.data(), bad.size(), &vs, verdicts.data(), 1), CS_ERROR_ARGUMENT);
+    EXPECT_EQ(cs_validate(h.w, &bad_args), CS_ERROR_ARGUMENT);
     EXPECT_STREQ(cs_last_error(), "cs_validate: move 3: reserved bytes must be 0");
-    ASSERT_EQ(cs_validate(h.w, claims.data(), claims.size(), &vs, verdicts.data(), 1), CS_OK) << cs_last_error();
+    ASSERT_EQ(cs_validate(h.w, &vargs), CS_OK) << cs_last_error();
   }
   std::vector<Verdict> expected_verdicts(claims.size());
   world.validate(cpp_claims, cpp_vs, expected_verdicts);
@@ -141,7 +132,8 @@ TEST(CApi, LoadsAFileAndAnswersEveryKindOfRequestAsTheCppApi) {
   std::vector<cs_capsule> capsules;
   for (const Capsule& c : b.capsules) capsules.push_back(records::record(c));
   std::vector<cs_overlap_result> over(capsules.size());
-  ASSERT_EQ(cs_overlap(h.w, capsules.data(), capsules.size(), 0.05f, over.data(), 0), CS_OK) << cs_last_error();
+  const cs_overlap_args oargs = overlap_args(capsules.data(), capsules.size(), 0.05f, over.data());
+  ASSERT_EQ(cs_overlap(h.w, &oargs), CS_OK) << cs_last_error();
   std::vector<OverlapResult> expected_over(capsules.size());
   std::vector<Status> over_status(capsules.size());
   world.overlap(b.capsules, 0.05f, expected_over, {}, over_status);
@@ -174,7 +166,7 @@ TEST(CApi, SweepRecordsAreTheCwsrBytesOfWriteResults) {
 
 TEST(CApi, EllipsoidsAreTheCppAnswersOnEveryPath) {
   WorldHandle h;
-  ASSERT_EQ(cs_world_load(kDungeon.c_str(), &h.w), CS_OK) << cs_last_error();
+  ASSERT_EQ(cs_world_load(kDungeon.c_str(), nullptr, &h.w), CS_OK) << cs_last_error();
   const World world(scenes::load("recast_dungeon.obj"));
   std::vector<SweepEllipsoidQuery> cpp = make_ellipsoid_workload(world, Workload::long_range, 2000, 4);
   const std::vector<SweepEllipsoidQuery> walking = make_ellipsoid_workload(world, Workload::validate, 2000, 5);
@@ -192,8 +184,8 @@ TEST(CApi, EllipsoidsAreTheCppAnswersOnEveryPath) {
   for (int path : {CS_PATH_SIMD, CS_PATH_SCALAR, CS_PATH_BRUTE}) {
     std::vector<cs_sweep_hit> out(queries.size());
     std::vector<std::uint8_t> status(queries.size(), 99);
-    ASSERT_EQ(cs_sweep_ellipsoid(h.w, queries.data(), queries.size(), out.data(), path, 1, status.data()), CS_OK)
-        << cs_last_error();
+    const cs_sweep_args args = ellipsoid_args(queries.data(), queries.size(), out.data(), path, 1, status.data());
+    ASSERT_EQ(cs_sweep(h.w, &args), CS_OK) << cs_last_error();
     hits = 0;
     for (std::size_t i = 0; i < queries.size(); ++i) {
       const cs_sweep_hit want = records::record(expected[i]);
@@ -205,28 +197,35 @@ TEST(CApi, EllipsoidsAreTheCppAnswersOnEveryPath) {
   }
   EXPECT_GT(hits, queries.size() / 4);
   cs_sweep_hit one;
-  EXPECT_EQ(cs_sweep_ellipsoid(nullptr, queries.data(), 1, &one, CS_PATH_SIMD, 0, nullptr), CS_ERROR_ARGUMENT);
-  EXPECT_EQ(cs_sweep_ellipsoid(h.w, queries.data(), 1, &one, 7, 0, nullptr), CS_ERROR_ARGUMENT);
+  const cs_sweep_args one_args = ellipsoid_args(queries.data(), 1, &one);
+  EXPECT_EQ(cs_sweep(nullptr, &one_args), CS_ERROR_ARGUMENT);
+  const cs_sweep_args bad_path = ellipsoid_args(queries.data(), 1, &one, 7);
+  EXPECT_EQ(cs_sweep(h.w, &bad_path), CS_ERROR_ARGUMENT);
   EXPECT_NE(std::string(cs_last_error()).find("unknown path 7"), std::string::npos) << cs_last_error();
 }
 
-TEST(CApi, LayeredWorldsAndTheirViewsAnswerAsTheCppApi) {
+// A batch's layer_mask hides the triangles on none of its layers, on every path, as
+// SweepOptions::layers does in C++ (it replaces 0.5's views, cs_world_with_layers).
+TEST(CApi, LayeredWorldsAndBatchMasksAnswerAsTheCppApi) {
   // A floor (layer 1) and a wall at x = 2 (layer 2).
   const float vertices[] = {-5, 0, -5, 5, 0, -5, 5, 0, 5, -5, 0, 5, 2, 0, -5, 2, 3, -5, 2, 3, 5, 2, 0, 5};
   const uint32_t indices[] = {0, 2, 1, 0, 3, 2, 4, 5, 6, 4, 6, 7};
   const uint32_t layers[] = {1, 1, 2, 2};
-  WorldHandle all, walls_hidden;
-  ASSERT_EQ(cs_world_from_layered_triangles(vertices, 8, indices, 4, layers, &all.w), CS_OK) << cs_last_error();
-  ASSERT_EQ(cs_world_with_layers(all.w, 1u, &walls_hidden.w), CS_OK) << cs_last_error();
+  WorldHandle all;
+  ASSERT_EQ(create(vertices, 8, indices, 4, &all.w, layers), CS_OK) << cs_last_error();
   const cs_sweep_query ray{{{0, 1, 0}, {0, 1, 0}, 0.f}, {4, 0, 0}};
   const cs_sweep_query drop{{{0, 2, 0}, {0, 2, 0}, 0.5f}, {0, -3, 0}};
   cs_sweep_hit hit;
-  ASSERT_EQ(cs_sweep(all.w, &ray, 1, &hit, 1), CS_OK);
+  cs_sweep_args args = sweep_args(&ray, 1, &hit, CS_PATH_SIMD, 1);
+  ASSERT_EQ(cs_sweep(all.w, &args), CS_OK);
   EXPECT_EQ(hit.hit, CS_HIT);
   EXPECT_EQ(hit.triangle >= 2, true);
-  ASSERT_EQ(cs_sweep(walls_hidden.w, &ray, 1, &hit, 1), CS_OK);
+  cs_sweep_args walls_hidden = args;
+  walls_hidden.layer_mask = 1u;
+  ASSERT_EQ(cs_sweep(all.w, &walls_hidden), CS_OK);
   EXPECT_EQ(hit.hit, CS_MISS) << "the wall is on layer 2";
-  ASSERT_EQ(cs_sweep(walls_hidden.w, &drop, 1, &hit, 1), CS_OK);
+  walls_hidden.queries = &drop;
+  ASSERT_EQ(cs_sweep(all.w, &walls_hidden), CS_OK);
   EXPECT_EQ(hit.hit, CS_HIT) << "the floor is on layer 1";
   // The same answers as World with SweepOptions::layers, on every path.
   std::vector<Triangle> tris(4);
@@ -240,7 +239,9 @@ TEST(CApi, LayeredWorldsAndTheirViewsAnswerAsTheCppApi) {
   const std::vector<cs_sweep_query> queries = {ray, drop};
   for (int path : {CS_PATH_SIMD, CS_PATH_SCALAR, CS_PATH_BRUTE}) {
     std::vector<cs_sweep_hit> out(2);
-    ASSERT_EQ(cs_sweep_ex(walls_hidden.w, queries.data(), 2, out.data(), path, 0, nullptr), CS_OK);
+    cs_sweep_args on_path_args = sweep_args(queries.data(), 2, out.data(), std::uint32_t(path));
+    on_path_args.layer_mask = 1u;
+    ASSERT_EQ(cs_sweep(all.w, &on_path_args), CS_OK);
     SweepOptions o = on_path(SweepPath(path));
     o.layers = 1u;
     std::vector<SweepHit> expected(2);
@@ -250,31 +251,35 @@ TEST(CApi, LayeredWorldsAndTheirViewsAnswerAsTheCppApi) {
       EXPECT_EQ(std::memcmp(&out[std::size_t(i)], &want, sizeof want), 0) << "path " << path << ", query " << i;
     }
   }
-  // A mask of no layer, and a layer mask of 0 on a triangle, are refused.
+  // A batch mask of no layer, and a layer mask of 0 on a triangle, are refused.
+  cs_sweep_args none_seen = args;
+  none_seen.layer_mask = 0u;
+  EXPECT_EQ(cs_sweep(all.w, &none_seen), CS_ERROR_ARGUMENT);
+  EXPECT_STREQ(cs_last_error(), "cs_sweep: layer_mask is 0, which sees nothing (CS_ALL_LAYERS sees every layer)");
   cs_world* none = nullptr;
-  EXPECT_EQ(cs_world_with_layers(all.w, 0u, &none), CS_ERROR_ARGUMENT);
   const uint32_t zero[] = {1, 0, 1, 1};
-  EXPECT_EQ(cs_world_from_layered_triangles(vertices, 8, indices, 4, zero, &none), CS_ERROR_MESH);
+  EXPECT_EQ(create(vertices, 8, indices, 4, &none, zero), CS_ERROR_MESH);
   EXPECT_NE(std::string(cs_last_error()).find("triangle 1: its layer mask is 0"), std::string::npos) << cs_last_error();
   // From a file with a layer table.
   const std::string obj = temp_path("room.obj"), table = temp_path("layers.txt");
   std::ofstream(obj) << "v -5 0 -5\nv 5 0 -5\nv 5 0 5\nv -5 0 5\nv 2 0 -5\nv 2 3 -5\nv 2 3 5\nv 2 0 5\n"
                         "g floor\nf 1 3 2\nf 1 4 3\ng wall\nf 5 6 7\nf 5 7 8\n";
   std::ofstream(table) << "wall 2\n";
-  WorldHandle loaded, loaded_view;
-  ASSERT_EQ(cs_world_load_layered(obj.c_str(), 1.f, 0, table.c_str(), &loaded.w), CS_OK) << cs_last_error();
-  ASSERT_EQ(cs_world_with_layers(loaded.w, 1u, &loaded_view.w), CS_OK);
-  ASSERT_EQ(cs_sweep(loaded_view.w, &ray, 1, &hit, 1), CS_OK);
+  WorldHandle loaded;
+  const cs_load_options with_table = scene_options(1.f, table.c_str());
+  ASSERT_EQ(cs_world_load(obj.c_str(), &with_table, &loaded.w), CS_OK) << cs_last_error();
+  walls_hidden.queries = &ray;
+  ASSERT_EQ(cs_sweep(loaded.w, &walls_hidden), CS_OK);
   EXPECT_EQ(hit.hit, CS_MISS);
-  ASSERT_EQ(cs_sweep(loaded.w, &ray, 1, &hit, 1), CS_OK);
+  ASSERT_EQ(cs_sweep(loaded.w, &args), CS_OK);
   EXPECT_EQ(hit.hit, CS_HIT);
   std::remove(obj.c_str());
   std::remove(table.c_str());
 }
 
-// Masks of each query, agent and claim: the C records carry them (0: every layer), and the
-// answers are the C++ API's, record for record, also through a view (cs_world_with_layers) whose
-// mask each one's narrows.
+// Masks of each query, agent and claim: the C records carry them (0: none, refused per record as
+// C++ refuses it), and the answers are the C++ API's, record for record, also in a batch whose
+// layer_mask each one's narrows.
 TEST(CApi, MasksOfQueriesAgentsAndClaimsAnswerAsTheCppApi) {
   const std::vector<Triangle> tris = scenes::load("recast_dungeon.obj");
   std::vector<std::uint32_t> layers(tris.size());
@@ -287,37 +292,37 @@ TEST(CApi, MasksOfQueriesAgentsAndClaimsAnswerAsTheCppApi) {
       vertices.insert(vertices.end(), {v.x, v.y, v.z});
     }
   }
-  WorldHandle h, view;
-  ASSERT_EQ(cs_world_from_layered_triangles(vertices.data(), vertices.size() / 3, indices.data(), tris.size(),
-                                            layers.data(), &h.w),
-            CS_OK)
+  WorldHandle h;
+  ASSERT_EQ(create(vertices.data(), vertices.size() / 3, indices.data(), tris.size(), &h.w, layers.data()), CS_OK)
       << cs_last_error();
-  ASSERT_EQ(cs_world_with_layers(h.w, 1u | 2u, &view.w), CS_OK);
   const World world(tris, layers);
   const batches::Batches b = batches::make(world, 2000, 9);
-  const std::uint32_t masks[] = {0u, 1u, 2u, 4u, 1u | 4u, kAllLayers};  // 0 in a C record: every layer
-  auto cpp_mask = [](std::uint32_t m) { return m == 0 ? kAllLayers : m; };
-  for (const cs_world* handle : {static_cast<const cs_world*>(h.w), static_cast<const cs_world*>(view.w)}) {
+  const std::uint32_t masks[] = {0u, 1u, 2u, 4u, 1u | 4u, kAllLayers};  // 0: no layer, refused
+  for (const std::uint32_t batch_mask : {kAllLayers, 1u | 2u}) {
+    const bool narrowed = batch_mask != kAllLayers;
     SweepOptions options;
-    options.layers = handle == view.w ? 1u | 2u : kAllLayers;
+    options.layers = batch_mask;
     SCOPED_TRACE(options.layers);
     std::vector<cs_masked_sweep_query> queries;
     std::vector<SweepQuery> cpp_queries = b.sweeps;
     for (std::size_t i = 0; i < cpp_queries.size(); ++i) {
       queries.push_back({records::record(cpp_queries[i]), masks[i % 6]});
-      cpp_queries[i].layers = cpp_mask(masks[i % 6]);
+      cpp_queries[i].layers = masks[i % 6];
     }
     std::vector<cs_masked_ellipsoid_query> ellipsoids;
     std::vector<SweepEllipsoidQuery> cpp_ellipsoids = make_ellipsoid_workload(world, Workload::validate, 600, 3);
     for (std::size_t i = 0; i < cpp_ellipsoids.size(); ++i) {
       ellipsoids.push_back({records::record(cpp_ellipsoids[i]), masks[i % 6]});
-      cpp_ellipsoids[i].layers = cpp_mask(masks[i % 6]);
+      cpp_ellipsoids[i].layers = masks[i % 6];
     }
     for (int path : {CS_PATH_SIMD, CS_PATH_SCALAR, CS_PATH_BRUTE}) {
       options.path = SweepPath(path);
       std::vector<cs_sweep_hit> hits(queries.size());
       std::vector<std::uint8_t> status(queries.size(), 99);
-      ASSERT_EQ(cs_sweep_masked(handle, queries.data(), queries.size(), hits.data(), path, 0, status.data()), CS_OK);
+      cs_sweep_args args = sweep_args(queries.data(), queries.size(), hits.data(), std::uint32_t(path), 0, status.data());
+      args.masked = 1;
+      args.layer_mask = batch_mask;
+      ASSERT_EQ(cs_sweep(h.w, &args), CS_OK) << cs_last_error();
       std::vector<SweepHit> expected(queries.size());
       std::vector<Status> expected_status(queries.size());
       world.sweep(cpp_queries, expected, options, expected_status);
@@ -326,12 +331,18 @@ TEST(CApi, MasksOfQueriesAgentsAndClaimsAnswerAsTheCppApi) {
         const cs_sweep_hit want = records::record(expected[i]);
         ASSERT_EQ(std::memcmp(&hits[i], &want, sizeof want), 0) << "path " << path << ", query " << i;
         ASSERT_EQ(status[i], std::uint8_t(expected_status[i])) << i;
-        refused += status[i] == CS_STATUS_BAD_LAYERS;
+        if (masks[i % 6] == 0) {
+          ASSERT_NE(status[i], CS_STATUS_OK) << "a mask of 0 sees nothing, query " << i;
+        } else {
+          refused += status[i] == CS_STATUS_BAD_LAYERS;
+        }
       }
-      EXPECT_EQ(refused > 0, handle == view.w) << "mask 4 shares no layer with the view's 1, 2";
+      EXPECT_EQ(refused > 0, narrowed) << "mask 4 shares no layer with the batch's 1, 2";
       std::vector<cs_sweep_hit> e_hits(ellipsoids.size());
-      ASSERT_EQ(cs_sweep_ellipsoid_masked(handle, ellipsoids.data(), ellipsoids.size(), e_hits.data(), path, 0, nullptr),
-                CS_OK);
+      cs_sweep_args e_args = ellipsoid_args(ellipsoids.data(), ellipsoids.size(), e_hits.data(), std::uint32_t(path));
+      e_args.masked = 1;
+      e_args.layer_mask = batch_mask;
+      ASSERT_EQ(cs_sweep(h.w, &e_args), CS_OK) << cs_last_error();
       std::vector<SweepHit> e_expected(ellipsoids.size());
       world.sweep_ellipsoid(cpp_ellipsoids, e_expected, options);
       for (std::size_t i = 0; i < ellipsoids.size(); ++i) {
@@ -346,10 +357,12 @@ TEST(CApi, MasksOfQueriesAgentsAndClaimsAnswerAsTheCppApi) {
       const Agent& a = cpp_agents[i];
       agents.push_back({records::record(a.capsule), {a.displacement.x, a.displacement.y, a.displacement.z},
                         a.vertical_speed, a.id, masks[i % 6], 0 /* a capsule */, 0 /* probe */, {0, 0}, {}, 0});
-      cpp_agents[i].layers = cpp_mask(masks[i % 6]);
+      cpp_agents[i].layers = masks[i % 6];
     }
     std::vector<cs_move_result> moved(agents.size());
-    ASSERT_EQ(cs_move(handle, agents.data(), agents.size(), nullptr, moved.data(), 0), CS_OK) << cs_last_error();
+    cs_move_args margs = move_args(agents.data(), agents.size(), moved.data());
+    margs.layer_mask = batch_mask;
+    ASSERT_EQ(cs_move(h.w, &margs), CS_OK) << cs_last_error();
     std::vector<MoveResult> expected_moves(agents.size());
     std::vector<Status> move_status(agents.size());
     world.move(cpp_agents, MoveSettings{}, expected_moves, options, {}, move_status);
@@ -362,10 +375,12 @@ TEST(CApi, MasksOfQueriesAgentsAndClaimsAnswerAsTheCppApi) {
     for (std::size_t i = 0; i < cpp_claims.size(); ++i) {
       claims.push_back(records::record(cpp_claims[i]));
       claims.back().layers = masks[i % 6];
-      cpp_claims[i].layers = cpp_mask(masks[i % 6]);
+      cpp_claims[i].layers = masks[i % 6];
     }
     std::vector<cs_verdict> verdicts(claims.size());
-    ASSERT_EQ(cs_validate(handle, claims.data(), claims.size(), nullptr, verdicts.data(), 0), CS_OK) << cs_last_error();
+    cs_validate_args vargs = validate_args(claims.data(), claims.size(), nullptr, verdicts.data());
+    vargs.layer_mask = batch_mask;
+    ASSERT_EQ(cs_validate(h.w, &vargs), CS_OK) << cs_last_error();
     std::vector<Verdict> expected_verdicts(claims.size());
     world.validate(cpp_claims, ValidateSettings{}, expected_verdicts, options);
     for (std::size_t i = 0; i < claims.size(); ++i) {
@@ -389,7 +404,7 @@ TEST(CApi, EllipsoidAgentsAndTheirClaimsAnswerAsTheCppApi) {
     }
   }
   WorldHandle h;
-  ASSERT_EQ(cs_world_from_triangles(vertices.data(), vertices.size() / 3, indices.data(), arena.size(), &h.w), CS_OK);
+  ASSERT_EQ(create(vertices.data(), vertices.size() / 3, indices.data(), arena.size(), &h.w), CS_OK);
   const World world(arena);
   CrowdSettings cs;
   cs.agents = 600;
@@ -408,7 +423,8 @@ TEST(CApi, EllipsoidAgentsAndTheirClaimsAnswerAsTheCppApi) {
   for (const Agent& a : cpp_agents) agents.push_back(records::record(a));
   EXPECT_GT(std::count_if(agents.begin(), agents.end(), [](const cs_agent& a) { return a.grounded == 1; }), 400);
   std::vector<cs_move_result> moved(agents.size());
-  ASSERT_EQ(cs_move(h.w, agents.data(), agents.size(), nullptr, moved.data(), 0), CS_OK) << cs_last_error();
+  const cs_move_args margs = move_args(agents.data(), agents.size(), moved.data());
+  ASSERT_EQ(cs_move(h.w, &margs), CS_OK) << cs_last_error();
   std::vector<MoveResult> expected(agents.size());
   std::vector<Status> status(agents.size());
   world.move(cpp_agents, MoveSettings{}, expected, {}, {}, status);
@@ -428,7 +444,8 @@ TEST(CApi, EllipsoidAgentsAndTheirClaimsAnswerAsTheCppApi) {
   ValidateSettings cpp_vs;
   cpp_vs.max_speed = 2.f;
   std::vector<cs_verdict> verdicts(claims.size());
-  ASSERT_EQ(cs_validate(h.w, claims.data(), claims.size(), &vs, verdicts.data(), 0), CS_OK) << cs_last_error();
+  const cs_validate_args vargs = validate_args(claims.data(), claims.size(), &vs, verdicts.data());
+  ASSERT_EQ(cs_validate(h.w, &vargs), CS_OK) << cs_last_error();
   std::vector<Verdict> expected_verdicts(claims.size());
   world.validate(cpp_claims, cpp_vs, expected_verdicts);
   for (std::size_t i = 0; i < claims.size(); ++i) {
@@ -436,18 +453,18 @@ TEST(CApi, EllipsoidAgentsAndTheirClaimsAnswerAsTheCppApi) {
     ASSERT_EQ(std::memcmp(&verdicts[i], &want, sizeof want), 0) << "claim " << i;
   }
   agents[1].shape = 2;
-  EXPECT_EQ(cs_move(h.w, agents.data(), agents.size(), nullptr, moved.data(), 0), CS_ERROR_ARGUMENT);
+  EXPECT_EQ(cs_move(h.w, &margs), CS_ERROR_ARGUMENT);
   EXPECT_STREQ(cs_last_error(), "cs_move: agent 1: shape must be 0 (a capsule) or 1 (an ellipsoid)");
   agents[1].shape = 0;
   agents[4].grounded = 2;
-  EXPECT_EQ(cs_move(h.w, agents.data(), agents.size(), nullptr, moved.data(), 0), CS_ERROR_ARGUMENT);
+  EXPECT_EQ(cs_move(h.w, &margs), CS_ERROR_ARGUMENT);
   EXPECT_STREQ(cs_last_error(), "cs_move: agent 4: grounded must be 0 or 1");
   agents[4].grounded = 1;
   agents[6].reserved[1] = 3;
-  EXPECT_EQ(cs_move(h.w, agents.data(), agents.size(), nullptr, moved.data(), 0), CS_ERROR_ARGUMENT);
+  EXPECT_EQ(cs_move(h.w, &margs), CS_ERROR_ARGUMENT);
   EXPECT_STREQ(cs_last_error(), "cs_move: agent 6: reserved bytes must be 0");
   claims[3].shape = 9;
-  EXPECT_EQ(cs_validate(h.w, claims.data(), claims.size(), &vs, verdicts.data(), 0), CS_ERROR_ARGUMENT);
+  EXPECT_EQ(cs_validate(h.w, &vargs), CS_ERROR_ARGUMENT);
   EXPECT_STREQ(cs_last_error(), "cs_validate: move 3: shape must be 0 (a capsule) or 1 (an ellipsoid)");
 }
 
@@ -472,8 +489,7 @@ TEST(CApi, HeightfieldWorldsAnswerAsTheCppApi) {
   c.height_scale = terrain.height_scale, c.samples = terrain.samples.data(), c.holes = terrain.holes.data();
   c.layers = 4u;
   WorldHandle h;
-  ASSERT_EQ(cs_world_from_heightfield(&c, vertices.data(), vertices.size() / 3, indices.data(), buildings.size(),
-                                      layers.data(), &h.w),
+  ASSERT_EQ(create(vertices.data(), vertices.size() / 3, indices.data(), buildings.size(), &h.w, layers.data(), &c),
             CS_OK)
       << cs_last_error();
   Heightfield t = terrain;
@@ -485,7 +501,8 @@ TEST(CApi, HeightfieldWorldsAnswerAsTheCppApi) {
   for (const SweepQuery& q : b.sweeps) queries.push_back(records::record(q));
   for (int path : {CS_PATH_SIMD, CS_PATH_SCALAR, CS_PATH_BRUTE}) {
     std::vector<cs_sweep_hit> hits(queries.size());
-    ASSERT_EQ(cs_sweep_ex(h.w, queries.data(), queries.size(), hits.data(), path, 0, nullptr), CS_OK);
+    const cs_sweep_args args = sweep_args(queries.data(), queries.size(), hits.data(), std::uint32_t(path));
+    ASSERT_EQ(cs_sweep(h.w, &args), CS_OK);
     std::vector<SweepHit> expected(queries.size());
     world.sweep(b.sweeps, expected, on_path(SweepPath(path), 0));
     std::size_t terrain_hits = 0;
@@ -499,7 +516,8 @@ TEST(CApi, HeightfieldWorldsAnswerAsTheCppApi) {
   std::vector<cs_capsule> capsules;
   for (const Capsule& k : b.capsules) capsules.push_back(records::record(k));
   std::vector<cs_overlap_result> over(capsules.size());
-  ASSERT_EQ(cs_overlap(h.w, capsules.data(), capsules.size(), 0.05f, over.data(), 0), CS_OK) << cs_last_error();
+  const cs_overlap_args oargs = overlap_args(capsules.data(), capsules.size(), 0.05f, over.data());
+  ASSERT_EQ(cs_overlap(h.w, &oargs), CS_OK) << cs_last_error();
   std::vector<OverlapResult> expected_over(capsules.size());
   std::vector<Status> over_status(capsules.size());
   world.overlap(b.capsules, 0.05f, expected_over, {}, over_status);
@@ -511,18 +529,22 @@ TEST(CApi, HeightfieldWorldsAnswerAsTheCppApi) {
   // A heightmap file.
   const std::string png = temp_path("terrain.png");
   write_gray_png(png, terrain.columns, terrain.rows, terrain.samples, 16);
-  cs_heightmap_options o{};
+  cs_load_options heightmap;
+  cs_load_options_default(&heightmap);
+  heightmap.kind = CS_FILE_HEIGHTMAP;
+  cs_heightmap_options& o = heightmap.heightmap;
   o.cell_x = terrain.cell_x, o.cell_z = terrain.cell_z, o.height_scale = terrain.height_scale;
   o.origin[0] = terrain.origin.x, o.origin[1] = terrain.origin.y, o.origin[2] = terrain.origin.z;
   o.layers = 1u;
   WorldHandle from_file;
-  ASSERT_EQ(cs_world_load_heightmap(png.c_str(), &o, &from_file.w), CS_OK) << cs_last_error();
+  ASSERT_EQ(cs_world_load(png.c_str(), &heightmap, &from_file.w), CS_OK) << cs_last_error();
   Heightfield no_holes = terrain;
   no_holes.holes.clear();
   const World expected_world(no_holes);
   std::vector<cs_sweep_hit> hits(queries.size());
   std::vector<SweepHit> expected(queries.size());
-  ASSERT_EQ(cs_sweep(from_file.w, queries.data(), queries.size(), hits.data(), 0), CS_OK);
+  const cs_sweep_args file_args = sweep_args(queries.data(), queries.size(), hits.data());
+  ASSERT_EQ(cs_sweep(from_file.w, &file_args), CS_OK);
   expected_world.sweep(b.sweeps, expected);
   for (std::size_t i = 0; i < queries.size(); ++i) {
     const cs_sweep_hit want = records::record(expected[i]);
@@ -533,21 +555,21 @@ TEST(CApi, HeightfieldWorldsAnswerAsTheCppApi) {
   cs_world* none = reinterpret_cast<cs_world*>(&h);
   cs_heightfield bad = c;
   bad.heights = reinterpret_cast<const float*>(terrain.samples.data());
-  EXPECT_EQ(cs_world_from_heightfield(&bad, nullptr, 0, nullptr, 0, nullptr, &none), CS_ERROR_ARGUMENT);
+  EXPECT_EQ(create(nullptr, 0, nullptr, 0, &none, nullptr, &bad), CS_ERROR_ARGUMENT);
   EXPECT_EQ(none, nullptr);
   EXPECT_NE(std::string(cs_last_error()).find("exactly one of the two"), std::string::npos) << cs_last_error();
   bad = c;
   bad.layers = 0;
-  EXPECT_EQ(cs_world_from_heightfield(&bad, nullptr, 0, nullptr, 0, nullptr, &none), CS_ERROR_MESH);
+  EXPECT_EQ(create(nullptr, 0, nullptr, 0, &none, nullptr, &bad), CS_ERROR_MESH);
   EXPECT_NE(std::string(cs_last_error()).find("heightfield: its layer mask is 0"), std::string::npos) << cs_last_error();
   bad = c;
   bad.reserved = 1;
-  EXPECT_EQ(cs_world_from_heightfield(&bad, nullptr, 0, nullptr, 0, nullptr, &none), CS_ERROR_ARGUMENT);
+  EXPECT_EQ(create(nullptr, 0, nullptr, 0, &none, nullptr, &bad), CS_ERROR_ARGUMENT);
   bad = c;
   bad.columns = 1;
-  EXPECT_EQ(cs_world_from_heightfield(&bad, nullptr, 0, nullptr, 0, nullptr, &none), CS_ERROR_ARGUMENT);
+  EXPECT_EQ(create(nullptr, 0, nullptr, 0, &none, nullptr, &bad), CS_ERROR_ARGUMENT);
   EXPECT_NE(std::string(cs_last_error()).find("at least 2 x 2 samples"), std::string::npos) << cs_last_error();
-  EXPECT_EQ(cs_world_load_heightmap(kDungeon.c_str(), &o, &none), CS_ERROR_FILE);
+  EXPECT_EQ(cs_world_load(kDungeon.c_str(), &heightmap, &none), CS_ERROR_FILE);
   EXPECT_NE(std::string(cs_last_error()).find("recast_dungeon.obj: a raw float32 heightmap needs its size"),
             std::string::npos)
       << cs_last_error();
@@ -556,55 +578,17 @@ TEST(CApi, HeightfieldWorldsAnswerAsTheCppApi) {
 
 TEST(CApi, ThreadCountChangesNoByte) {
   WorldHandle h;
-  ASSERT_EQ(cs_world_load(kDungeon.c_str(), &h.w), CS_OK) << cs_last_error();
+  ASSERT_EQ(cs_world_load(kDungeon.c_str(), nullptr, &h.w), CS_OK) << cs_last_error();
   const World world(scenes::load("recast_dungeon.obj"));
   const batches::Batches b = batches::make(world, 4000, 2);
   std::vector<cs_sweep_query> queries;
   for (const SweepQuery& q : b.sweeps) queries.push_back(records::record(q));
   std::vector<cs_sweep_hit> one(queries.size()), all(queries.size());
-  ASSERT_EQ(cs_sweep(h.w, queries.data(), queries.size(), one.data(), 1), CS_OK);
-  ASSERT_EQ(cs_sweep(h.w, queries.data(), queries.size(), all.data(), 0), CS_OK);
+  const cs_sweep_args on_one = sweep_args(queries.data(), queries.size(), one.data(), CS_PATH_SIMD, 1);
+  const cs_sweep_args on_all = sweep_args(queries.data(), queries.size(), all.data(), CS_PATH_SIMD, 0);
+  ASSERT_EQ(cs_sweep(h.w, &on_one), CS_OK);
+  ASSERT_EQ(cs_sweep(h.w, &on_all), CS_OK);
   EXPECT_EQ(std::memcmp(one.data(), all.data(), one.size() * sizeof one[0]), 0);
-}
-
-// Every batch call refuses `threads` outside 0 .. CS_MAX_THREADS by code and message (past
-// 65,536 oneTBB crashed the process) and takes the limit itself.
-TEST(CApi, ThreadsOutsideTheLimitAreRefusedByName) {
-  EXPECT_EQ(CS_MAX_THREADS, kMaxThreads);
-  const float vertices[] = {-1, 0, -1, -1, 0, 1, 1, 0, 1, 1, 0, -1};
-  const uint32_t indices[] = {0, 1, 2, 0, 2, 3};
-  WorldHandle h;
-  ASSERT_EQ(cs_world_from_triangles(vertices, 4, indices, 2, &h.w), CS_OK) << cs_last_error();
-  const cs_sweep_query q{{{0, 2, 0}, {0, 2, 0}, 0.5f}, {0, -3, 0}};
-  const cs_ellipsoid_query e{{0, 2, 0}, {0.3f, 0.5f, 0.3f}, {0, -3, 0}};
-  const cs_agent agent{};
-  const cs_claimed_move claim{};
-  const cs_capsule capsule{{0, 2, 0}, {0, 3, 0}, 0.5f};
-  cs_sweep_hit hit;
-  cs_move_result moved;
-  cs_verdict verdict;
-  cs_overlap_result overlap;
-  const auto every_call = [&](int threads) {
-    return std::vector<int>{
-        cs_sweep(h.w, &q, 1, &hit, threads),
-        cs_sweep_ex(h.w, &q, 1, &hit, CS_PATH_SCALAR, threads, nullptr),
-        cs_sweep_ellipsoid(h.w, &e, 1, &hit, CS_PATH_SIMD, threads, nullptr),
-        cs_move(h.w, &agent, 1, nullptr, &moved, threads),
-        cs_validate(h.w, &claim, 1, nullptr, &verdict, threads),
-        cs_overlap(h.w, &capsule, 1, 0.f, &overlap, threads),
-    };
-  };
-  for (const int threads : {CS_MAX_THREADS + 1, 65537, -1}) {
-    const std::vector<int> codes = every_call(threads);
-    for (std::size_t call = 0; call < codes.size(); ++call) {
-      EXPECT_EQ(codes[call], CS_ERROR_ARGUMENT) << "call " << call << ", threads " << threads;
-    }
-    // The message of the last call names the argument, the limit and the count.
-    const std::string message = cs_last_error();
-    EXPECT_NE(message.find("cs_overlap: threads must be from 0 (every core) to 1024"), std::string::npos) << message;
-    EXPECT_NE(message.find("got " + std::to_string(threads)), std::string::npos) << message;
-  }
-  for (const int code : every_call(CS_MAX_THREADS)) EXPECT_EQ(code, CS_OK) << cs_last_error();
 }
 
 TEST(CApi, BuildsAWorldFromVerticesAndIndices) {
@@ -612,155 +596,19 @@ TEST(CApi, BuildsAWorldFromVerticesAndIndices) {
   const float vertices[] = {-1, 0, -1, -1, 0, 1, 1, 0, 1, 1, 0, -1};
   const uint32_t indices[] = {0, 1, 2, 0, 2, 3};
   WorldHandle h;
-  ASSERT_EQ(cs_world_from_triangles(vertices, 4, indices, 2, &h.w), CS_OK) << cs_last_error();
+  ASSERT_EQ(create(vertices, 4, indices, 2, &h.w), CS_OK) << cs_last_error();
   EXPECT_EQ(cs_world_triangle_count(h.w), 2u);
   // A sphere of radius 0.5 falling from y = 2 by 3 m touches the floor after 1.5 m: t = 0.5.
   const cs_sweep_query q{{{0.2f, 2, 0.1f}, {0.2f, 2, 0.1f}, 0.5f}, {0, -3, 0}};
   cs_sweep_hit hit;
-  ASSERT_EQ(cs_sweep(h.w, &q, 1, &hit, 1), CS_OK);
+  const cs_sweep_args args = sweep_args(&q, 1, &hit, CS_PATH_SIMD, 1);
+  ASSERT_EQ(cs_sweep(h.w, &args), CS_OK);
   EXPECT_EQ(hit.hit, CS_HIT);
   EXPECT_NEAR(hit.t, 0.5f, 1e-6f);
   EXPECT_LE(hit.t, 0.5f);  // never past the contact
   EXPECT_EQ(hit.feature, CS_FEATURE_FACE);
   EXPECT_NEAR(hit.normal[1], 1.f, 1e-6f);
   EXPECT_LT(hit.triangle, 2u);
-}
-
-TEST(CApi, RefusesBadCallsWithACodeAndAMessage) {
-  cs_world* w = reinterpret_cast<cs_world*>(0x1);
-  EXPECT_EQ(cs_world_load("/no/such/level.obj", &w), CS_ERROR_FILE);
-  EXPECT_EQ(w, nullptr);
-  EXPECT_NE(std::string(cs_last_error()).find("/no/such/level.obj"), std::string::npos) << cs_last_error();
-  EXPECT_EQ(cs_world_load(nullptr, &w), CS_ERROR_ARGUMENT);
-
-  const float vertices[] = {0, 0, 0, 1, 0, 0, 0, 0, 1};
-  const uint32_t bad[] = {0, 1, 2, 0, 2, 3};
-  EXPECT_EQ(cs_world_from_triangles(vertices, 3, bad, 2, &w), CS_ERROR_ARGUMENT);
-  EXPECT_NE(std::string(cs_last_error()).find("triangle 1 names vertex 3"), std::string::npos) << cs_last_error();
-  const float nan_vertices[] = {0, 0, 0, NAN, 0, 0, 0, 0, 1};
-  EXPECT_EQ(cs_world_from_triangles(nan_vertices, 3, bad, 1, &w), CS_ERROR_MESH);
-  EXPECT_NE(std::string(cs_last_error()).find("triangle 0"), std::string::npos) << cs_last_error();
-  EXPECT_EQ(cs_world_from_triangles(vertices, 3, bad, 0, &w), CS_ERROR_ARGUMENT);
-
-  WorldHandle h;
-  ASSERT_EQ(cs_world_from_triangles(vertices, 3, bad, 1, &h.w), CS_OK);
-  EXPECT_STREQ(cs_last_error(), "");  // a call that succeeds clears the message
-  cs_sweep_query q{};
-  cs_sweep_hit hit;
-  EXPECT_EQ(cs_sweep(nullptr, &q, 1, &hit, 0), CS_ERROR_ARGUMENT);
-  EXPECT_EQ(cs_sweep(h.w, nullptr, 1, &hit, 0), CS_ERROR_ARGUMENT);
-  EXPECT_EQ(cs_sweep(h.w, &q, 1, &hit, -1), CS_ERROR_ARGUMENT);
-  EXPECT_EQ(cs_sweep(h.w, nullptr, 0, nullptr, 0), CS_OK);  // an empty batch
-  EXPECT_EQ(cs_sweep_ex(h.w, &q, 1, &hit, 7, 0, nullptr), CS_ERROR_ARGUMENT);
-  EXPECT_NE(std::string(cs_last_error()).find("unknown path 7"), std::string::npos);
-  cs_capsule c{};
-  cs_overlap_result o;
-  EXPECT_EQ(cs_overlap(h.w, &c, 1, -1.f, &o, 0), CS_ERROR_ARGUMENT);  // a negative clearance
-  EXPECT_NE(std::string(cs_last_error()).find("clearance"), std::string::npos) << cs_last_error();
-  cs_world_free(nullptr);  // allowed
-}
-
-TEST(CApi, TheLastErrorBelongsToTheThreadThatFailed) {
-  cs_world* w = nullptr;
-  ASSERT_EQ(cs_world_load("/no/such/a.obj", &w), CS_ERROR_FILE);
-  std::string other;
-  std::thread t([&] {
-    cs_world* v = nullptr;
-    cs_world_load("/no/such/b.obj", &v);
-    other = cs_last_error();
-  });
-  t.join();
-  EXPECT_NE(other.find("b.obj"), std::string::npos);
-  EXPECT_NE(std::string(cs_last_error()).find("a.obj"), std::string::npos);
-}
-
-// What capsweep_c.h promises of the pointers: a view holds the world's memory itself (either
-// handle may be freed first); a call that fails to make a world leaves *out NULL; the last
-// error is kept by the calls that return no code, and cleared by the next that succeeds.
-TEST(CApi, AViewOutlivesTheHandleItWasMadeFrom) {
-  const float vertices[] = {-1, 0, -1, -1, 0, 1, 1, 0, 1, 1, 0, -1};
-  const uint32_t indices[] = {0, 1, 2, 0, 2, 3};
-  cs_world* world = nullptr;
-  ASSERT_EQ(cs_world_from_triangles(vertices, 4, indices, 2, &world), CS_OK) << cs_last_error();
-  WorldHandle view;
-  ASSERT_EQ(cs_world_with_layers(world, CS_ALL_LAYERS, &view.w), CS_OK) << cs_last_error();
-  cs_world_free(world);
-  EXPECT_EQ(cs_world_triangle_count(view.w), 2u);
-  const cs_sweep_query q{{{0.2f, 2, 0.1f}, {0.2f, 2, 0.1f}, 0.5f}, {0, -3, 0}};
-  cs_sweep_hit hit;
-  ASSERT_EQ(cs_sweep(view.w, &q, 1, &hit, 1), CS_OK) << cs_last_error();
-  EXPECT_EQ(hit.hit, CS_HIT);
-}
-
-TEST(CApi, AWorldThatIsNotMadeLeavesOutNull) {
-  const auto stale = [] { return reinterpret_cast<cs_world*>(0x1); };
-  cs_world* out = stale();
-  EXPECT_EQ(cs_world_load(nullptr, &out), CS_ERROR_ARGUMENT);
-  EXPECT_EQ(out, nullptr);
-  out = stale();
-  EXPECT_EQ(cs_world_load_heightmap(nullptr, nullptr, &out), CS_ERROR_ARGUMENT);
-  EXPECT_EQ(out, nullptr);
-  out = stale();
-  EXPECT_EQ(cs_world_from_heightfield(nullptr, nullptr, 0, nullptr, 0, nullptr, &out), CS_ERROR_ARGUMENT);
-  EXPECT_EQ(out, nullptr);
-  out = stale();
-  EXPECT_EQ(cs_world_with_layers(nullptr, 1, &out), CS_ERROR_ARGUMENT);
-  EXPECT_EQ(out, nullptr);
-  const float vertices[] = {-1, 0, -1, -1, 0, 1, 1, 0, 1};
-  const uint32_t indices[] = {0, 1, 2};
-  WorldHandle h;
-  ASSERT_EQ(cs_world_from_triangles(vertices, 3, indices, 1, &h.w), CS_OK) << cs_last_error();
-  out = stale();
-  EXPECT_EQ(cs_world_with_layers(h.w, 0, &out), CS_ERROR_ARGUMENT);  // a mask of no layer
-  EXPECT_EQ(out, nullptr);
-  EXPECT_EQ(cs_world_with_layers(h.w, 1, nullptr), CS_ERROR_ARGUMENT);
-  EXPECT_NE(std::string(cs_last_error()).find("out is NULL"), std::string::npos) << cs_last_error();
-}
-
-TEST(CApi, TheLastErrorIsKeptUntilTheNextCallThatReturnsACode) {
-  WorldHandle h;
-  const float vertices[] = {-1, 0, -1, -1, 0, 1, 1, 0, 1};
-  const uint32_t indices[] = {0, 1, 2};
-  ASSERT_EQ(cs_world_from_triangles(vertices, 3, indices, 1, &h.w), CS_OK);
-  cs_world* w = nullptr;
-  ASSERT_EQ(cs_world_load("/no/such/kept.obj", &w), CS_ERROR_FILE);
-  cs_move_settings m;
-  cs_validate_settings v;
-  cs_version();
-  cs_world_triangle_count(h.w);
-  cs_move_settings_default(&m);
-  cs_validate_settings_default(&v);
-  cs_world_free(nullptr);
-  EXPECT_NE(std::string(cs_last_error()).find("kept.obj"), std::string::npos) << cs_last_error();
-  cs_sweep_hit hit;
-  const cs_sweep_query q{};
-  ASSERT_EQ(cs_sweep(h.w, &q, 1, &hit, 1), CS_OK);
-  EXPECT_STREQ(cs_last_error(), "");
-}
-
-TEST(CApi, LoadsASnapshotButRefusesSceneOptionsOnIt) {
-  const std::string path = temp_path("arena.cwsw");
-  save_snapshot(World(make_arena()), "@arena", path);
-  WorldHandle h;
-  ASSERT_EQ(cs_world_load(path.c_str(), &h.w), CS_OK) << cs_last_error();
-  EXPECT_EQ(cs_world_triangle_count(h.w), make_arena().size());
-  cs_world* scaled = nullptr;
-  EXPECT_EQ(cs_world_load_scene(path.c_str(), 2.f, 0, &scaled), CS_ERROR_ARGUMENT);
-  EXPECT_NE(std::string(cs_last_error()).find("snapshot"), std::string::npos) << cs_last_error();
-  std::remove(path.c_str());
-}
-
-TEST(CApi, DefaultSettingsAreTheCppDefaults) {
-  cs_move_settings m;
-  cs_move_settings_default(&m);
-  const MoveSettings d;
-  EXPECT_EQ(m.skin, d.skin);
-  EXPECT_EQ(m.step_height, d.step_height);
-  EXPECT_EQ(m.agents_collide, 1);
-  cs_validate_settings v;
-  cs_validate_settings_default(&v);
-  EXPECT_EQ(v.tolerance, ValidateSettings{}.tolerance);
-  EXPECT_STREQ(cs_version(), CAPSWEEP_VERSION_STRING);
 }
 
 }  // namespace
