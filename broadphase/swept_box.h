@@ -5,12 +5,12 @@
 
 #include <cmath>
 
-#include <emmintrin.h>
 #include <xsimd/xsimd.hpp>
 
 #include <capsweep/shapes.h>
 
-#include "broadphase/child_entry.h"
+#include "simd/box_entry_kernel.h"
+#include "simd/child_entry.h"
 
 namespace capsweep {
 
@@ -53,31 +53,21 @@ struct SweptBox {
 
 // The slab test of one swept box against four boxes at once (SoA, 16-byte aligned): bit k of
 // the answer is set when box k is entered at a time <= limit, and near[k] is that time. The
-// heightfield's walk (terrain_walk.h) tests its cells with it; the BVH's nodes use child_entry.h,
-// the same arithmetic eight boxes wide.
+// heightfield's walk (terrain_walk.h) tests its cells with it; the BVH's nodes (child_entry.h)
+// run the same kernel (simd/box_entry_kernel.h) eight boxes wide.
 class SweptBoxTest {
  public:
   using F = xsimd::batch<float, xsimd::sse2>;  // baseline x86-64: four boxes per compare
   explicit SweptBoxTest(const SweptBox& s) : SweptBoxTest(child_entry_planes(s)) {}
-  explicit SweptBoxTest(const ChildEntryPlanes& p)
-      : lo_x(p.lo[0]), lo_y(p.lo[1]), lo_z(p.lo[2]), hi_x(p.hi[0]), hi_y(p.hi[1]), hi_z(p.hi[2]),
-        ix(p.inv_d[0]), iy(p.inv_d[1]), iz(p.inv_d[2]) {}
+  explicit SweptBoxTest(const ChildEntryPlanes& p) : planes_(p) {}
 
   unsigned enter(const float* min_x, const float* min_y, const float* min_z, const float* max_x, const float* max_y,
                  const float* max_z, float limit, float near[4]) const {
-    const F lx = (F::load_aligned(min_x) - lo_x) * ix, ux = (F::load_aligned(max_x) - hi_x) * ix;
-    const F ly = (F::load_aligned(min_y) - lo_y) * iy, uy = (F::load_aligned(max_y) - hi_y) * iy;
-    const F lz = (F::load_aligned(min_z) - lo_z) * iz, uz = (F::load_aligned(max_z) - hi_z) * iz;
-    const F zero(0.f), one(1.f);
-    const F t_near = xsimd::max(xsimd::max(xsimd::min(lx, ux), xsimd::min(ly, uy)), xsimd::max(xsimd::min(lz, uz), zero));
-    const F t_far = xsimd::min(xsimd::min(xsimd::max(lx, ux), xsimd::max(ly, uy)), xsimd::min(xsimd::max(lz, uz), one));
-    const auto entered = (t_near <= t_far) && (t_near <= F(limit));
-    t_near.store_unaligned(near);
-    return unsigned(_mm_movemask_ps(entered));
+    return kernel::enter_boxes(planes_, min_x, min_y, min_z, max_x, max_y, max_z, limit, near);
   }
 
  private:
-  F lo_x, lo_y, lo_z, hi_x, hi_y, hi_z, ix, iy, iz;
+  kernel::BoxEntryPlanes<F> planes_;
 };
 
 }  // namespace capsweep

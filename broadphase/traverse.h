@@ -10,7 +10,7 @@
 #include <capsweep/shapes.h>
 
 #include "broadphase/bvh.h"
-#include "broadphase/child_entry.h"
+#include "simd/child_entry.h"
 #include "broadphase/swept_box.h"
 #include "core/assert.h"
 

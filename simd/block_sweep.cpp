@@ -53,14 +53,10 @@ void limit_block_query(BlockQuery& q, double t) {
 
 namespace {
 
-const BlockSweepVariant kAvx512{"avx512f", kernel::block_sweep_avx512f, kernel::block_live_avx512f, kernel::block_pooled_avx512f,
-                                kernel::complete_normals_avx512f, kernel::kernel_group_avx512f()};
-const BlockSweepVariant kAvx2{"avx2", kernel::block_sweep_avx2, kernel::block_live_avx2, kernel::block_pooled_avx2,
-                              kernel::complete_normals_avx2, kernel::kernel_group_avx2()};
-const BlockSweepVariant kSse42{"sse4_2", kernel::block_sweep_sse4_2, kernel::block_live_sse4_2, kernel::block_pooled_sse4_2,
-                               kernel::complete_normals_sse4_2, kernel::kernel_group_sse4_2()};
-const BlockSweepVariant kSse2{"sse2", kernel::block_sweep_sse2, kernel::block_live_sse2, kernel::block_pooled_sse2,
-                              kernel::complete_normals_sse2, kernel::kernel_group_sse2()};
+const BlockSweepVariant kAvx512 = kernel::avx512f_variant();
+const BlockSweepVariant kAvx2 = kernel::avx2_variant();
+const BlockSweepVariant kSse42 = kernel::sse4_2_variant();
+const BlockSweepVariant kSse2 = kernel::sse2_variant();
 
 // xsimd::dispatch calls this with the best architecture of the list that the CPU runs.
 struct PickVariant {

@@ -4,20 +4,8 @@
 
 namespace capsweep::kernel {
 
-bool block_sweep_avx512f(const KernelBlock& block, const BlockQuery& query, BlockHits& hits) {
-  return sweep_block<xsimd::batch<double, xsimd::avx512f>>(block, query, hits);
+BlockSweepVariant avx512f_variant() {
+  return make_variant<xsimd::batch<double, xsimd::avx512f>, xsimd::batch<float, xsimd::avx2>>("avx512f");
 }
-
-bool block_pooled_avx512f(const KernelBlock& block, const LaneQueries& queries, BlockHits& hits) {
-  return sweep_pooled<xsimd::batch<double, xsimd::avx512f>>(block, queries, hits);
-}
-
-std::uint32_t block_live_avx512f(const TriangleBlock& block, const BlockQuery& query) {
-  return live_lanes<xsimd::batch<float, xsimd::avx2>>(block, query);
-}
-
-int kernel_group_avx512f() { return lane_count<xsimd::batch<double, xsimd::avx512f>>(); }
-
-void complete_normals_avx512f(KernelBlock& block) { complete_normals<xsimd::batch<double, xsimd::avx512f>>(block); }
 
 }  // namespace capsweep::kernel

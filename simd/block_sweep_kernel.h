@@ -597,6 +597,13 @@ void complete_normals(KernelBlock& b) {
   }
 }
 
+// The variant of the translation unit's ISA (block_sweep_<isa>.cpp): the full kernel over double
+// batches D, the rejection stage over float batches F.
+template <class D, class F>
+BlockSweepVariant make_variant(const char* isa) {
+  return {isa, sweep_block<D>, live_lanes<F>, sweep_pooled<D>, complete_normals<D>, lane_count<D>()};
+}
+
 #undef CAPSWEEP_INLINE
 
 }  // namespace

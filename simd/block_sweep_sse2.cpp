@@ -4,20 +4,8 @@
 
 namespace capsweep::kernel {
 
-bool block_sweep_sse2(const KernelBlock& block, const BlockQuery& query, BlockHits& hits) {
-  return sweep_block<xsimd::batch<double, xsimd::sse2>>(block, query, hits);
+BlockSweepVariant sse2_variant() {
+  return make_variant<xsimd::batch<double, xsimd::sse2>, xsimd::batch<float, xsimd::sse2>>("sse2");
 }
-
-bool block_pooled_sse2(const KernelBlock& block, const LaneQueries& queries, BlockHits& hits) {
-  return sweep_pooled<xsimd::batch<double, xsimd::sse2>>(block, queries, hits);
-}
-
-std::uint32_t block_live_sse2(const TriangleBlock& block, const BlockQuery& query) {
-  return live_lanes<xsimd::batch<float, xsimd::sse2>>(block, query);
-}
-
-int kernel_group_sse2() { return lane_count<xsimd::batch<double, xsimd::sse2>>(); }
-
-void complete_normals_sse2(KernelBlock& block) { complete_normals<xsimd::batch<double, xsimd::sse2>>(block); }
 
 }  // namespace capsweep::kernel

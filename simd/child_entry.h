@@ -1,17 +1,17 @@
 // The slab test of a swept box against the eight child boxes of a BVH node, the walk's step
-// (traverse.h). One function per instruction set, picked once, and a scalar twin: every variant
-// gives the same bits and the same entry times, so the walk visits the same leaves in the same
-// order whichever runs. Internal to broadphase/.
+// (broadphase/traverse.h). One kernel (box_entry_kernel.h) compiled per instruction set, picked
+// once, and a scalar twin: every variant gives the same bits and the same entry times, so the walk
+// visits the same leaves in the same order whichever runs.
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
-#include "broadphase/bvh.h"
+#include "simd/wide_node.h"
 
 namespace capsweep {
 
-// A swept box (traverse.h: SweptBox) as the test reads it: a child box grown by the half
+// A swept box (broadphase/swept_box.h: SweptBox) as the test reads it: a child box grown by the half
 // extents h is entered along c -> c + d at (min - (c + h)) / d and left at (max - (c - h)) / d
 // per axis, the divisions done once as products with inv_d.
 struct ChildEntryPlanes {

@@ -1,12 +1,11 @@
-#include "broadphase/child_entry.h"
+#include "simd/child_entry.h"
 
 #include <string_view>
 
-#include <emmintrin.h>
 #include <xsimd/xsimd.hpp>
 
-#include "broadphase/swept_box.h"
 #include "simd/block_sweep.h"
+#include "simd/box_entry_kernel.h"
 
 namespace capsweep {
 
@@ -33,18 +32,7 @@ unsigned child_entry_scalar(const ChildEntryPlanes& p, const WideNode& n, float 
 }
 
 unsigned child_entry_sse2(const ChildEntryPlanes& p, const WideNode& n, float limit, float* near) {
-  // The heightfield's four-box test (traverse.h) on each half, then the unused slots dropped.
-  static_assert(WideNode::kWidth == 8);
-  const SweptBoxTest test(p);
-  unsigned bits = 0;
-  for (int first : {0, 4}) {
-    const unsigned entered = test.enter(n.min_x + first, n.min_y + first, n.min_z + first, n.max_x + first,
-                                        n.max_y + first, n.max_z + first, limit, near + first);
-    const __m128i empty = _mm_cmpeq_epi32(_mm_load_si128(reinterpret_cast<const __m128i*>(n.child + first)),
-                                          _mm_set1_epi32(-1));
-    bits |= (entered & ~unsigned(_mm_movemask_ps(_mm_castsi128_ps(empty)))) << first;
-  }
-  return bits;
+  return kernel::child_entry<xsimd::batch<float, xsimd::sse2>>(p, n, limit, near);
 }
 
 ChildEntryFn best_child_entry() {

@@ -1,7 +1,7 @@
 // The walk's step: every variant of child_entry gives its scalar twin's bits and entry times, bit
 // for bit, on random and adversarial nodes; the twin keeps every child the swept box enters
 // before the limit (against the same slab test in double), and never reports an unused slot.
-#include "broadphase/child_entry.h"
+#include "simd/child_entry.h"
 
 #include <gtest/gtest.h>
 
@@ -14,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-#include "broadphase/traverse.h"
+#include "broadphase/swept_box.h"
 #include "core/random.h"
 #include "simd/block_sweep.h"
 
