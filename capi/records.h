@@ -11,6 +11,7 @@
 #include <capsweep/world.h>
 
 #include "io/result_record.h"
+#include "io/query_format.h"
 
 namespace capsweep::records {
 

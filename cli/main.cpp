@@ -28,6 +28,7 @@
 #include "tools/builtin_scene.h"
 #include "tools/heightmaps.h"
 #include "tools/workloads.h"
+#include "io/query_format.h"
 
 namespace capsweep {
 

@@ -19,6 +19,7 @@
 #include "core/body.h"
 #include <capsweep/query_file.h>
 #include "simd/block_sweep.h"
+#include "io/query_format.h"
 
 namespace capsweep {
 

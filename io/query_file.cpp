@@ -12,6 +12,7 @@
 
 #include "io/atomic_file.h"
 #include "io/result_record.h"
+#include "io/query_format.h"
 
 namespace capsweep {
 
@@ -302,89 +303,109 @@ void write_queries(const std::string& path, const std::vector<SweepQuery>& queri
   write_file(path, out, inputs);
 }
 
+struct QueryWriter::State {
+  std::string path;
+  QueryRecords records;
+  std::unique_ptr<AtomicFile> file;
+  std::string buffer;
+  std::uint64_t count = 0;
+  bool finished = false;
+
+  void flush();
+  bool take_mask(std::uint32_t layers, bool masked) const;
+};
+
 QueryWriter::QueryWriter(const std::string& path, std::span<const std::string> inputs, QueryRecords records)
-    : path_(path), records_(records) {
+    : state_(std::make_unique<State>()) {
+  State& s = *state_;
+  s.path = path;
+  s.records = records;
   try {
-    file_ = std::make_unique<AtomicFile>(path, inputs);
+    s.file = std::make_unique<AtomicFile>(path, inputs);
   } catch (const OutputError& e) {
     throw FormatError(e.what());
   }
   switch (records) {
-    case QueryRecords::sweeps: buffer_ = header(kQueryMagic, 0, kQueryBytes); break;
-    case QueryRecords::claimed_moves: buffer_ = header(kQueryMagic, 0, kClaimedMoveBytes, kClaimedMoveVersion); break;
-    case QueryRecords::masked_sweeps: buffer_ = header(kQueryMagic, 0, kMaskedQueryBytes, kMaskedQueryVersion); break;
+    case QueryRecords::sweeps: s.buffer = header(kQueryMagic, 0, kQueryBytes); break;
+    case QueryRecords::claimed_moves: s.buffer = header(kQueryMagic, 0, kClaimedMoveBytes, kClaimedMoveVersion); break;
+    case QueryRecords::masked_sweeps: s.buffer = header(kQueryMagic, 0, kMaskedQueryBytes, kMaskedQueryVersion); break;
     case QueryRecords::masked_claimed_moves:
-      buffer_ = header(kQueryMagic, 0, kMaskedClaimedMoveBytes, kMaskedClaimedMoveVersion);
+      s.buffer = header(kQueryMagic, 0, kMaskedClaimedMoveBytes, kMaskedClaimedMoveVersion);
       break;
     case QueryRecords::shaped_claimed_moves:
-      buffer_ = header(kQueryMagic, 0, kShapedClaimedMoveBytes, kShapedClaimedMoveVersion);
+      s.buffer = header(kQueryMagic, 0, kShapedClaimedMoveBytes, kShapedClaimedMoveVersion);
       break;
   }
 }
 
-QueryWriter::~QueryWriter() = default;  // unfinished: the temporary file goes with file_
+QueryWriter::~QueryWriter() = default;  // unfinished: the temporary file goes with State::file
 
-void QueryWriter::flush() {
+std::uint64_t QueryWriter::count() const { return state_->count; }
+
+void QueryWriter::State::flush() {
   try {
-    file_->write(buffer_);
+    file->write(buffer);
   } catch (const OutputError& e) {
     throw FormatError(e.what());
   }
-  buffer_.clear();
+  buffer.clear();
 }
 
 // The mask a record of this writer carries, after checking it fits: an unmasked file holds
 // masks of every layer only, and no file holds 0.
-bool QueryWriter::take_mask(std::uint32_t layers, bool masked) const {
-  if (layers == 0) throw std::invalid_argument(path_ + ": record " + std::to_string(count_) + " has a layer mask of 0");
+bool QueryWriter::State::take_mask(std::uint32_t layers, bool masked) const {
+  if (layers == 0) throw std::invalid_argument(path + ": record " + std::to_string(count) + " has a layer mask of 0");
   if (!masked && layers != kAllLayers) {
-    throw std::invalid_argument(path_ + ": record " + std::to_string(count_) +
+    throw std::invalid_argument(path + ": record " + std::to_string(count) +
                                 " sees fewer than every layer: write it to a masked version (4 or 5)");
   }
   return masked;
 }
 
 void QueryWriter::add(const SweepQuery& q) {
-  if (records_ != QueryRecords::sweeps && records_ != QueryRecords::masked_sweeps) {
+  State& s = *state_;
+  if (s.records != QueryRecords::sweeps && s.records != QueryRecords::masked_sweeps) {
     throw std::logic_error("QueryWriter: a claimed-move file takes ClaimedMove");
   }
-  store_query(buffer_, q);
-  if (take_mask(q.layers, records_ == QueryRecords::masked_sweeps)) store(buffer_, q.layers);
-  ++count_;
-  if (buffer_.size() >= (1u << 20)) flush();
+  store_query(s.buffer, q);
+  if (s.take_mask(q.layers, s.records == QueryRecords::masked_sweeps)) store(s.buffer, q.layers);
+  ++s.count;
+  if (s.buffer.size() >= (1u << 20)) s.flush();
 }
 
 void QueryWriter::add(const ClaimedMove& m) {
-  if (records_ != QueryRecords::claimed_moves && records_ != QueryRecords::masked_claimed_moves &&
-      records_ != QueryRecords::shaped_claimed_moves) {
+  State& s = *state_;
+  if (s.records != QueryRecords::claimed_moves && s.records != QueryRecords::masked_claimed_moves &&
+      s.records != QueryRecords::shaped_claimed_moves) {
     throw std::logic_error("QueryWriter: a sweep file takes SweepQuery");
   }
-  const bool shaped = records_ == QueryRecords::shaped_claimed_moves;
+  const bool shaped = s.records == QueryRecords::shaped_claimed_moves;
   if (!shaped && m.shape != AgentShape::capsule) {
-    throw std::invalid_argument(path_ + ": record " + std::to_string(count_) +
+    throw std::invalid_argument(s.path + ": record " + std::to_string(s.count) +
                                 " is an ellipsoid agent's move: write it to version 7");
   }
-  store_move(buffer_, m, shaped);
-  if (take_mask(m.layers, records_ != QueryRecords::claimed_moves)) store(buffer_, m.layers);
+  store_move(s.buffer, m, shaped);
+  if (s.take_mask(m.layers, s.records != QueryRecords::claimed_moves)) store(s.buffer, m.layers);
   if (shaped) {
     const Ellipsoid e = m.shape == AgentShape::ellipsoid ? m.ellipsoid : Ellipsoid{};
-    for (float v : {e.centre.x, e.centre.y, e.centre.z, e.radii.x, e.radii.y, e.radii.z}) store(buffer_, v);
+    for (float v : {e.centre.x, e.centre.y, e.centre.z, e.radii.x, e.radii.y, e.radii.z}) store(s.buffer, v);
   }
-  ++count_;
-  if (buffer_.size() >= (1u << 20)) flush();
+  ++s.count;
+  if (s.buffer.size() >= (1u << 20)) s.flush();
 }
 
 void QueryWriter::finish() {
-  flush();
+  State& s = *state_;
+  s.flush();
   std::string count;
-  store(count, count_);
+  store(count, s.count);
   try {
-    file_->write_at(8, count);
-    file_->commit();
+    s.file->write_at(8, count);
+    s.file->commit();
   } catch (const OutputError& e) {
     throw FormatError(e.what());
   }
-  finished_ = true;
+  s.finished = true;
 }
 
 std::uint8_t hit_code(const SweepHit& hit) { return hit.hit ? (hit.t == 0.f ? 2 : 1) : 0; }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <capsweep/query_file.h>
+#include "io/query_format.h"
 
 namespace capsweep {
 

@@ -25,6 +25,7 @@
 #include "capi/records.h"
 #include "capi/world_handle.h"
 #include "tools/builtin_scene.h"
+#include "io/query_format.h"
 
 namespace py = pybind11;
 

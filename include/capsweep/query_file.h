@@ -1,5 +1,5 @@
-// The CWSQ (queries, versions 1 to 7) and CWSR (results, version 1) file formats; see
-// docs/FORMATS.md.
+// Reading and writing the CWSQ (queries, versions 1 to 7) and CWSR (results, version 1) files;
+// docs/FORMATS.md says what their bytes are.
 // Little-endian, fixed-size records, so that recorded moves and benchmarks are reproducible
 // with any tool.
 #pragma once
@@ -14,49 +14,6 @@
 #include <capsweep/world.h>
 
 namespace capsweep {
-
-inline constexpr std::uint32_t kQueryMagic = 0x51535743;   // "CWSQ"
-inline constexpr std::uint32_t kResultMagic = 0x52535743;  // "CWSR"
-inline constexpr std::uint32_t kFormatVersion = 1;
-inline constexpr std::size_t kHeaderBytes = 16;
-inline constexpr std::size_t kQueryBytes = 40;
-inline constexpr std::size_t kResultBytes = 40;
-// CWSQ version 2: every record is a claimed move, the version 1 record followed by the server's
-// state (dt, vertical speed, grounded): 52 bytes, a cs_claimed_move of the C API.
-inline constexpr std::uint32_t kClaimedMoveVersion = 2;
-inline constexpr std::size_t kClaimedMoveBytes = 52;
-// CWSQ version 3: every record is an ellipsoid sweep (centre, radii, motion): 36 bytes, a
-// cs_ellipsoid_query of the C API. Answered into an ordinary CWSR file.
-inline constexpr std::uint32_t kEllipsoidVersion = 3;
-inline constexpr std::size_t kEllipsoidQueryBytes = 36;
-// Versions 4, 5 and 6: the records of versions 1, 2 and 3, each followed by a u32 layer mask
-// (the layers that query, claim or ellipsoid sees, never 0): cs_masked_sweep_query,
-// cs_claimed_move and cs_masked_ellipsoid_query of the C API. Files of versions 1 to 3 read as
-// masks of every layer.
-inline constexpr std::uint32_t kMaskedQueryVersion = 4;
-inline constexpr std::size_t kMaskedQueryBytes = 44;
-inline constexpr std::uint32_t kMaskedClaimedMoveVersion = 5;
-inline constexpr std::size_t kMaskedClaimedMoveBytes = 56;
-inline constexpr std::uint32_t kMaskedEllipsoidVersion = 6;
-inline constexpr std::size_t kMaskedEllipsoidQueryBytes = 40;
-// Version 7: claimed moves of capsule or ellipsoid agents (the C API's cs_claimed_move, 80 bytes):
-// a version 5 record whose byte 49 is the shape, followed by the ellipsoid (centre, radii).
-inline constexpr std::uint32_t kShapedClaimedMoveVersion = 7;
-inline constexpr std::size_t kShapedClaimedMoveBytes = 80;
-
-// What a version's records are: ellipsoid sweeps (3, 6), capsule sweeps (1, 2, 4, 5), either
-// (7: each record says); claimed moves that carry their own dt and state (2, 5, 7); records that
-// carry a layer mask (4, 5, 6, 7).
-constexpr bool holds_ellipsoids(std::uint32_t version) {
-  return version == kEllipsoidVersion || version == kMaskedEllipsoidVersion;
-}
-constexpr bool holds_claim_state(std::uint32_t version) {
-  return version == kClaimedMoveVersion || version == kMaskedClaimedMoveVersion || version == kShapedClaimedMoveVersion;
-}
-constexpr bool holds_masks(std::uint32_t version) {
-  return version == kMaskedQueryVersion || version == kMaskedClaimedMoveVersion || version == kMaskedEllipsoidVersion ||
-         version == kShapedClaimedMoveVersion;
-}
 
 // Refused file: the message names the file and, for a bad record, the record's index.
 class FormatError : public std::runtime_error {
@@ -94,8 +51,6 @@ std::uint32_t query_file_version(const std::string& path);
 void write_queries(const std::string& path, const std::vector<SweepQuery>& queries,
                    std::span<const std::string> inputs = {});
 
-class AtomicFile;
-
 enum class QueryRecords {
   sweeps,                // version 1: SweepQuery records
   claimed_moves,         // version 2: ClaimedMove records
@@ -122,17 +77,11 @@ class QueryWriter {
   // (std::invalid_argument otherwise).
   void add(const ClaimedMove& move);
   void finish();  // throws FormatError if the file could not be written
-  std::uint64_t count() const { return count_; }
+  std::uint64_t count() const;
 
  private:
-  void flush();
-  bool take_mask(std::uint32_t layers, bool masked) const;
-  std::string path_;
-  QueryRecords records_;
-  std::unique_ptr<AtomicFile> file_;
-  std::string buffer_;
-  std::uint64_t count_ = 0;
-  bool finished_ = false;
+  struct State;
+  std::unique_ptr<State> state_;
 };
 
 // The CWSR hit code: 0 miss, 1 hit at t > 0, 2 hit at t = 0 (start touches or overlaps).

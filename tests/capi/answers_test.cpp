@@ -25,6 +25,7 @@
 #include "tools/crowd.h"
 #include "tools/heightmaps.h"
 #include "tools/workloads.h"
+#include "io/query_format.h"
 
 namespace {
 

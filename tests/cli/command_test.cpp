@@ -15,6 +15,7 @@
 #include "tests/support/test_files.h"
 #include "tests/support/scene_oracle.h"
 #include "tests/support/scene_queries.h"
+#include "io/query_format.h"
 
 namespace {
 

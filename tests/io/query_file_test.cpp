@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "tests/support/test_files.h"
+#include "io/query_format.h"
 
 namespace {
 

@@ -23,6 +23,7 @@
 #include "service/capsweep.pb.h"
 #include <capsweep/client.h>
 #include "tests/support/scene_list.h"
+#include "io/query_format.h"
 
 namespace {
 
