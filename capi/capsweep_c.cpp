@@ -1,11 +1,8 @@
-// The C API over World and io: every entry point catches everything, so no C++ exception
-// crosses the boundary; the message of a failure is kept per thread for cs_last_error().
+// The C API of libcapsweep_c.so over World and snapshots: worlds from memory and from CWSW
+// files, and the batches. Mesh files and heightmaps are capsweep_c_io.cpp's (libcapsweep_c_io.so).
 #include <capsweep/capsweep_c.h>
 
-#include <cmath>
-#include <memory>
-#include <new>
-#include <stdexcept>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -14,15 +11,16 @@
 #include <capsweep/snapshot.h>
 #include <capsweep/version.h>
 #include <capsweep/world.h>
-#include <capsweep/world_file.h>
 
 #include "world/sweep_batch.h"
+#include "capi/guarded.h"
 #include "capi/records.h"
 #include "capi/world_handle.h"
 
 namespace {
 
 using namespace capsweep;
+using namespace capsweep::capi;
 
 // Pinned sizes (the structs with pointers: on 64-bit targets).
 static_assert(sizeof(void*) != 8 ||
@@ -30,49 +28,6 @@ static_assert(sizeof(void*) != 8 ||
                sizeof(cs_load_options) == 72 && sizeof(cs_sweep_args) == 56 && sizeof(cs_move_args) == 40 &&
                sizeof(cs_validate_args) == 40 && sizeof(cs_overlap_args) == 40));
 static_assert(CS_MAX_THREADS == kMaxThreads);
-
-thread_local std::string last_error;
-
-int fail(int code, std::string message) {
-  last_error = std::move(message);
-  return code;
-}
-
-// Runs `body`, turning every exception into an error code and a message.
-template <class Body>
-int guarded(const char* function, Body&& body) {
-  try {
-    last_error.clear();
-    body();
-    return CS_OK;
-  } catch (const std::bad_alloc&) {
-    return fail(CS_ERROR_MEMORY, std::string(function) + ": out of memory");
-  } catch (const SceneError& e) {
-    return fail(CS_ERROR_FILE, e.what());
-  } catch (const SnapshotError& e) {
-    return fail(CS_ERROR_FILE, e.what());
-  } catch (const HeightmapError& e) {
-    return fail(CS_ERROR_FILE, e.what());
-  } catch (const WorldError& e) {
-    return fail(CS_ERROR_MESH, std::string(function) + ": " + e.what());
-  } catch (const std::invalid_argument& e) {
-    return fail(CS_ERROR_ARGUMENT, std::string(function) + ": " + e.what());
-  } catch (const std::exception& e) {
-    return fail(CS_ERROR_INTERNAL, std::string(function) + ": " + e.what());
-  } catch (...) {
-    return fail(CS_ERROR_INTERNAL, std::string(function) + ": unknown error");
-  }
-}
-
-void require(bool ok, const std::string& what) {
-  if (!ok) throw std::invalid_argument(what);
-}
-
-// Where every call that makes a world starts: *out stays NULL unless the world is made.
-void clear_out(cs_world** out) {
-  require(out != nullptr, "out is NULL");
-  *out = nullptr;
-}
 
 // A batch's options: its layers (0 names none: refused as a query file refuses it) and workers.
 // The thread count is checked where the batch runs (World's entry points), as for C++.
@@ -153,20 +108,6 @@ Heightfield heightfield_of(const cs_heightfield& c) {
   return t;
 }
 
-HeightmapOptions heightmap_options(const cs_heightmap_options& o) {
-  require(o.reserved == 0, "cs_heightmap_options.reserved must be 0");
-  HeightmapOptions h;
-  h.cell_x = o.cell_x;
-  h.cell_z = o.cell_z;
-  h.height_scale = o.height_scale;
-  h.origin = records::vec(o.origin);
-  h.columns = o.columns;
-  h.rows = o.rows;
-  h.holes = o.holes ? o.holes : "";
-  h.layers = o.layers;
-  return h;
-}
-
 }  // namespace
 
 extern "C" {
@@ -207,23 +148,16 @@ int cs_world_create(const cs_world_desc* desc, cs_world** out) {
 int cs_world_load(const char* path, const cs_load_options* options, cs_world** out) {
   return guarded("cs_world_load", [&] {
     clear_out(out);
-    require(path != nullptr, "path is NULL");
-    cs_load_options o;
-    cs_load_options_default(&o);
-    if (options) o = *options;
-    require(o.kind <= CS_FILE_HEIGHTMAP, "unknown file kind " + std::to_string(o.kind));
-    require(o.reserved == 0, "cs_load_options.reserved must be 0");
-    const SceneOptions scene{o.scale, o.z_up != 0, o.layer_table ? o.layer_table : ""};
-    const bool scene_defaults = scene.scale == 1.f && o.z_up == 0 && scene.layers.empty();
-    if (o.kind == CS_FILE_HEIGHTMAP) {
-      require(scene_defaults, std::string(path) + ": scene options do not apply to a heightmap");
-      *out = new cs_world{World(load_heightmap(path, heightmap_options(o.heightmap)))};
-      return;
+    const cs_load_options o = load_options(path, options);
+    // A file that does not open is load_snapshot's to name; one that opens and is not a snapshot
+    // is another library's (this one links no mesh or image reader).
+    if (o.kind == CS_FILE_HEIGHTMAP || (!looks_like_snapshot(path) && std::ifstream(path))) {
+      throw SnapshotError(std::string(path) +
+                          ": not a CWSW snapshot; mesh files and heightmaps are read by cs_world_import "
+                          "(<capsweep/capsweep_c_io.h>, libcapsweep_c_io)");
     }
-    if (looks_like_snapshot(path)) {
-      require(scene_defaults, std::string(path) + ": scene options do not apply to a snapshot");
-    }
-    *out = new cs_world{open_world(path, scene).world};
+    require(scene_defaults(o), std::string(path) + ": scene options do not apply to a snapshot");
+    *out = new cs_world{load_snapshot(path).world};
   });
 }
 

@@ -1,6 +1,6 @@
 # `cmake --install` puts the public headers, the libraries and a CMake package under the prefix,
 # so that another project does find_package(capsweep 0.6 CONFIG REQUIRED) and links
-# capsweep::world, capsweep::io, capsweep::client or capsweep::c. Each component has its own
+# capsweep::world, capsweep::io, capsweep::client, capsweep::c or capsweep::c_io. Each component has its own
 # export set, and capsweep-config.cmake looks for a component's dependencies only when that
 # component is asked for (or, with no COMPONENTS, when they can be found).
 include(CMakePackageConfigHelpers)
@@ -14,9 +14,11 @@ install(FILES ${PROJECT_BINARY_DIR}/include/capsweep/version.h DESTINATION ${CMA
 set(components world)
 install(TARGETS capsweep_world EXPORT capsweep-world ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 if(TARGET capsweep_io)
-  list(APPEND components io c)
+  list(APPEND components io c c_io)
   install(TARGETS capsweep_io EXPORT capsweep-io ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
   install(TARGETS capsweep_c EXPORT capsweep-c LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+          NAMELINK_COMPONENT development)
+  install(TARGETS capsweep_c_io EXPORT capsweep-c_io LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
           NAMELINK_COMPONENT development)
 endif()
 if(TARGET capsweep_client)

@@ -6,6 +6,9 @@
 #include <unistd.h>
 
 #include "parallel/executor.h"
+// xxHash compiled in from its header (static functions), so that snapshots need no libxxhash at
+// run time: libcapsweep_c.so reads them with oneTBB alone.
+#define XXH_INLINE_ALL
 #include <xxhash.h>
 
 #include "broadphase/terrain.h"

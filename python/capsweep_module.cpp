@@ -16,9 +16,10 @@
 #include <type_traits>
 #include <vector>
 
-#include <capsweep/capsweep_c.h>
+#include <capsweep/capsweep_c_io.h>
 #include <capsweep/query_file.h>
 #include <capsweep/scene.h>
+#include <capsweep/snapshot.h>
 #include <capsweep/version.h>
 #include <capsweep/world.h>
 
@@ -329,7 +330,8 @@ PYBIND11_MODULE(_capsweep, m) {
     o.z_up = z_up ? 1 : 0;
     o.layer_table = layers.empty() ? nullptr : layers.c_str();
     cs_world* w = nullptr;
-    const int code = cs_world_load(path.c_str(), &o, &w);
+    // A snapshot is cs_world_load's; every other file is built into a world by cs_world_import.
+    const int code = looks_like_snapshot(path) ? cs_world_load(path.c_str(), &o, &w) : cs_world_import(path.c_str(), &o, &w);
     return made(code, w);
   }, py::return_value_policy::take_ownership);
   m.def("_from_triangles", [](const py::array_t<float, py::array::c_style>& vertices,
@@ -439,7 +441,7 @@ PYBIND11_MODULE(_capsweep, m) {
     int code;
     {
       py::gil_scoped_release free;
-      code = cs_world_load(path.c_str(), &o, &w);
+      code = cs_world_import(path.c_str(), &o, &w);
     }
     return made(code, w);
   }, py::return_value_policy::take_ownership);

@@ -1,5 +1,7 @@
-/* Answers a CWSQ file of sweeps into a CWSR file through the C API. A CWSQ body is an array of
- * cs_sweep_query and a CWSR body one of cs_sweep_hit, so the file is read and written as is. */
+/* Answers a CWSQ file of sweeps into a CWSR file through the C API, in a world from a CWSW
+ * snapshot (`capsweep build`): linked with libcapsweep_c alone, which needs only oneTBB. A CWSQ
+ * body is an array of cs_sweep_query and a CWSR body one of cs_sweep_hit, so the file is read and
+ * written as is. */
 #include <capsweep/capsweep_c.h>
 
 #include <stdio.h>
@@ -8,7 +10,7 @@
 
 int main(int argc, char** argv) {
   if (argc != 4) {
-    fprintf(stderr, "usage: sweep_file_c SCENE QUERIES.cwsq ANSWERS.cwsr\n");
+    fprintf(stderr, "usage: sweep_file_c WORLD.cwsw QUERIES.cwsq ANSWERS.cwsr\n");
     return 2;
   }
   cs_world* world = NULL;

@@ -1,5 +1,10 @@
 /* capsweep's C API: the bridge for game engines and other languages (C#, Rust, Godot, Unreal).
  *
+ * Every call declared here lives in libcapsweep_c.so, which needs only oneTBB (and the C and C++
+ * run-time libraries): worlds from triangles in memory and from CWSW snapshots, and the batches.
+ * Worlds built from mesh files and heightmaps come from cs_world_import, in libcapsweep_c_io.so
+ * (<capsweep/capsweep_c_io.h>), which holds these calls too: a program links one of the two.
+ *
  * An opaque world handle, plain structs with pinned sizes, and batch calls that return 0 or an
  * error code; cs_last_error() gives the message of this thread's last call if it failed. No C++
  * exception ever crosses this boundary. Compiles as C99 and as C++.
@@ -13,7 +18,8 @@
  * of a CWSQ file is an array of cs_sweep_query, that of a CWSR file an array of cs_sweep_hit
  * (both little-endian, 16-byte header first).
  *
- * Two calls make a world (cs_world_create from triangles in memory, cs_world_load from a file);
+ * Two calls here make a world (cs_world_create from triangles in memory, cs_world_load from a
+ * snapshot; cs_world_import builds one from a mesh file or a heightmap);
  * four answer batches, each taking one arguments struct that its *_default call fills, as
  * Embree's rtcIntersect1 takes RTCIntersectArguments: a new option adds a field, not a call.
  *
@@ -336,11 +342,12 @@ typedef struct cs_heightmap_options {
 
 /* What a file holds (cs_load_options.kind). */
 enum cs_file_kind {
-  CS_FILE_SCENE = 0,    /* a mesh file (anything Assimp reads, FILE.gz) or a CWSW snapshot */
+  CS_FILE_SCENE = 0,    /* a CWSW snapshot (cs_world_load) or a mesh file: anything Assimp reads, FILE.gz */
   CS_FILE_HEIGHTMAP = 1 /* a grayscale PNG (16 or 8 bits) or raw little-endian float32 heights */
 };
 
-/* How cs_world_load reads a file; cs_load_options_default fills the defaults (a scene as it is).
+/* How cs_world_load and cs_world_import read a file; cs_load_options_default fills the defaults
+ * (a scene as it is).
  * 72 bytes on 64-bit targets. */
 typedef struct cs_load_options {
   uint32_t kind;           /* enum cs_file_kind */
@@ -353,7 +360,8 @@ typedef struct cs_load_options {
   cs_heightmap_options heightmap; /* a heightmap's cells, scale, origin, size, holes and layers */
 } cs_load_options;
 /* scale, z_up and layer_table apply to mesh files only: a snapshot or a heightmap with others
- * than the defaults is refused (CS_ERROR_ARGUMENT). heightmap is read for CS_FILE_HEIGHTMAP only. */
+ * than the defaults is refused (CS_ERROR_ARGUMENT). heightmap is read for CS_FILE_HEIGHTMAP only
+ * (by cs_world_import). */
 
 CS_API void cs_load_options_default(cs_load_options* options);
 
@@ -363,8 +371,9 @@ CS_API void cs_load_options_default(cs_load_options* options);
 /* A world from memory. No triangles and no terrain is CS_ERROR_ARGUMENT; triangles the world
  * refuses (non-finite, out of range, a mask of 0) or a heightfield it refuses are CS_ERROR_MESH. */
 CS_API int cs_world_create(const cs_world_desc* desc, cs_world** out);
-/* A world from a file (options NULL: the defaults). A file that cannot be read, or holds no
- * usable mesh, snapshot or heightmap, is CS_ERROR_FILE, naming it. */
+/* A world from a CWSW snapshot (`capsweep build`; options NULL: the defaults). A file that
+ * cannot be read or is no usable snapshot is CS_ERROR_FILE, naming it; so are a mesh file and
+ * kind CS_FILE_HEIGHTMAP, with a message naming cs_world_import, which builds those worlds. */
 CS_API int cs_world_load(const char* path, const cs_load_options* options, cs_world** out);
 
 /* Frees a handle (NULL is allowed); the handle must not be used after. */

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include <capsweep/capsweep_c.h>
+#include <capsweep/capsweep_c_io.h>
 #include <capsweep/query_file.h>
 #include <capsweep/world.h>
 
@@ -40,7 +40,7 @@ float face_normal_y(const Triangle& t) {
 
 TEST(CApi, LoadsAFileAndAnswersEveryKindOfRequestAsTheCppApi) {
   WorldHandle h;
-  ASSERT_EQ(cs_world_load(kDungeon.c_str(), nullptr, &h.w), CS_OK) << cs_last_error();
+  ASSERT_EQ(cs_world_import(kDungeon.c_str(), nullptr, &h.w), CS_OK) << cs_last_error();
   const World world(scenes::load("recast_dungeon.obj"));
   ASSERT_EQ(cs_world_triangle_count(h.w), world.triangle_count());
   const batches::Batches b = batches::make(world, 3000, 5);
@@ -167,7 +167,7 @@ TEST(CApi, SweepRecordsAreTheCwsrBytesOfWriteResults) {
 
 TEST(CApi, EllipsoidsAreTheCppAnswersOnEveryPath) {
   WorldHandle h;
-  ASSERT_EQ(cs_world_load(kDungeon.c_str(), nullptr, &h.w), CS_OK) << cs_last_error();
+  ASSERT_EQ(cs_world_import(kDungeon.c_str(), nullptr, &h.w), CS_OK) << cs_last_error();
   const World world(scenes::load("recast_dungeon.obj"));
   std::vector<SweepEllipsoidQuery> cpp = make_ellipsoid_workload(world, Workload::long_range, 2000, 4);
   const std::vector<SweepEllipsoidQuery> walking = make_ellipsoid_workload(world, Workload::validate, 2000, 5);
@@ -268,7 +268,7 @@ TEST(CApi, LayeredWorldsAndBatchMasksAnswerAsTheCppApi) {
   std::ofstream(table) << "wall 2\n";
   WorldHandle loaded;
   const cs_load_options with_table = scene_options(1.f, table.c_str());
-  ASSERT_EQ(cs_world_load(obj.c_str(), &with_table, &loaded.w), CS_OK) << cs_last_error();
+  ASSERT_EQ(cs_world_import(obj.c_str(), &with_table, &loaded.w), CS_OK) << cs_last_error();
   walls_hidden.queries = &ray;
   ASSERT_EQ(cs_sweep(loaded.w, &walls_hidden), CS_OK);
   EXPECT_EQ(hit.hit, CS_MISS);
@@ -538,7 +538,7 @@ TEST(CApi, HeightfieldWorldsAnswerAsTheCppApi) {
   o.origin[0] = terrain.origin.x, o.origin[1] = terrain.origin.y, o.origin[2] = terrain.origin.z;
   o.layers = 1u;
   WorldHandle from_file;
-  ASSERT_EQ(cs_world_load(png.c_str(), &heightmap, &from_file.w), CS_OK) << cs_last_error();
+  ASSERT_EQ(cs_world_import(png.c_str(), &heightmap, &from_file.w), CS_OK) << cs_last_error();
   Heightfield no_holes = terrain;
   no_holes.holes.clear();
   const World expected_world(no_holes);
@@ -570,7 +570,7 @@ TEST(CApi, HeightfieldWorldsAnswerAsTheCppApi) {
   bad.columns = 1;
   EXPECT_EQ(create(nullptr, 0, nullptr, 0, &none, nullptr, &bad), CS_ERROR_ARGUMENT);
   EXPECT_NE(std::string(cs_last_error()).find("at least 2 x 2 samples"), std::string::npos) << cs_last_error();
-  EXPECT_EQ(cs_world_load(kDungeon.c_str(), &heightmap, &none), CS_ERROR_FILE);
+  EXPECT_EQ(cs_world_import(kDungeon.c_str(), &heightmap, &none), CS_ERROR_FILE);
   EXPECT_NE(std::string(cs_last_error()).find("recast_dungeon.obj: a raw float32 heightmap needs its size"),
             std::string::npos)
       << cs_last_error();
@@ -579,7 +579,7 @@ TEST(CApi, HeightfieldWorldsAnswerAsTheCppApi) {
 
 TEST(CApi, ThreadCountChangesNoByte) {
   WorldHandle h;
-  ASSERT_EQ(cs_world_load(kDungeon.c_str(), nullptr, &h.w), CS_OK) << cs_last_error();
+  ASSERT_EQ(cs_world_import(kDungeon.c_str(), nullptr, &h.w), CS_OK) << cs_last_error();
   const World world(scenes::load("recast_dungeon.obj"));
   const batches::Batches b = batches::make(world, 4000, 2);
   std::vector<cs_sweep_query> queries;

@@ -10,7 +10,7 @@
 #include <thread>
 #include <vector>
 
-#include <capsweep/capsweep_c.h>
+#include <capsweep/capsweep_c_io.h>
 #include <capsweep/heightmap.h>
 #include <capsweep/scene.h>
 #include <capsweep/snapshot.h>
@@ -74,6 +74,11 @@ TEST(CApi, RefusesBadCallsWithACodeAndAMessage) {
   EXPECT_EQ(w, nullptr);
   EXPECT_NE(std::string(cs_last_error()).find("/no/such/level.obj"), std::string::npos) << cs_last_error();
   EXPECT_EQ(cs_world_load(nullptr, nullptr, &w), CS_ERROR_ARGUMENT);
+  w = reinterpret_cast<cs_world*>(0x1);
+  EXPECT_EQ(cs_world_import("/no/such/level.obj", nullptr, &w), CS_ERROR_FILE);
+  EXPECT_EQ(w, nullptr);
+  EXPECT_NE(std::string(cs_last_error()).find("/no/such/level.obj"), std::string::npos) << cs_last_error();
+  EXPECT_EQ(cs_world_import(nullptr, nullptr, &w), CS_ERROR_ARGUMENT);
 
   const float vertices[] = {0, 0, 0, 1, 0, 0, 0, 0, 1};
   const uint32_t bad[] = {0, 1, 2, 0, 2, 3};
@@ -234,6 +239,12 @@ TEST(CApi, AWorldThatIsNotMadeLeavesOutNull) {
   EXPECT_EQ(cs_world_load(nullptr, &heightmap, &out), CS_ERROR_ARGUMENT);
   EXPECT_EQ(out, nullptr);
   out = stale();
+  EXPECT_EQ(cs_world_import(nullptr, &heightmap, &out), CS_ERROR_ARGUMENT);
+  EXPECT_EQ(out, nullptr);
+  out = stale();
+  EXPECT_EQ(cs_world_import(kDungeon.c_str(), nullptr, nullptr), CS_ERROR_ARGUMENT);
+  EXPECT_NE(std::string(cs_last_error()).find("out is NULL"), std::string::npos) << cs_last_error();
+  out = stale();
   EXPECT_EQ(cs_world_create(nullptr, &out), CS_ERROR_ARGUMENT);
   EXPECT_EQ(out, nullptr);
   out = stale();
@@ -295,22 +306,56 @@ TEST(CApi, LoadsASnapshotButRefusesSceneOptionsOnIt) {
   std::remove(path.c_str());
 }
 
+// One call per kind of file: cs_world_load (libcapsweep_c, oneTBB only) reads snapshots and
+// names cs_world_import for a mesh file or a heightmap; cs_world_import names cs_world_load for
+// a snapshot.
+TEST(CApi, EachFileHasOneCallThatReadsItAndTheOtherNamesIt) {
+  cs_world* w = reinterpret_cast<cs_world*>(0x1);
+  EXPECT_EQ(cs_world_load(kDungeon.c_str(), nullptr, &w), CS_ERROR_FILE);
+  EXPECT_EQ(w, nullptr);
+  std::string message = cs_last_error();
+  EXPECT_NE(message.find(kDungeon + ": not a CWSW snapshot"), std::string::npos) << message;
+  EXPECT_NE(message.find("cs_world_import"), std::string::npos) << message;
+  EXPECT_NE(message.find("libcapsweep_c_io"), std::string::npos) << message;
+  cs_load_options heightmap;
+  cs_load_options_default(&heightmap);
+  heightmap.kind = CS_FILE_HEIGHTMAP;
+  EXPECT_EQ(cs_world_load(kDungeon.c_str(), &heightmap, &w), CS_ERROR_FILE);
+  EXPECT_NE(std::string(cs_last_error()).find("cs_world_import"), std::string::npos) << cs_last_error();
+
+  const std::string path = temp_path("one_call.cwsw");
+  save_snapshot(World(make_arena()), "@arena", path);
+  w = reinterpret_cast<cs_world*>(0x1);
+  EXPECT_EQ(cs_world_import(path.c_str(), nullptr, &w), CS_ERROR_FILE);
+  EXPECT_EQ(w, nullptr);
+  message = cs_last_error();
+  EXPECT_NE(message.find(path + ": a CWSW snapshot"), std::string::npos) << message;
+  EXPECT_NE(message.find("cs_world_load"), std::string::npos) << message;
+  WorldHandle h;
+  ASSERT_EQ(cs_world_load(path.c_str(), nullptr, &h.w), CS_OK) << cs_last_error();
+  std::remove(path.c_str());
+}
+
 // cs_load_options: scene options on a heightmap, an unknown kind or a reserved field set are
 // refused by name.
 TEST(CApi, RefusesLoadOptionsThatDoNotApply) {
   cs_world* w = nullptr;
   cs_load_options o = scene_options(2.f, nullptr);
   o.kind = CS_FILE_HEIGHTMAP;
-  EXPECT_EQ(cs_world_load(kDungeon.c_str(), &o, &w), CS_ERROR_ARGUMENT);
+  EXPECT_EQ(cs_world_import(kDungeon.c_str(), &o, &w), CS_ERROR_ARGUMENT);
   EXPECT_NE(std::string(cs_last_error()).find("scene options do not apply to a heightmap"), std::string::npos)
       << cs_last_error();
   o = scene_options(1.f, nullptr);
   o.kind = 5;
   EXPECT_EQ(cs_world_load(kDungeon.c_str(), &o, &w), CS_ERROR_ARGUMENT);
   EXPECT_STREQ(cs_last_error(), "cs_world_load: unknown file kind 5");
+  EXPECT_EQ(cs_world_import(kDungeon.c_str(), &o, &w), CS_ERROR_ARGUMENT);
+  EXPECT_STREQ(cs_last_error(), "cs_world_import: unknown file kind 5");
   o = scene_options(1.f, nullptr);
   o.reserved = 1;
   EXPECT_EQ(cs_world_load(kDungeon.c_str(), &o, &w), CS_ERROR_ARGUMENT);
+  EXPECT_EQ(w, nullptr);
+  EXPECT_EQ(cs_world_import(kDungeon.c_str(), &o, &w), CS_ERROR_ARGUMENT);
   EXPECT_EQ(w, nullptr);
 }
 

@@ -2,7 +2,7 @@
 // batch's arguments from its *_default call with the records and answers given.
 #pragma once
 
-#include <capsweep/capsweep_c.h>
+#include <capsweep/capsweep_c_io.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 

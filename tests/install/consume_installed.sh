@@ -18,7 +18,7 @@ prefix=$work/prefix
 echo "== install into $prefix"
 cmake --install "$build" --prefix "$prefix" > "$work/install.log"
 for f in include/capsweep/capsweep.h include/capsweep/capsweep_c.h include/capsweep/version.h \
-         lib/libcapsweep_world.a lib/libcapsweep_io.a lib/libcapsweep_c.so \
+         lib/libcapsweep_world.a lib/libcapsweep_io.a lib/libcapsweep_c.so lib/libcapsweep_c_io.so \
          lib/cmake/capsweep/capsweep-config.cmake lib/cmake/capsweep/capsweep-config-version.cmake bin/capsweep \
          share/capsweep/capsweep.proto; do
   [ -e "$prefix/$f" ] || { echo "not installed: $f"; exit 1; }
@@ -46,10 +46,14 @@ consume cpp
 "$work/cpp/sweep_file" "$scene" "$work/q.cwsq" "$work/cpp.cwsr"
 cmp "$work/reference.cwsr" "$work/cpp.cwsr"
 
-echo "== C (capsweep::c)"
+echo "== C (capsweep::c from a snapshot, capsweep::c_io from the scene)"
+# The installed engine library needs oneTBB and the C / C++ run-time libraries only.
+cmake -DLIBRARY="$prefix/lib/libcapsweep_c.so" -P "$source/tests/capi/needed_libraries.cmake"
+"$prefix/bin/capsweep" build --scene "$scene" --out "$work/level.cwsw" > /dev/null
 consume c
-"$work/c/sweep_file_c" "$scene" "$work/q.cwsq" "$work/c.cwsr"
+"$work/c/sweep_file_c" "$work/level.cwsw" "$work/q.cwsq" "$work/c.cwsr"
 cmp "$work/reference.cwsr" "$work/c.cwsr"
+"$work/c/import_scene_c" "$scene" "$work/level.cwsw"
 
 echo "== Python (the installed module)"
 site=$(find "$prefix/lib" -name _capsweep*.so -printf '%h\n' | head -1)

@@ -1,0 +1,21 @@
+# Fails unless every symbol LIBRARY defines for the dynamic linker (nm -D --defined-only) is a cs_
+# function: the C++ linked into it stays inside (capi/exports.map).
+# usage: cmake -DLIBRARY=path/libcapsweep_c.so -P exported_symbols.cmake
+find_program(NM nm REQUIRED)
+execute_process(COMMAND ${NM} -D --defined-only ${LIBRARY} OUTPUT_VARIABLE symbols RESULT_VARIABLE failed)
+if(failed)
+  message(FATAL_ERROR "nm -D ${LIBRARY} failed")
+endif()
+string(REGEX MATCHALL "[^\n]+" lines "${symbols}")
+set(calls 0)
+foreach(line IN LISTS lines)
+  string(REGEX REPLACE "^.* " "" name "${line}")
+  if(NOT name MATCHES "^cs_[a-z_]+$")
+    message(FATAL_ERROR "${LIBRARY} exports ${name}: only cs_ functions may be")
+  endif()
+  math(EXPR calls "${calls} + 1")
+endforeach()
+if(calls EQUAL 0)
+  message(FATAL_ERROR "${LIBRARY} exports nothing")
+endif()
+message(STATUS "${LIBRARY}: ${calls} cs_ functions, nothing else")
