@@ -25,6 +25,7 @@
 #include "cli/commands.h"
 #include "simd/block_sweep.h"
 #include "tools/arena.h"
+#include "tools/obj_file.h"
 #include "tools/builtin_scene.h"
 #include "tools/heightmaps.h"
 #include "tools/workloads.h"

@@ -38,9 +38,16 @@ bool gave_up(grpc::ServerContextBase* ctx) {
   return ctx->IsCancelled() || std::chrono::system_clock::now() > ctx->deadline();
 }
 
+// Every method takes its request as bytes and parses it in answer(): bytes that are not the
+// method's message then get INVALID_ARGUMENT naming the method, where gRPC's own parsing would
+// answer UNIMPLEMENTED with no details. The wire format is the same.
+using RawService = pb::Capsweep::WithRawCallbackMethod_Sweep<pb::Capsweep::WithRawCallbackMethod_SweepEllipsoid<
+    pb::Capsweep::WithRawCallbackMethod_Move<pb::Capsweep::WithRawCallbackMethod_Validate<
+        pb::Capsweep::WithRawCallbackMethod_Overlap<pb::Capsweep::WithRawCallbackMethod_Info<pb::Capsweep::Service>>>>>>;
+
 }  // namespace
 
-class Server::Impl final : public pb::Capsweep::CallbackService {
+class Server::Impl final : public RawService {
  public:
   explicit Impl(ServerConfig config) : config_(std::move(config)), arena_(config_.threads), started_(Clock::now()) {
     if (config_.worlds.empty()) throw std::runtime_error("no world to serve (--world NAME=FILE)");
@@ -94,22 +101,28 @@ class Server::Impl final : public pb::Capsweep::CallbackService {
 
   // --- the RPCs ---
 
-  grpc::ServerUnaryReactor* Sweep(grpc::CallbackServerContext* ctx, const pb::SweepRequest* req, pb::SweepResponse* resp) override {
-    return sweep_rpc(ctx, Rpc::sweep, *req, *resp, [](const World& w, auto queries, auto hits, const BatchOptions& o, auto status) {
-      return w.sweep(queries, hits, o, status);
-    });
+  grpc::ServerUnaryReactor* Sweep(grpc::CallbackServerContext* ctx, const grpc::ByteBuffer* in, grpc::ByteBuffer* out) override {
+    return answer<pb::SweepRequest, pb::SweepResponse>(
+        ctx, Rpc::sweep, in, out, [&](const pb::SweepRequest* req, pb::SweepResponse* resp, Count& count) {
+          return sweep_batch(ctx, *req, *resp, count, [](const World& w, auto queries, auto hits, const BatchOptions& o, auto status) {
+            return w.sweep(queries, hits, o, status);
+          });
+        });
   }
 
-  grpc::ServerUnaryReactor* SweepEllipsoid(grpc::CallbackServerContext* ctx, const pb::SweepEllipsoidRequest* req,
-                                           pb::SweepResponse* resp) override {
-    return sweep_rpc(ctx, Rpc::sweep_ellipsoid, *req, *resp,
-                     [](const World& w, auto queries, auto hits, const BatchOptions& o, auto status) {
-                       return w.sweep_ellipsoid(queries, hits, o, status);
-                     });
+  grpc::ServerUnaryReactor* SweepEllipsoid(grpc::CallbackServerContext* ctx, const grpc::ByteBuffer* in,
+                                           grpc::ByteBuffer* out) override {
+    return answer<pb::SweepEllipsoidRequest, pb::SweepResponse>(
+        ctx, Rpc::sweep_ellipsoid, in, out, [&](const pb::SweepEllipsoidRequest* req, pb::SweepResponse* resp, Count& count) {
+          return sweep_batch(ctx, *req, *resp, count, [](const World& w, auto queries, auto hits, const BatchOptions& o, auto status) {
+            return w.sweep_ellipsoid(queries, hits, o, status);
+          });
+        });
   }
 
-  grpc::ServerUnaryReactor* Move(grpc::CallbackServerContext* ctx, const pb::MoveRequest* req, pb::MoveResponse* resp) override {
-    return finish(ctx, Rpc::move, [&](Count& count) -> grpc::Status {
+  grpc::ServerUnaryReactor* Move(grpc::CallbackServerContext* ctx, const grpc::ByteBuffer* in, grpc::ByteBuffer* out) override {
+    return answer<pb::MoveRequest, pb::MoveResponse>(ctx, Rpc::move, in, out,
+                                                     [&](const pb::MoveRequest* req, pb::MoveResponse* resp, Count& count) -> grpc::Status {
       std::optional<World> held;
       const World* world;
       std::size_t n;
@@ -134,8 +147,9 @@ class Server::Impl final : public pb::Capsweep::CallbackService {
     });
   }
 
-  grpc::ServerUnaryReactor* Validate(grpc::CallbackServerContext* ctx, const pb::ValidateRequest* req, pb::ValidateResponse* resp) override {
-    return finish(ctx, Rpc::validate, [&](Count& count) -> grpc::Status {
+  grpc::ServerUnaryReactor* Validate(grpc::CallbackServerContext* ctx, const grpc::ByteBuffer* in, grpc::ByteBuffer* out) override {
+    return answer<pb::ValidateRequest, pb::ValidateResponse>(ctx, Rpc::validate, in, out,
+                                                             [&](const pb::ValidateRequest* req, pb::ValidateResponse* resp, Count& count) -> grpc::Status {
       std::optional<World> held;
       const World* world;
       std::size_t n;
@@ -159,8 +173,9 @@ class Server::Impl final : public pb::Capsweep::CallbackService {
     });
   }
 
-  grpc::ServerUnaryReactor* Overlap(grpc::CallbackServerContext* ctx, const pb::OverlapRequest* req, pb::OverlapResponse* resp) override {
-    return finish(ctx, Rpc::overlap, [&](Count& count) -> grpc::Status {
+  grpc::ServerUnaryReactor* Overlap(grpc::CallbackServerContext* ctx, const grpc::ByteBuffer* in, grpc::ByteBuffer* out) override {
+    return answer<pb::OverlapRequest, pb::OverlapResponse>(ctx, Rpc::overlap, in, out,
+                                                           [&](const pb::OverlapRequest* req, pb::OverlapResponse* resp, Count& count) -> grpc::Status {
       std::optional<World> held;
       const World* world;
       std::size_t n;
@@ -187,8 +202,9 @@ class Server::Impl final : public pb::Capsweep::CallbackService {
     });
   }
 
-  grpc::ServerUnaryReactor* Info(grpc::CallbackServerContext* ctx, const pb::InfoRequest*, pb::InfoResponse* resp) override {
-    return finish(ctx, Rpc::info, [&](Count&) -> grpc::Status {
+  grpc::ServerUnaryReactor* Info(grpc::CallbackServerContext* ctx, const grpc::ByteBuffer* in, grpc::ByteBuffer* out) override {
+    return answer<pb::InfoRequest, pb::InfoResponse>(ctx, Rpc::info, in, out,
+                                                     [&](const pb::InfoRequest*, pb::InfoResponse* resp, Count&) -> grpc::Status {
       std::unique_lock guard(worlds_lock_);
       for (const ServedWorld& w : config_.worlds) {
         pb::WorldInfo* i = resp->add_worlds();
@@ -221,12 +237,25 @@ class Server::Impl final : public pb::Capsweep::CallbackService {
     std::uint64_t queries = 0, refused = 0;
   };
 
-  // Runs one RPC body: nothing it throws reaches gRPC (a bug answers INTERNAL, memory
+  // Runs one RPC: parses the request bytes, runs `body(&request, &response, count)` and writes
+  // the response. Nothing the body throws reaches gRPC (a bug answers INTERNAL, memory
   // exhaustion RESOURCE_EXHAUSTED), and every call is counted.
-  template <class Body>
-  grpc::ServerUnaryReactor* finish(grpc::CallbackServerContext* ctx, Rpc rpc, Body&& body) {
+  template <class Request, class Response, class Body>
+  grpc::ServerUnaryReactor* answer(grpc::CallbackServerContext* ctx, Rpc rpc, const grpc::ByteBuffer* in,
+                                   grpc::ByteBuffer* out, Body&& body) {
     grpc::ServerUnaryReactor* reactor = ctx->DefaultReactor();
-    reactor->Finish(serve(rpc, std::forward<Body>(body)));
+    reactor->Finish(serve(rpc, [&](Count& count) -> grpc::Status {
+      Request request;
+      grpc::ByteBuffer bytes(*in);  // parsing consumes its buffer; the copy shares the slices
+      if (!grpc::SerializationTraits<Request>::Deserialize(&bytes, &request).ok()) {
+        return {grpc::StatusCode::INVALID_ARGUMENT, std::string(name(rpc)) + ": the request bytes are not a " +
+                                                        Request::descriptor()->full_name() + " message"};
+      }
+      Response response;
+      if (grpc::Status s = body(&request, &response, count); !s.ok()) return s;
+      bool own_buffer;
+      return grpc::SerializationTraits<Response>::Serialize(response, out, &own_buffer);
+    }));
     return reactor;
   }
 
@@ -251,29 +280,27 @@ class Server::Impl final : public pb::Capsweep::CallbackService {
   // Sweep and SweepEllipsoid: the request's queries through `sweep` (World::sweep or
   // sweep_ellipsoid) in chunks, answered in the same hit columns.
   template <class Request, class SweepFn>
-  grpc::ServerUnaryReactor* sweep_rpc(grpc::CallbackServerContext* ctx, Rpc rpc, const Request& req,
-                                      pb::SweepResponse& resp, const SweepFn& sweep) {
-    return finish(ctx, rpc, [&](Count& count) -> grpc::Status {
-      std::optional<World> held;
-      const World* world;
-      std::size_t n;
-      SweepPath path;
-      if (grpc::Status s = admit(ctx, req.world(), shape_of(req), req.path(), held, world, n, path); !s.ok()) return s;
-      if (grpc::Status s = check_layers(req); !s.ok()) return s;
-      const auto queries = read_request(req, n);
-      std::vector<SweepHit> hits(n);
-      std::vector<Status> status(n);
-      if (grpc::Status s = in_chunks(ctx, n, [&](std::size_t at, std::size_t k) {
-            count.refused += sweep(*world, std::span(queries).subspan(at, k), std::span(hits).subspan(at, k),
-                                   with(path, ctx, layers_of(req)), std::span(status).subspan(at, k));
-          });
-          !s.ok()) {
-        return s;
-      }
-      write_response(hits, status, resp);
-      count.queries = n;
-      return grpc::Status::OK;
-    });
+  grpc::Status sweep_batch(grpc::CallbackServerContext* ctx, const Request& req, pb::SweepResponse& resp, Count& count,
+                           const SweepFn& sweep) {
+    std::optional<World> held;
+    const World* world;
+    std::size_t n;
+    SweepPath path;
+    if (grpc::Status s = admit(ctx, req.world(), shape_of(req), req.path(), held, world, n, path); !s.ok()) return s;
+    if (grpc::Status s = check_layers(req); !s.ok()) return s;
+    const auto queries = read_request(req, n);
+    std::vector<SweepHit> hits(n);
+    std::vector<Status> status(n);
+    if (grpc::Status s = in_chunks(ctx, n, [&](std::size_t at, std::size_t k) {
+          count.refused += sweep(*world, std::span(queries).subspan(at, k), std::span(hits).subspan(at, k),
+                                 with(path, ctx, layers_of(req)), std::span(status).subspan(at, k));
+        });
+        !s.ok()) {
+      return s;
+    }
+    write_response(hits, status, resp);
+    count.queries = n;
+    return grpc::Status::OK;
   }
 
   // The layers a request sees: its own mask, or every layer when it sets none.

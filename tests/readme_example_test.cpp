@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "tools/arena.h"
+#include "tools/obj_file.h"
 
 // README-EXAMPLE-BEGIN
 #include <capsweep/capsweep.h>

@@ -1,9 +1,5 @@
 #include "tools/arena.h"
 
-#include <sstream>
-
-#include "io/atomic_file.h"
-
 #include <cmath>
 #include <fstream>
 #include <numbers>
@@ -92,18 +88,6 @@ std::vector<Triangle> make_arena() {
   m.box({10, 0, 8}, {18, 2.6f, 8.5f});
   m.box({10, 2.1f, 5.5f}, {18, 2.4f, 8}, /*bottom=*/true);
   return m.take();
-}
-
-void write_obj(const std::string& path, const std::vector<Triangle>& triangles, std::span<const std::string> inputs) {
-  std::ostringstream out;
-  out.precision(9);
-  for (const Triangle& t : triangles) {
-    for (const Vec3& v : t.v) out << "v " << v.x << ' ' << v.y << ' ' << v.z << '\n';
-  }
-  for (std::size_t i = 0; i < triangles.size(); ++i) {
-    out << "f " << 3 * i + 1 << ' ' << 3 * i + 2 << ' ' << 3 * i + 3 << '\n';
-  }
-  write_file_atomically(path, out.str(), inputs);
 }
 
 }  // namespace capsweep

@@ -4,8 +4,6 @@
 // seen from above).
 #pragma once
 
-#include <span>
-#include <string>
 #include <vector>
 
 #include <capsweep/shapes.h>
@@ -13,8 +11,5 @@
 namespace capsweep {
 
 std::vector<Triangle> make_arena();
-
-// Writes triangles as a Wavefront OBJ (v and f lines only), e.g. to look at the arena; atomic.
-void write_obj(const std::string& path, const std::vector<Triangle>& triangles, std::span<const std::string> inputs = {});
 
 }  // namespace capsweep

@@ -18,6 +18,7 @@
 #include "io/atomic_file.h"
 #include "tests/support/test_files.h"
 #include "tools/arena.h"
+#include "tools/obj_file.h"
 
 namespace {
 

@@ -13,6 +13,7 @@
 
 #include "tools/builtin_scene.h"
 #include "tools/arena.h"
+#include "tools/obj_file.h"
 #include "tests/support/test_files.h"
 
 namespace {

@@ -14,10 +14,13 @@
 #include "world/world_arrays.h"
 #include "core/random.h"
 #include "tests/support/batches.h"
+#include "tests/support/layered_world.h"
 #include "tests/support/same_answers.h"
 #include "tests/support/scene_list.h"
 #include "tests/support/terrains.h"
 #include "tests/support/test_meshes.h"
+#include "tools/arena.h"
+#include "tools/workloads.h"
 
 namespace {
 
@@ -345,6 +348,27 @@ TEST(Snapshot, AVersionFourFileIsToldToRebuild) {
 TEST(Snapshot, AVersionFiveFileIsToldToRebuild) {
   expect_old_version_refused(5, "CWSW version 5 holds a BVH of an older layout (4-wide nodes); rebuild it with "
                                 "`capsweep build` (this build reads version 6)");
+}
+
+// Each triangle's layers survive the file, and the loaded world filters as the built one does.
+TEST(Snapshot, KeepsTheLayers) {
+  const std::vector<Triangle> tris = make_arena();
+  const std::vector<std::uint32_t> layers = layered::layers_for(tris);
+  const World world(tris, layers);
+  const std::string path = temp_path("layers.cwsw");
+  save_snapshot(world, "@arena", path);
+  const Snapshot s = load_snapshot(path);
+  std::remove(path.c_str());
+  ASSERT_TRUE(std::equal(layers.begin(), layers.end(), s.world.layers().begin()));
+  const std::vector<SweepQuery> q = make_workload(world, Workload::long_range, 2000, 8);
+  for (std::uint32_t mask : {1u, 2u, 4u, 8u, 2u | 4u, 1u | 2u | 4u | 8u, kAllLayers, 16u}) {
+    SweepOptions o;
+    o.layers = mask;
+    std::vector<SweepHit> a(q.size()), b(q.size());
+    world.sweep(q, a, o);
+    s.world.sweep(q, b, o);
+    for (std::size_t i = 0; i < q.size(); ++i) ASSERT_TRUE(identical(a[i], b[i])) << "mask " << mask << ", query " << i;
+  }
 }
 
 }  // namespace

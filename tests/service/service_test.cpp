@@ -545,9 +545,29 @@ TEST_F(ServiceErrors, RandomAndTruncatedMessagesNeverHurtTheServer) {
   }
   EXPECT_GT(answered, 0);
   EXPECT_GT(refused, 0);
-  // Bytes that do not parse are refused by gRPC itself before any handler runs; what parsed
-  // reached a handler, and none of those failed inside (a handler's failure would be INTERNAL).
+  // Bytes that do not parse are refused (INVALID_ARGUMENT) before any work; what parsed was
+  // answered or refused by the checks, and nothing failed inside (that would be INTERNAL).
   for (const char* rpc : {"Sweep", "Move", "Validate", "Overlap", "Info"}) EXPECT_EQ(errors(rpc, "INTERNAL"), 0u) << rpc;
+}
+
+// Bytes that are not the method's message get INVALID_ARGUMENT naming the method and the
+// message it takes (gRPC's own parsing would answer UNIMPLEMENTED with empty details), and are
+// counted as that method's errors.
+TEST_F(ServiceErrors, GarbageBytesAreRefusedNamingTheMethod) {
+  grpc::GenericStub generic(grpc::CreateChannel(address(server_), grpc::InsecureChannelCredentials()));
+  // 0x0f starts field 1 with wire type 7, which does not exist: no message parses these bytes.
+  const std::string garbage = "\x0f garbage, not a protobuf message";
+  const std::pair<std::string, std::string> methods[] = {
+      {"Sweep", "SweepRequest"},       {"SweepEllipsoid", "SweepEllipsoidRequest"}, {"Move", "MoveRequest"},
+      {"Validate", "ValidateRequest"}, {"Overlap", "OverlapRequest"},               {"Info", "InfoRequest"}};
+  for (const auto& [method, message] : methods) {
+    const grpc::Status s = send_raw(generic, "/capsweep.v1.Capsweep/" + method, garbage);
+    EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << method << ": " << s.error_message();
+    EXPECT_EQ(s.error_message(), method + ": the request bytes are not a capsweep.v1." + message + " message");
+    EXPECT_EQ(errors(method, "INVALID_ARGUMENT"), 1u) << method;
+  }
+  // The same method still answers a request that parses.
+  EXPECT_EQ(sweep(request(10)), grpc::StatusCode::OK);
 }
 
 TEST_F(ServiceErrors, StandardHealthCheckSaysServing) {

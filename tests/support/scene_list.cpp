@@ -4,14 +4,18 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <stdexcept>
 
 #include "tools/arena.h"
+#if CAPSWEEP_TESTS_READ_FILES
 #include <capsweep/scene.h>
+#endif
 
 namespace scenes {
 
 std::vector<std::string> names() {
   std::vector<std::string> names{"@arena"};
+  if (!CAPSWEEP_TESTS_READ_FILES) return names;
   std::vector<std::string> files;
   std::error_code error;
   for (std::filesystem::directory_iterator it(CAPSWEEP_SCENES_DIR, error), end; !error && it != end;
@@ -25,9 +29,18 @@ std::vector<std::string> names() {
   return names;
 }
 
+std::vector<std::string> readable(std::vector<std::string> names) {
+  if (!CAPSWEEP_TESTS_READ_FILES) std::erase_if(names, [](const std::string& n) { return n != "@arena"; });
+  return names;
+}
+
 std::vector<capsweep::Triangle> load(const std::string& name) {
-  return name == "@arena" ? capsweep::make_arena()
-                          : capsweep::load_scene(std::string(CAPSWEEP_SCENES_DIR) + "/" + name);
+  if (name == "@arena") return capsweep::make_arena();
+#if CAPSWEEP_TESTS_READ_FILES
+  return capsweep::load_scene(std::string(CAPSWEEP_SCENES_DIR) + "/" + name);
+#else
+  throw std::invalid_argument("scene " + name + ": this build reads no files (CAPSWEEP_BUILD_IO=OFF)");
+#endif
 }
 
 std::string test_name(const std::string& name) {

@@ -9,10 +9,13 @@
 
 namespace scenes {
 
-// "@arena" first, then scenes/'s .obj and .obj.gz files, sorted. Runs while the tests
+// "@arena" first, then scenes/'s .obj and .obj.gz files, sorted (only "@arena" when the build
+// has no io to read them). Runs while the tests
 // are listed (at build time), so it never throws: a missing folder yields one name that says
 // so, and the test instantiated with it fails loading it.
 std::vector<std::string> names();
+// Those of `names` this build can load: all of them, or only "@arena" when it has no io.
+std::vector<std::string> readable(std::vector<std::string> names);
 
 std::vector<capsweep::Triangle> load(const std::string& name);
 // The name as a gtest parameter name: letters and digits, '_' for the rest.

@@ -3,11 +3,8 @@
 #include <cmath>
 #include <stdexcept>
 
-#include <capsweep/scene.h>
-
 #include "core/random.h"
 #include "tests/support/test_meshes.h"
-#include "tools/grid_mesh.h"
 
 namespace terrains {
 
@@ -100,15 +97,6 @@ std::vector<Triangle> buildings_on(const Heightfield& terrain, std::uint64_t see
              Vec3(sx + 2.5f, terrain.origin.y + 5.2f + 0.2f * float(step), sz + 1.5f));
   }
   return mesh.triangles();
-}
-
-FromMesh zero_ad_terrain(const std::string& path) {
-  FromMesh out;
-  out.mesh = load_scene(path);
-  GridMesh grid = heightfield_of_grid_mesh(out.mesh);
-  out.terrain = std::move(grid.terrain);
-  out.index = std::move(grid.index);
-  return out;
 }
 
 }  // namespace terrains

@@ -1,11 +1,10 @@
 // Generated heightfields for the terrain tests: rolling hills, exact planes and ramps, flat
 // plateaus (seams everywhere), cliffs a person cannot climb, faint bends under the seam angle,
-// holes, and the 0 A.D. terrain read back from its mesh. Each comes with the mesh of the same
-// terrain, so a heightfield world can be held to the mesh world's answers.
+// holes. Each comes with the mesh of the same terrain, so a heightfield world can be held to the
+// mesh world's answers.
 #pragma once
 
 #include <cstdint>
-#include <string>
 #include <vector>
 
 #include <capsweep/heightfield.h>
@@ -39,15 +38,5 @@ std::uint32_t to_heightfield_index(const MeshTwin& twin, std::uint32_t mesh_inde
 
 // Boxes (houses, walls, a staircase) standing on the generated terrain, clear of its vertices.
 std::vector<capsweep::Triangle> buildings_on(const capsweep::Heightfield& terrain, std::uint64_t seed);
-
-// The 0 A.D. terrain of scenes/ as the heightfield it was exported from (689 x 689
-// samples, 4 m cells, float heights from the mesh's own vertices), and where each of the mesh's
-// triangles lies in it: mesh triangle k is heightfield triangle `index[k]`.
-struct FromMesh {
-  capsweep::Heightfield terrain;
-  std::vector<capsweep::Triangle> mesh;
-  std::vector<std::uint32_t> index;
-};
-FromMesh zero_ad_terrain(const std::string& path);
 
 }  // namespace terrains

@@ -1,15 +1,13 @@
 // Layer filters on every path and every query kind. A batch filtered to some layers must answer
 // exactly what a world built from only the triangles on those layers answers (the same bytes,
 // triangle indices mapped back). Masks hide walls, floors, scattered triangles, everything and
-// nothing. Whole subtrees of another layer are never walked, and movement, validation and
-// snapshots honour the layers too.
+// nothing. Whole subtrees of another layer are never walked, and movement and validation honour
+// the layers too (snapshots keep them: tests/io/snapshot_test.cpp).
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <cmath>
 #include <thread>
 
-#include <capsweep/snapshot.h>
 #include <capsweep/world.h>
 #include "world/world_arrays.h"
 #include "core/random.h"
@@ -97,7 +95,8 @@ TEST_P(SceneLayers, AFilteredBatchAnswersAsTheWorldOfItsLayers) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(EveryScene, SceneLayers, testing::Values("@arena", "recast_dungeon.obj", "oa_am_thornish.obj"),
+INSTANTIATE_TEST_SUITE_P(EveryScene, SceneLayers,
+                         testing::ValuesIn(scenes::readable({"@arena", "recast_dungeon.obj", "oa_am_thornish.obj"})),
                          [](const auto& info) { return scenes::test_name(info.param); });
 
 // Two copies of the arena 1 km apart, on layers 1 and 2: a query in the second copy filtered to
@@ -186,26 +185,6 @@ TEST(Layers, AgentsMoveThroughWhatTheyDoNotSee) {
   o.layers = 1u;
   world.validate(std::span(&claim, 1), ValidateSettings{}, verdict, o);
   EXPECT_EQ(verdict[0].kind, VerdictKind::ok);
-}
-
-TEST(Layers, SnapshotsKeepTheLayers) {
-  const std::vector<Triangle> tris = make_arena();
-  const std::vector<std::uint32_t> layers = layers_for(tris);
-  const World world(tris, layers);
-  const std::string path = ::testing::TempDir() + "capsweep_layers_" + std::to_string(getpid()) + ".cwsw";
-  save_snapshot(world, "@arena", path);
-  const Snapshot s = load_snapshot(path);
-  std::remove(path.c_str());
-  ASSERT_TRUE(std::equal(layers.begin(), layers.end(), s.world.layers().begin()));
-  const std::vector<SweepQuery> q = make_workload(world, Workload::long_range, 2000, 8);
-  for (std::uint32_t mask : kMasks) {
-    SweepOptions o;
-    o.layers = mask;
-    std::vector<SweepHit> a(q.size()), b(q.size());
-    world.sweep(q, a, o);
-    s.world.sweep(q, b, o);
-    for (std::size_t i = 0; i < q.size(); ++i) ASSERT_TRUE(identical(a[i], b[i])) << "mask " << mask << ", query " << i;
-  }
 }
 
 }  // namespace

@@ -176,7 +176,7 @@ TEST_P(SceneQueryLayers, PooledChunksMixingMasksGiveEachQueryItsOwnAnswer) {
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryScene, SceneQueryLayers,
-                         testing::Values("@arena", "recast_dungeon.obj", "oa_am_thornish.obj"),
+                         testing::ValuesIn(scenes::readable({"@arena", "recast_dungeon.obj", "oa_am_thornish.obj"})),
                          [](const auto& info) { return scenes::test_name(info.param); });
 
 TEST(QueryLayers, AMaskThatSeesNoLayerIsRefusedWithAMiss) {
