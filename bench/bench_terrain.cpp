@@ -11,9 +11,7 @@
 #include <memory>
 #include <stdexcept>
 
-#include <capsweep/heightmap.h>
-#include <capsweep/scene.h>
-#include <capsweep/snapshot.h>
+#include <capsweep/files.h>
 
 #include "bench/scenes.h"
 #include "world/world_arrays.h"

@@ -19,7 +19,7 @@
 #include "bench/peers.h"
 #include "bench/scenes.h"
 #include "broadphase/bvh.h"
-#include <capsweep/snapshot.h>
+#include <capsweep/files.h>
 
 namespace capsweep::bench {
 namespace {

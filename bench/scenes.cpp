@@ -4,7 +4,7 @@
 #include <memory>
 
 #include "tools/arena.h"
-#include <capsweep/scene.h>
+#include <capsweep/files.h>
 
 namespace capsweep::bench {
 

@@ -7,8 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-#include <capsweep/shapes.h>
-#include <capsweep/sweep_hit.h>
+#include <capsweep/values.h>
 
 namespace capsweep {
 

@@ -5,7 +5,7 @@
 
 #include "parallel/executor.h"
 
-#include <capsweep/status.h>
+#include <capsweep/values.h>
 
 namespace capsweep {
 

@@ -17,7 +17,7 @@
 #include <utility>
 #include <vector>
 
-#include <capsweep/shapes.h>
+#include <capsweep/values.h>
 
 namespace capsweep {
 

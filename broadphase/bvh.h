@@ -6,7 +6,7 @@
 #include <span>
 #include <vector>
 
-#include <capsweep/shapes.h>
+#include <capsweep/values.h>
 #include "simd/triangle_block.h"
 #include "simd/wide_node.h"
 

@@ -10,7 +10,7 @@
 
 #include "parallel/executor.h"
 
-#include <capsweep/shapes.h>
+#include <capsweep/values.h>
 
 namespace capsweep {
 

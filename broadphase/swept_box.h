@@ -7,7 +7,7 @@
 
 #include <xsimd/xsimd.hpp>
 
-#include <capsweep/shapes.h>
+#include <capsweep/values.h>
 
 #include "simd/box_entry_kernel.h"
 #include "simd/child_entry.h"

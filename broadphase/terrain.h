@@ -11,8 +11,8 @@
 #include <span>
 #include <vector>
 
-#include <capsweep/heightfield.h>
-#include <capsweep/shapes.h>
+#include <capsweep/world.h>
+#include <capsweep/values.h>
 
 #include "broadphase/adjacency.h"
 #include "simd/triangle_block.h"

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <iterator>
 
-#include <capsweep/shapes.h>
+#include <capsweep/values.h>
 
 #include "broadphase/bvh.h"
 #include "simd/child_entry.h"

@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include <capsweep/shapes.h>
+#include <capsweep/values.h>
 #include "core/sweep_upright.h"
 
 namespace capsweep {

@@ -6,9 +6,7 @@
 #include <string>
 #include <vector>
 
-#include <capsweep/heightmap.h>
-#include <capsweep/scene.h>
-#include <capsweep/snapshot.h>
+#include <capsweep/files.h>
 #include <capsweep/version.h>
 #include <capsweep/world.h>
 

@@ -4,11 +4,8 @@
 
 #include <string>
 
-#include <capsweep/heightmap.h>
-#include <capsweep/scene.h>
-#include <capsweep/snapshot.h>
+#include <capsweep/files.h>
 #include <capsweep/world.h>
-#include <capsweep/world_file.h>
 
 #include "capi/guarded.h"
 #include "capi/records.h"

@@ -8,9 +8,7 @@
 #include <string>
 
 #include <capsweep/capsweep_c.h>
-#include <capsweep/heightmap.h>
-#include <capsweep/scene.h>
-#include <capsweep/snapshot.h>
+#include <capsweep/files.h>
 #include <capsweep/world.h>
 
 namespace capsweep::capi {

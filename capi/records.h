@@ -7,7 +7,7 @@
 #include <cstring>
 
 #include <capsweep/capsweep_c.h>
-#include <capsweep/query_file.h>
+#include <capsweep/files.h>
 #include <capsweep/world.h>
 
 #include "io/result_record.h"

@@ -10,7 +10,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include <capsweep/scene.h>
+#include <capsweep/files.h>
 #include <capsweep/world.h>
 
 namespace capsweep {

@@ -13,13 +13,9 @@
 #include <utility>
 #include <vector>
 
-#include <capsweep/heightmap.h>
-#include <capsweep/query_file.h>
-#include <capsweep/scene.h>
-#include <capsweep/snapshot.h>
+#include <capsweep/files.h>
 #include <capsweep/version.h>
 #include <capsweep/world.h>
-#include <capsweep/world_file.h>
 
 #include "world/world_arrays.h"
 #include "cli/commands.h"

@@ -17,7 +17,7 @@
 #include "tools/crowd.h"
 #include "tools/picture.h"
 #include "core/body.h"
-#include <capsweep/query_file.h>
+#include <capsweep/files.h>
 #include "simd/block_sweep.h"
 #include "io/query_format.h"
 

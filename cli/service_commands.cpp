@@ -10,14 +10,12 @@
 #include <sstream>
 #include <thread>
 
-#include <capsweep/snapshot.h>
+#include <capsweep/files.h>
 
 #include "tools/builtin_scene.h"
 #include "cli/commands.h"
-#include <capsweep/query_file.h>
 #include "tools/server_process.h"
 #include "tools/workloads.h"
-#include <capsweep/world_file.h>
 #include "service/capsweep.pb.h"
 #include <capsweep/client.h>
 #include "service/metrics_page.h"

@@ -14,8 +14,8 @@
 #include <cstdint>
 
 #include <capsweep/move.h>
-#include <capsweep/status.h>
-#include <capsweep/sweep_ellipsoid.h>
+#include <capsweep/values.h>
+#include <capsweep/sweep.h>
 #include <capsweep/validate.h>
 
 namespace capsweep {

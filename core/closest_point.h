@@ -3,8 +3,7 @@
 // (point-triangle), 5.1.9 (segment-segment). Triangles may be degenerate.
 #pragma once
 
-#include <capsweep/sweep_hit.h>
-#include <capsweep/vec3.h>
+#include <capsweep/values.h>
 
 namespace capsweep {
 

@@ -1,7 +1,7 @@
 // The discrete contact of contact.h in double precision, shared with the sweep kernel.
 #pragma once
 
-#include <capsweep/contact.h>
+#include <capsweep/sweep.h>
 
 #include "core/closest_point.h"
 

@@ -11,8 +11,7 @@
 // Used by the movement solver (depenetration, validation's start check). Internal.
 #pragma once
 
-#include <capsweep/shapes.h>
-#include <capsweep/sweep_hit.h>
+#include <capsweep/values.h>
 
 namespace capsweep {
 

@@ -6,8 +6,7 @@
 // face first costs about a third of that, and the face's entry a classification and a division.
 #pragma once
 
-#include <capsweep/shapes.h>
-#include <capsweep/sweep_hit.h>
+#include <capsweep/values.h>
 
 namespace capsweep::detail {
 

@@ -6,7 +6,7 @@
 #include <span>
 #include <string>
 
-#include <capsweep/shapes.h>
+#include <capsweep/values.h>
 
 namespace capsweep {
 
@@ -21,7 +21,7 @@ struct HeightGrid {
 };
 
 // Why the grid cannot be built into a world ("" when it can), with the words of
-// check_heightfield (<capsweep/heightfield.h>), holes aside.
+// check_heightfield (<capsweep/world.h>), holes aside.
 std::string check_height_grid(const HeightGrid& grid);
 
 }  // namespace capsweep

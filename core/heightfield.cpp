@@ -1,12 +1,11 @@
-#include <capsweep/heightfield.h>
+#include <capsweep/world.h>
 
 #include "core/height_grid.h"
 
 #include <algorithm>
 #include <cmath>
 
-#include <capsweep/status.h>
-#include <capsweep/sweep_hit.h>
+#include <capsweep/values.h>
 
 namespace capsweep {
 

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <cstdint>
 
-#include <capsweep/vec3.h>
+#include <capsweep/values.h>
 
 namespace capsweep {
 

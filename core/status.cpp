@@ -1,4 +1,4 @@
-#include <capsweep/status.h>
+#include <capsweep/values.h>
 
 #include <cmath>
 

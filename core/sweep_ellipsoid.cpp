@@ -1,9 +1,8 @@
-#include <capsweep/sweep_ellipsoid.h>
+#include <capsweep/sweep.h>
 
 #include <algorithm>
 #include <cmath>
 
-#include <capsweep/sweep.h>
 #include "core/contact_core.h"
 #include "core/ellipsoid_contact.h"
 #include "core/sweep_frame.h"

@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-#include <capsweep/sweep_hit.h>
+#include <capsweep/values.h>
 #include "core/closest_point.h"
 
 namespace capsweep::detail {

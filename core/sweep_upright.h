@@ -6,8 +6,7 @@
 // cylinder and two end spheres, a few dozen operations in double.
 #pragma once
 
-#include <capsweep/shapes.h>
-#include <capsweep/sweep_hit.h>
+#include <capsweep/values.h>
 
 namespace capsweep::detail {
 

@@ -1,4 +1,4 @@
-#include <capsweep/heightmap.h>
+#include <capsweep/files.h>
 
 #include <png.h>
 #include <sys/stat.h>

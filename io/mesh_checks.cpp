@@ -9,7 +9,7 @@
 #include <cstring>
 #include <vector>
 
-#include <capsweep/scene.h>
+#include <capsweep/files.h>
 
 namespace capsweep {
 

@@ -1,4 +1,4 @@
-#include <capsweep/query_file.h>
+#include <capsweep/files.h>
 
 #include <bit>
 #include <cstdio>

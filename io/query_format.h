@@ -1,7 +1,7 @@
 // The CWSQ and CWSR layouts (docs/FORMATS.md): magic numbers, versions and record sizes, for
 // the readers and writers (query_file.cpp) and the layers above that check their records
 // against them (capi/records.h, the command, the Python module, tests). Not public: a user reads
-// and writes the files through <capsweep/query_file.h>.
+// and writes the files through <capsweep/files.h>.
 #pragma once
 
 #include <cstddef>

@@ -2,7 +2,7 @@
 // Python records (capi/records.h) all write a hit through it. Internal.
 #pragma once
 
-#include <capsweep/query_file.h>
+#include <capsweep/files.h>
 #include "io/query_format.h"
 
 namespace capsweep {

@@ -1,4 +1,4 @@
-#include <capsweep/scene.h>
+#include <capsweep/files.h>
 
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>

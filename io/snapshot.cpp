@@ -1,4 +1,4 @@
-#include <capsweep/snapshot.h>
+#include <capsweep/files.h>
 
 #include <fcntl.h>
 #include <sys/mman.h>

@@ -1,9 +1,8 @@
-#include <capsweep/world_file.h>
+#include <capsweep/files.h>
 
 #include <chrono>
 #include <cstdio>
 
-#include <capsweep/snapshot.h>
 
 namespace capsweep {
 

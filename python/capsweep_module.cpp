@@ -17,9 +17,7 @@
 #include <vector>
 
 #include <capsweep/capsweep_c_io.h>
-#include <capsweep/query_file.h>
-#include <capsweep/scene.h>
-#include <capsweep/snapshot.h>
+#include <capsweep/files.h>
 #include <capsweep/version.h>
 #include <capsweep/world.h>
 

@@ -9,8 +9,7 @@
 #include <string>
 #include <vector>
 
-#include <capsweep/shapes.h>
-#include <capsweep/sweep_hit.h>
+#include <capsweep/values.h>
 #include "simd/triangle_block.h"
 
 namespace capsweep {

@@ -5,8 +5,7 @@
 #include <cstdint>
 #include <span>
 
-#include <capsweep/shapes.h>
-#include <capsweep/sweep_hit.h>
+#include <capsweep/values.h>
 
 namespace capsweep {
 

@@ -6,7 +6,7 @@
 
 #include <vector>
 
-#include <capsweep/shapes.h>
+#include <capsweep/values.h>
 
 namespace capsweep {
 

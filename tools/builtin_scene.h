@@ -5,8 +5,7 @@
 #include <string>
 #include <vector>
 
-#include <capsweep/scene.h>
-#include <capsweep/world_file.h>
+#include <capsweep/files.h>
 
 namespace capsweep {
 

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-#include <capsweep/heightfield.h>
+#include <capsweep/world.h>
 
 namespace capsweep {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include <capsweep/shapes.h>
+#include <capsweep/values.h>
 
 namespace capsweep {
 

@@ -8,7 +8,7 @@
 #include "world/walk.h"
 #include "world/world_arrays.h"
 #include "simd/block_sweep.h"
-#include <capsweep/contact.h>
+#include <capsweep/sweep.h>
 
 namespace capsweep {
 

@@ -5,8 +5,8 @@
 
 #include "parallel/executor.h"
 
-#include <capsweep/contact.h>
-#include <capsweep/status.h>
+#include <capsweep/sweep.h>
+#include <capsweep/values.h>
 
 #include "broadphase/agent_grid.h"
 #include "broadphase/upright_pairs.h"

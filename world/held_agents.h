@@ -8,7 +8,7 @@
 #include <span>
 #include <vector>
 
-#include <capsweep/shapes.h>
+#include <capsweep/values.h>
 
 #include "parallel/executor.h"
 

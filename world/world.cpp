@@ -3,7 +3,6 @@
 #include <atomic>
 #include <bit>
 
-#include <capsweep/contact.h>
 #include <capsweep/sweep.h>
 
 #include "broadphase/morton.h"

@@ -13,7 +13,6 @@
 #include "core/face_first.h"
 #include "core/move.h"
 #include <capsweep/sweep.h>
-#include <capsweep/sweep_ellipsoid.h>
 #include <capsweep/world.h>
 
 namespace capsweep {

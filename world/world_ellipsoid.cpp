@@ -14,7 +14,7 @@
 #include "world/contacts_near.h"
 #include "world/walk.h"
 #include "world/world_arrays.h"
-#include <capsweep/sweep_ellipsoid.h>
+#include <capsweep/sweep.h>
 #include "core/body.h"
 #include "core/ellipsoid_contact.h"
 #include "simd/block_sweep.h"

@@ -1,7 +1,7 @@
 // Answers a CWSQ file through a `capsweep serve` (or several replicas): the same answers as the
 // library in-process, from a game server that holds no world of its own.
 #include <capsweep/client.h>
-#include <capsweep/query_file.h>
+#include <capsweep/files.h>
 
 #include <cstdio>
 #include <exception>

@@ -107,7 +107,7 @@ typedef struct cs_ellipsoid {
 enum cs_shape { CS_SHAPE_CAPSULE = 0, CS_SHAPE_ELLIPSOID = 1 };
 
 /* One moving axis-aligned ellipsoid: the points x with sum(((x - centre) / radii)^2) <= 1, each
- * radius > 0, moving by `motion` (<capsweep/sweep_ellipsoid.h>). A CWSQ version 3 record: 36 bytes. */
+ * radius > 0, moving by `motion` (<capsweep/sweep.h>). A CWSQ version 3 record: 36 bytes. */
 typedef struct cs_ellipsoid_query {
   float centre[3];
   float radii[3];
@@ -300,7 +300,7 @@ CS_API const char* cs_last_error(void);
 
 /* ---- Worlds ---- */
 
-/* Terrain as a grid of heights (<capsweep/heightfield.h>): sample (row, column) stands at
+/* Terrain as a grid of heights (<capsweep/world.h>): sample (row, column) stands at
  * origin + (column * cell_x, height, row * cell_z); each cell holds two triangles, split from
  * (row, column + 1) to (row + 1, column). The world's triangles are the mesh's (if any), then two
  * per cell: mesh_count + 2 * (row * (columns - 1) + column) + half. The arrays are copied.

@@ -9,9 +9,8 @@
 #include <cstdint>
 #include <string>
 
-#include <capsweep/contact.h>
-#include <capsweep/shapes.h>
-#include <capsweep/sweep_hit.h>
+#include <capsweep/sweep.h>
+#include <capsweep/values.h>
 
 namespace capsweep {
 

@@ -1,3 +1,8 @@
+// One shape against one triangle: the exact sweeps (capsule, ray, segment, ellipsoid) and the contact of a shape that starts touching.
+#pragma once
+
+#include <capsweep/values.h>
+
 // Exact swept-capsule kernels (closed form: no sub-stepping, no bisection).
 //
 // A capsule (a, b, r) moving by d first touches an obstacle O at the smallest t in [0, 1] with
@@ -24,11 +29,6 @@
 // reports the edge's or vertex's normal, facing the motion.
 //
 // Every kernel validates its input and returns Status::ok, or an error and a miss.
-#pragma once
-
-#include <capsweep/shapes.h>
-#include <capsweep/status.h>
-#include <capsweep/sweep_hit.h>
 
 namespace capsweep {
 
@@ -59,5 +59,57 @@ Status sweep_capsule_point(const Capsule& capsule, const Vec3& motion, const Vec
 // A contact time computed in double, as the float a SweepHit carries: rounded toward zero, so
 // the reported t never lies past the true contact.
 float round_time_down(double t);
+
+}  // namespace capsweep
+
+// Exact swept-ellipsoid kernel: an axis-aligned ellipsoid (centre, radii) moving by d against a
+// triangle.
+//
+// Following Fauerby's collide-and-slide ("Improved Collision detection and Response", 2003):
+// dividing every coordinate by the radii ("eSpace") turns the ellipsoid into a unit sphere, the
+// triangle into another triangle and d into d / radii. The map is linear, so contact happens
+// at the same t in both spaces. The unit sphere is then swept by the capsule kernel (a capsule
+// with a = b), in double.
+//
+// The answer is given in world space:
+// - `t` is the same t, rounded toward zero;
+// - `normal` is the eSpace normal mapped through the inverse transpose (n / radii,
+//   renormalised): the ellipsoid's surface normal at the contact;
+// - `point` is the eSpace contact point on the triangle, times the radii;
+// - `depth` (for a start in contact) is the push along `normal` that moves the sphere out by its
+//   eSpace depth.
+
+namespace capsweep {
+
+Status sweep_ellipsoid_triangle(const Ellipsoid& ellipsoid, const Vec3& motion, const Triangle& triangle,
+                                SweepHit& hit);
+// The same for inputs that already passed check_ellipsoid_sweep and check_triangle.
+void sweep_ellipsoid_triangle_unchecked(const Ellipsoid& ellipsoid, const Vec3& motion, const Triangle& triangle,
+                                        SweepHit& hit);
+
+// The smallest capsule along the ellipsoid's longest axis that holds it: the radius is the
+// larger of the other two radii, and the axis runs between the centres of the end caps (a
+// sphere, a = b, when the longest radius is that one too). The world's broad phase walks with it.
+Capsule bounding_capsule(const Ellipsoid& ellipsoid);
+
+}  // namespace capsweep
+
+// Discrete queries: how far apart a capsule and an obstacle are, and, when they overlap, the
+// shortest push that separates them.
+
+namespace capsweep {
+
+struct Contact {
+  float distance = 0.f;   // between the capsule's axis and the obstacle's core (triangle or axis)
+  bool overlapping = false;  // distance <= sum of radii (touching counts)
+  float depth = 0.f;      // when overlapping: push-out distance along `normal`; else 0
+  Vec3 normal;            // unit, from the obstacle toward the capsule
+  Vec3 point;             // closest point on the obstacle's surface
+  Vec3 point_on_axis;     // closest point on the capsule's axis
+  Feature feature = Feature::none;
+};
+
+Status capsule_triangle_contact(const Capsule& capsule, const Triangle& triangle, Contact& out);
+Status capsule_capsule_contact(const Capsule& capsule, const Capsule& obstacle, Contact& out);
 
 }  // namespace capsweep

@@ -6,8 +6,7 @@
 #include <string>
 
 #include <capsweep/move.h>
-#include <capsweep/status.h>
-#include <capsweep/sweep_hit.h>
+#include <capsweep/values.h>
 
 namespace capsweep {
 

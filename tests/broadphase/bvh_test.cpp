@@ -11,7 +11,7 @@
 
 #include "tools/arena.h"
 #if CAPSWEEP_TESTS_READ_FILES
-#include <capsweep/scene.h>
+#include <capsweep/files.h>
 #endif
 #include "core/random.h"
 

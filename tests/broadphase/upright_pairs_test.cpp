@@ -6,7 +6,6 @@
 
 #include "broadphase/upright_pairs.h"
 #include "core/random.h"
-#include <capsweep/contact.h>
 #include <capsweep/sweep.h>
 
 namespace {

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include <capsweep/capsweep_c_io.h>
-#include <capsweep/query_file.h>
+#include <capsweep/files.h>
 #include <capsweep/world.h>
 
 #include "capi/records.h"

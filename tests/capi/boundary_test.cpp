@@ -11,9 +11,7 @@
 #include <vector>
 
 #include <capsweep/capsweep_c_io.h>
-#include <capsweep/heightmap.h>
-#include <capsweep/scene.h>
-#include <capsweep/snapshot.h>
+#include <capsweep/files.h>
 #include <capsweep/version.h>
 #include <capsweep/world.h>
 

@@ -6,8 +6,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include <capsweep/query_file.h>
-#include <capsweep/scene.h>
+#include <capsweep/files.h>
 #include <capsweep/version.h>
 
 #include "simd/block_sweep.h"

@@ -1,5 +1,5 @@
 // Discrete queries: distance, overlap, and that the push-out is both sufficient and minimal.
-#include <capsweep/contact.h>
+#include <capsweep/sweep.h>
 
 #include <gtest/gtest.h>
 

@@ -12,7 +12,6 @@
 #include <vector>
 
 #include <capsweep/sweep.h>
-#include <capsweep/sweep_ellipsoid.h>
 #include <capsweep/world.h>
 #include "core/random.h"
 #include "tests/support/ellipsoid_oracle.h"

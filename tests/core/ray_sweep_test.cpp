@@ -11,7 +11,6 @@
 #include <string>
 #include <vector>
 
-#include <capsweep/contact.h>
 #include <capsweep/sweep.h>
 #include "tests/support/cases.h"
 #include "tests/support/oracle.h"

@@ -4,7 +4,6 @@
 #include <cmath>
 #include <limits>
 
-#include <capsweep/contact.h>
 #include <capsweep/sweep.h>
 
 namespace {

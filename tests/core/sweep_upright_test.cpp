@@ -10,7 +10,6 @@
 #include "core/random.h"
 #include "core/sweep_upright.h"
 #include "tests/support/oracle.h"
-#include <capsweep/contact.h>
 #include <capsweep/sweep.h>
 
 namespace {

@@ -10,7 +10,7 @@
 #include <cstdio>
 #include <string>
 
-#include <capsweep/heightmap.h>
+#include <capsweep/files.h>
 
 #include "tests/fuzz/scratch_file.h"
 

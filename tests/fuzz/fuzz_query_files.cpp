@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <string>
 
-#include <capsweep/query_file.h>
+#include <capsweep/files.h>
 
 #include "tests/fuzz/scratch_file.h"
 

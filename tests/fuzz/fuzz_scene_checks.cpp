@@ -4,7 +4,7 @@
 #include <string>
 #include <string_view>
 
-#include <capsweep/scene.h>
+#include <capsweep/files.h>
 
 #include "io/mesh_checks.h"
 

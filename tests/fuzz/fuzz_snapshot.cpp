@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include <capsweep/snapshot.h>
+#include <capsweep/files.h>
 
 #include "tests/fuzz/scratch_file.h"
 

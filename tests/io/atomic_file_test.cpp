@@ -12,8 +12,7 @@
 #include <string>
 #include <vector>
 
-#include <capsweep/query_file.h>
-#include <capsweep/snapshot.h>
+#include <capsweep/files.h>
 
 #include "io/atomic_file.h"
 #include "tests/support/test_files.h"

@@ -8,9 +8,7 @@
 #include <cmath>
 #include <cstring>
 
-#include <capsweep/heightmap.h>
-#include <capsweep/query_file.h>
-#include <capsweep/snapshot.h>
+#include <capsweep/files.h>
 #include <capsweep/world.h>
 
 #include "core/random.h"

@@ -1,5 +1,5 @@
 // CWSQ and CWSR: round trips and every promised refusal.
-#include <capsweep/query_file.h>
+#include <capsweep/files.h>
 
 #include <cmath>
 #include <cstring>

@@ -1,6 +1,6 @@
 // Scenes: the real meshes load with the documented triangle counts; other formats, gzip,
 // unit conversion and broken files behave as promised.
-#include <capsweep/scene.h>
+#include <capsweep/files.h>
 
 #include <zlib.h>
 

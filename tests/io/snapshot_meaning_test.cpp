@@ -9,7 +9,7 @@
 #include <fstream>
 #include <iterator>
 
-#include <capsweep/snapshot.h>
+#include <capsweep/files.h>
 
 #include "world/world_arrays.h"
 #include "tests/support/same_answers.h"

@@ -10,7 +10,7 @@
 #include <functional>
 #include <iterator>
 
-#include <capsweep/snapshot.h>
+#include <capsweep/files.h>
 #include "world/world_arrays.h"
 #include "core/random.h"
 #include "tests/support/batches.h"

@@ -16,8 +16,7 @@
 #include <string>
 #include <thread>
 
-#include <capsweep/snapshot.h>
-#include <capsweep/query_file.h>
+#include <capsweep/files.h>
 #include "tools/server_process.h"
 #include "tools/workloads.h"
 #include "service/capsweep.pb.h"

@@ -14,7 +14,7 @@
 #include <thread>
 
 #include <capsweep/client.h>
-#include <capsweep/snapshot.h>
+#include <capsweep/files.h>
 
 #include "service/capsweep.grpc.pb.h"
 #include "service/convert.h"

@@ -4,7 +4,7 @@
 #include <cstdint>
 
 #include "core/random.h"
-#include <capsweep/shapes.h>
+#include <capsweep/values.h>
 
 namespace cases {
 

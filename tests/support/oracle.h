@@ -6,8 +6,7 @@
 #include <optional>
 #include <string>
 
-#include <capsweep/shapes.h>
-#include <capsweep/sweep_hit.h>
+#include <capsweep/values.h>
 
 namespace oracle {
 

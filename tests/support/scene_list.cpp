@@ -8,7 +8,7 @@
 
 #include "tools/arena.h"
 #if CAPSWEEP_TESTS_READ_FILES
-#include <capsweep/scene.h>
+#include <capsweep/files.h>
 #endif
 
 namespace scenes {

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include <capsweep/shapes.h>
+#include <capsweep/values.h>
 
 namespace scenes {
 

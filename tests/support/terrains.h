@@ -7,7 +7,6 @@
 #include <cstdint>
 #include <vector>
 
-#include <capsweep/heightfield.h>
 #include <capsweep/world.h>
 
 namespace terrains {

@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include <capsweep/shapes.h>
+#include <capsweep/values.h>
 
 namespace testmesh {
 

@@ -7,7 +7,7 @@
 #include <span>
 #include <vector>
 
-#include <capsweep/shapes.h>
+#include <capsweep/values.h>
 
 namespace oracle {
 

@@ -7,7 +7,6 @@
 
 #include <cstring>
 
-#include <capsweep/heightfield.h>
 #include <capsweep/world.h>
 #include "tools/crowd.h"
 #include "tests/support/oracle.h"

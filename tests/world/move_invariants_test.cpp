@@ -28,7 +28,7 @@
 #include "broadphase/agent_grid.h"
 #include "tools/arena.h"
 #include "tools/crowd.h"
-#include <capsweep/scene.h>
+#include <capsweep/files.h>
 #include "tests/support/oracle.h"
 #include "tests/support/scene_list.h"
 #include "tests/support/terrains.h"

@@ -14,8 +14,7 @@
 #include <string>
 #include <vector>
 
-#include <capsweep/contact.h>
-#include <capsweep/sweep_ellipsoid.h>
+#include <capsweep/sweep.h>
 #include <capsweep/world.h>
 
 #include "world/world_arrays.h"

@@ -15,7 +15,7 @@
 
 #include <capsweep/world.h>
 #include "tools/arena.h"
-#include <capsweep/scene.h>
+#include <capsweep/files.h>
 #include "tools/workloads.h"
 #include "tests/support/oracle.h"
 #include "tests/support/scene_list.h"

@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <thread>
 
-#include <capsweep/heightfield.h>
 #include <capsweep/world.h>
 
 #include "broadphase/terrain.h"

@@ -1,0 +1,246 @@
+// Files (capsweep::io): scenes, heightmaps, query and result files, snapshots, world files.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <capsweep/values.h>
+#include <capsweep/world.h>
+
+// Reads a triangle soup from a mesh file: anything Assimp reads (OBJ, glTF, PLY, STL, FBX, ...),
+// and the same gzip-compressed (FILE.obj.gz).
+
+namespace capsweep {
+
+struct SceneOptions {
+  float scale = 1.0f;  // multiply every coordinate (e.g. 0.0254 for inch-based levels)
+  bool z_up = false;   // the file is Z up: turn it to Y up, (x, y, z) -> (x, z, -y)
+  // A layer table (empty: every triangle on layer 1). Each line `NAME LAYER[,LAYER...]` puts the
+  // triangles of the material, mesh or node (an OBJ group or object, a glTF mesh or node)
+  // called NAME on those layers, numbered 1 to 32; a material's entry wins over its mesh's, a
+  // mesh's over its nodes' (the nearest node first). `#` starts a comment. Unnamed triangles
+  // stay on layer 1. A malformed line, a layer out of range, or a name the scene does not hold
+  // is refused, naming the table and the line.
+  std::string layers;
+};
+
+// A file that cannot be read, parsed or holds no triangles: the message names the file.
+class SceneError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Triangles in the file's order: Assimp's node hierarchy depth first, each node's meshes in
+// order, each mesh's faces in order (for a plain OBJ, the order of its `f` lines), with node
+// transforms applied. Polygons are fan-triangulated by Assimp; points and lines are ignored.
+std::vector<Triangle> load_scene(const std::string& path, const SceneOptions& options = {});
+
+// A list of layers, "1,3", as a mask (bit k = layer k + 1). Throws std::invalid_argument naming
+// an item that is not a number from 1 to 32: the layer tables' lists and the commands' --mask.
+std::uint32_t parse_layer_list(const std::string& list);
+
+// The same with each triangle's layer mask, from options.layers.
+struct LayeredScene {
+  std::vector<Triangle> triangles;
+  std::vector<std::uint32_t> layers;  // one mask per triangle (kDefaultLayers where unnamed)
+};
+LayeredScene load_layered_scene(const std::string& path, const SceneOptions& options = {});
+
+// What load_scene does to the triangles it read: refuses an empty soup and applies the options.
+// For soups made in code that should be treated like a file (`path` names it in errors).
+std::vector<Triangle> transform_scene(std::vector<Triangle> triangles, const std::string& path,
+                                      const SceneOptions& options = {});
+
+}  // namespace capsweep
+
+// Heightfields from image and raw files (capsweep::io): a grayscale PNG (16-bit, or 8-bit) or a
+// raw little-endian float32 grid, with the cell size, height scale and origin the file does not
+// carry, and optionally a PNG marking the holes.
+
+namespace capsweep {
+
+struct HeightmapOptions {
+  float cell_x = 1.f;        // metres between samples along x (image columns), > 0
+  float cell_z = 1.f;        // and along z (image rows, top to bottom)
+  float height_scale = 1.f;  // metres per sample step of a PNG; multiplies a raw file's floats
+  Vec3 origin;               // where the top-left sample stands at height 0
+  // A raw float32 file carries no size: give it (a PNG's own must match if given).
+  std::uint32_t columns = 0, rows = 0;
+  // A grayscale PNG of (columns - 1) x (rows - 1) pixels, one per cell: 0 = ground, anything
+  // else = a hole. Empty: no holes.
+  std::string holes;
+  std::uint32_t layers = kDefaultLayers;  // the terrain's layer mask
+};
+
+// A file that cannot be read as a heightmap, or whose numbers check_heightfield refuses: names
+// the file and what is wrong ("terrain.png: a heightmap is a grayscale PNG, this one is RGB").
+class HeightmapError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// PNG files (by their signature) give 16-bit samples (8-bit ones are widened: a sample is the
+// pixel value), anything else is read as raw float32. Throws HeightmapError.
+Heightfield load_heightmap(const std::string& path, const HeightmapOptions& options = {});
+
+// "PATH (cell X x Z m, height scale S, origin (x, y, z), holes FILE, layers MASK)": how a
+// heightfield was made, for snapshots and the service's Info.
+std::string describe_heightmap(const std::string& path, const HeightmapOptions& options);
+
+}  // namespace capsweep
+
+// Reading and writing the CWSQ (queries, versions 1 to 7) and CWSR (results, version 1) files;
+// docs/FORMATS.md says what their bytes are.
+// Little-endian, fixed-size records, so that recorded moves and benchmarks are reproducible
+// with any tool.
+
+namespace capsweep {
+
+// Refused file: the message names the file and, for a bad record, the record's index.
+class FormatError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Reads and validates every query (finite, radius >= 0, within range, a mask that is not 0) of
+// a file of capsule sweeps (versions 1, 2, 4, 5, and 7 when every move is a capsule agent's; a
+// claimed move's state is checked, then left out; its mask is kept).
+std::vector<SweepQuery> read_queries(const std::string& path);
+
+// Reads and validates every claimed move: a version 2, 5 or 7 file's records as they are; a
+// version 1 or 4 file's queries as moves over `dt_if_absent` seconds from an unknown state
+// (vertical speed 0, not known to be grounded).
+std::vector<ClaimedMove> read_claimed_moves(const std::string& path, float dt_if_absent = 0.f);
+
+// Reads and validates every ellipsoid sweep of a version 3 or 6 file (finite, each radius > 0,
+// within range, a mask that is not 0), or of a version 7 file whose moves are all ellipsoid
+// agents' (their paths); a file of another version is refused, saying what it holds.
+std::vector<SweepEllipsoidQuery> read_ellipsoid_queries(const std::string& path);
+// Writes version 3, or version 6 when some query sees fewer than every layer.
+void write_ellipsoid_queries(const std::string& path, const std::vector<SweepEllipsoidQuery>& queries,
+                             std::span<const std::string> inputs = {});
+
+// The version in a CWSQ file's header, from its first 8 bytes alone; 0 when the file cannot be
+// read or is not CWSQ (read_queries then says why).
+std::uint32_t query_file_version(const std::string& path);
+
+// Every writer here is atomic: the file appears whole or not at all, a failed write leaves the
+// file that was there untouched, and nothing else behind. A target that exists and is not a
+// regular file (directory, symlink, FIFO, device) is refused, and so is one that is the same
+// file as any of `inputs` (pass the files the output was made from). Throws FormatError.
+// Writes version 1, or version 4 when some query sees fewer than every layer.
+void write_queries(const std::string& path, const std::vector<SweepQuery>& queries,
+                   std::span<const std::string> inputs = {});
+
+enum class QueryRecords {
+  sweeps,                // version 1: SweepQuery records
+  claimed_moves,         // version 2: ClaimedMove records
+  masked_sweeps,         // version 4: SweepQuery records with their masks
+  masked_claimed_moves,  // version 5: ClaimedMove records with their masks
+  shaped_claimed_moves,  // version 7: ClaimedMove records of capsule or ellipsoid agents
+};
+
+// Writes a CWSQ file record by record (traces too large to hold in memory). The header's count
+// is written by finish(), and only then does the file appear; a writer destroyed unfinished
+// leaves nothing behind.
+class QueryWriter {
+ public:
+  // Throws FormatError if it cannot create it (or refuses the target, as write_queries does).
+  explicit QueryWriter(const std::string& path, std::span<const std::string> inputs = {},
+                       QueryRecords records = QueryRecords::sweeps);
+  ~QueryWriter();
+  QueryWriter(const QueryWriter&) = delete;
+  QueryWriter& operator=(const QueryWriter&) = delete;
+  // A sweeps file only (std::logic_error otherwise). A mask that is not kAllLayers needs a
+  // masked file (std::invalid_argument: an unmasked file cannot carry it), and 0 is never written.
+  void add(const SweepQuery& query);
+  // A claimed-moves file only; masks as for sweeps; an ellipsoid agent's move needs version 7
+  // (std::invalid_argument otherwise).
+  void add(const ClaimedMove& move);
+  void finish();  // throws FormatError if the file could not be written
+  std::uint64_t count() const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+// The CWSR hit code: 0 miss, 1 hit at t > 0, 2 hit at t = 0 (start touches or overlaps).
+std::uint8_t hit_code(const SweepHit& hit);
+
+std::vector<SweepHit> read_results(const std::string& path);
+void write_results(const std::string& path, const std::vector<SweepHit>& hits,
+                   std::span<const std::string> inputs = {});
+
+}  // namespace capsweep
+
+// World snapshots: a built world (triangles, boxes, BVH, adjacency) as one versioned,
+// checksummed file that loads in milliseconds, so a server starts without rebuilding the BVH.
+// Layout: docs/FORMATS.md ("CWSW").
+
+namespace capsweep {
+
+// Version 6: an 8-wide BVH (nodes of 224 bytes). Version 5 (4-wide nodes), 4 (blocks of 416
+// bytes, with float normals), 3 (blocks with double normals, no heightfield), 2 (no layers) and
+// 1 (not XXH3 checksums) files are refused with a message to rebuild them.
+inline constexpr std::uint32_t kSnapshotVersion = 6;
+
+// A file that is not a snapshot this build can trust: wrong magic, another version or layout,
+// truncated, failing its checksum, or holding an index out of range. Names the file.
+class SnapshotError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct Snapshot {
+  World world;          // answers exactly like World(triangles) of the same soup
+  std::string source;   // what it was built from (the scene path and options), as saved
+  std::uint64_t bytes;  // file size
+};
+
+// Writes atomically (a temporary file beside `path`, flushed, renamed over it): a failed save
+// leaves the file that was there untouched and nothing else behind. Refuses a target that is not
+// a regular file or is one of `inputs`. The bytes depend only on the world and `source`. Throws
+// SnapshotError on I/O failure.
+void save_snapshot(const World& world, const std::string& source, const std::string& path,
+                   std::span<const std::string> inputs = {});
+
+// Reads the file into memory of its own (so that a file overwritten or cut short later changes
+// nothing), checks header, size and checksum (in parallel), every index, and what the arrays
+// mean (every triangle inside its box and every box inside its parent's, each block holding
+// exactly the triangles it names), then answers from that memory. Throws SnapshotError.
+Snapshot load_snapshot(const std::string& path);
+
+// Whether the file starts with the snapshot magic (for tools that take scenes or snapshots).
+bool looks_like_snapshot(const std::string& path);
+
+// The checksum snapshots use: XXH3 (64-bit) of each 1 MiB chunk, in parallel, then XXH3 of
+// those digests seeded with the length; exposed for tests.
+std::uint64_t snapshot_checksum(const void* data, std::size_t bytes);
+
+}  // namespace capsweep
+
+// A world from a file: a snapshot (capsweep build) is mapped, anything else is loaded as a scene
+// and built.
+
+namespace capsweep {
+
+struct WorldFile {
+  World world;
+  std::string source;  // scene path and options, or the snapshot's own source
+  bool snapshot = false;
+  double load_seconds = 0;
+};
+
+// Throws SceneError or SnapshotError naming the file. Scene options do not apply to snapshots
+// (they were applied when it was built).
+WorldFile open_world(const std::string& path, const SceneOptions& options = {});
+
+// "PATH" or "PATH (scale S, z-up, layers TABLE)": how a world was made, for snapshots and the service's Info.
+std::string describe_source(const std::string& path, const SceneOptions& options);
+
+}  // namespace capsweep
