@@ -11,6 +11,7 @@
 #include "core/assert.h"
 #include "simd/block_sweep.h"
 #include "world/narrow_phase.h"
+#include "world/sweeps.h"
 
 namespace capsweep {
 

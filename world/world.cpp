@@ -14,6 +14,7 @@
 #include "world/contacts_near.h"
 #include "world/lane_pool.h"
 #include "world/narrow_phase.h"
+#include "world/sweeps.h"
 #include "world/sweep_batch.h"
 #include "world/walk.h"
 #include "world/world_arrays.h"

@@ -6,6 +6,7 @@
 
 #include "world/closest_hit.h"
 #include "world/contacts_near.h"
+#include "world/solver_queries.h"
 #include "world/world_collider.h"
 #include "core/closest_point.h"
 

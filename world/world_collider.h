@@ -10,6 +10,8 @@
 #include "broadphase/agent_grid.h"
 #include "broadphase/upright_pairs.h"
 #include "world/closest_hit.h"
+#include "world/solver_queries.h"
+#include "world/sweeps.h"
 #include "world/world_arrays.h"
 #include "core/assert.h"
 #include "core/face_first.h"

@@ -13,6 +13,8 @@
 
 #include "world/contacts_near.h"
 #include "world/narrow_phase.h"
+#include "world/solver_queries.h"
+#include "world/sweeps.h"
 #include "world/walk.h"
 #include "world/world_arrays.h"
 #include <capsweep/sweep_ellipsoid.h>
