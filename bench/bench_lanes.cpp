@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "world/world_arrays.h"
+#include "world/sweeps.h"
 #include "bench/scenes.h"
 #include "broadphase/morton.h"
 #include "world/walk.h"

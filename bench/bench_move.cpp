@@ -16,6 +16,8 @@
 
 #include "bench/scenes.h"
 #include "world/world_arrays.h"
+#include "world/move_batch.h"
+#include "world/sweeps.h"
 #include "tools/crowd.h"
 
 namespace capsweep::bench {

@@ -15,6 +15,7 @@
 
 #include "bench/scenes.h"
 #include "world/world_arrays.h"
+#include "world/sweeps.h"
 #include "tools/grid_mesh.h"
 #include "tools/heightmaps.h"
 

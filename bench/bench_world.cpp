@@ -16,6 +16,7 @@
 
 #include "world/sweep_batch.h"
 #include "world/world_arrays.h"
+#include "world/sweeps.h"
 #include "bench/peers.h"
 #include "bench/scenes.h"
 #include "broadphase/bvh.h"

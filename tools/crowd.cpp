@@ -8,6 +8,7 @@
 #include "broadphase/agent_grid.h"
 #include "parallel/executor.h"
 #include "world/world_arrays.h"
+#include "world/solver_queries.h"
 
 namespace capsweep {
 

@@ -1,5 +1,6 @@
-// for_each_contact: the triangles near a standing capsule, with their discrete contact.
-// Internal to broadphase/ (uses the BVH traversal); shared by is_clear, deepest_overlap and overlap.
+// The walk of a body standing still: the triangles near it, with their discrete contact.
+// Internal to world/; shared by is_clear, deepest_overlap and overlap, and by the ellipsoids'
+// overlaps (world_ellipsoid.cpp), which walk with the capsule holding the ellipsoid.
 #pragma once
 
 #include <bit>
@@ -23,18 +24,14 @@ inline BlockQuery standing_query(const Capsule& capsule, float reach) {
   return make_block_query({capsule.a, capsule.b, std::nextafter(reach * (1.f + 1e-6f), INFINITY)}, {});
 }
 
-// Calls visit(triangle, contact) for every triangle on `layers` within `radius + clearance` of
-// the capsule's axis, and for some farther ones, with their discrete contact; visit returns true
-// to stop. Every caller judges a contact only against that reach (`distance <= radius +
-// clearance`, or `< radius`), so the farther ones change no answer. They used to be all the
-// triangles whose box met the capsule's: a person standing in a dungeon met a few dozen, nearly
-// all of them the floor a skin below and walls beside, each an exact contact (about 600
-// instructions); the stage drops them eight at a time.
+// The walk of a body standing still, for a capsule holding it: calls visit(block, lane) for every
+// lane the float stage keeps within `radius + clearance` of the capsule's axis (standing_query),
+// and visit returns true to stop. `layers`: the walk's mask (walk_layers); the lanes are not
+// filtered by it, visit does that (after its own cheaper tests).
 template <class Visit>
-void for_each_contact(const WorldArrays& w, const Capsule& capsule, float clearance, Visit&& visit,
-                      std::uint32_t layers = kAllLayers) {
+void for_each_lane_near(const WorldArrays& w, const Capsule& capsule, float clearance, std::uint32_t layers,
+                        Visit&& visit) {
   static const BlockSweepVariant& kernel = best_block_sweep();
-  layers = walk_layers(w, layers);
   // Made at the first leaf: most walks of a standing person on open ground reach none.
   BlockQuery query;
   bool have_query = false;
@@ -46,15 +43,30 @@ void for_each_contact(const WorldArrays& w, const Capsule& capsule, float cleara
       have_query = true;
     }
     for (std::uint32_t live = kernel.live(block, query); live != 0; live &= live - 1) {
-      const int lane = std::countr_zero(live);
-      const std::uint32_t i = block.triangle[lane];
-      if (!seen(w, i, layers)) continue;
-      Contact k;
-      capsule_triangle_contact(capsule, block.get(lane), k);
-      if (visit(i, k)) return true;
+      if (visit(block, std::countr_zero(live))) return true;
     }
     return false;
   }, layers);
+}
+
+// Calls visit(triangle, contact) for every triangle on `layers` within `radius + clearance` of
+// the capsule's axis, and for some farther ones, with their discrete contact; visit returns true
+// to stop. Every caller judges a contact only against that reach (`distance <= radius +
+// clearance`, or `< radius`), so the farther ones change no answer. They used to be all the
+// triangles whose box met the capsule's: a person standing in a dungeon met a few dozen, nearly
+// all of them the floor a skin below and walls beside, each an exact contact (about 600
+// instructions); the stage drops them eight at a time.
+template <class Visit>
+void for_each_contact(const WorldArrays& w, const Capsule& capsule, float clearance, Visit&& visit,
+                      std::uint32_t layers = kAllLayers) {
+  layers = walk_layers(w, layers);
+  for_each_lane_near(w, capsule, clearance, layers, [&](const TriangleBlock& block, int lane) {
+    const std::uint32_t i = block.triangle[lane];
+    if (!seen(w, i, layers)) return false;
+    Contact k;
+    capsule_triangle_contact(capsule, block.get(lane), k);
+    return bool(visit(i, k));
+  });
 }
 
 // Keeps the deepest overlap among the contacts offered: the smallest distance below the radius

@@ -11,7 +11,8 @@
 
 #include "parallel/executor.h"
 
-#include "broadphase/morton.h"
+#include "world/batch_order.h"
+#include "world/sweeps.h"
 #include "world/world_arrays.h"
 
 namespace capsweep {
@@ -30,13 +31,10 @@ std::size_t sweep_batch(const World& world, std::size_t count, const QueryAt& qu
     // neighbouring queries find its nodes and blocks still cached (on the 947k-triangle
     // terrain: +15 % to +30 %; on worlds that fit in cache the sort costs more than it saves).
     // Each answer is independent of the others: the order changes no bit of any answer.
-    std::vector<std::pair<std::uint64_t, std::uint32_t>> order;
-    if (walked_bytes(w) > kSortAboveBytes && count > 256) {
-      order = morton_order(w.bounds, count, [&](std::size_t i) {
-        const SweepQuery q = query(i);
-        return (q.capsule.a + q.capsule.b) * 0.5f;
-      });
-    }
+    const auto order = batch_order(w, count, [&](std::size_t i) {
+      const SweepQuery q = query(i);
+      return (q.capsule.a + q.capsule.b) * 0.5f;
+    });
     // Chunks of consecutive queries (in Morton order, when sorted) share the full kernel's lanes.
     parallel::for_ranges<std::size_t>(0, count, kSweepChunk, [&](const auto& range) {
       SweepQuery queries[kSweepChunk];

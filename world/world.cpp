@@ -11,6 +11,9 @@
 #include "parallel/executor.h"
 #include "simd/block_sweep.h"
 #include "world/contacts_near.h"
+#include "world/lane_pool.h"
+#include "world/narrow_phase.h"
+#include "world/sweeps.h"
 #include "world/sweep_batch.h"
 #include "world/walk.h"
 #include "world/world_arrays.h"
@@ -19,25 +22,6 @@ namespace capsweep {
 
 // One limit: the public constant is the executor's, which every arena checks.
 static_assert(kMaxThreads == parallel::kMaxThreads);
-
-namespace {
-
-struct KeepAll {
-  bool operator()(SweepHit&) const { return true; }
-};
-
-// Keeps the contacts a motion moves into (see World::sweep_approaching). `layers`: the walk's
-// mask (walk_layers), so that a neighbour the sweep does not see makes no seam.
-// (No member initializers: sweep_approaching_chunk keeps an uninitialized array of them, and
-// sweep_chunk_pooled sets those it uses.)
-struct KeepApproaching {
-  const World* world;
-  Vec3 motion;
-  float radius;
-  std::uint32_t layers;
-  bool operator()(SweepHit& h) const;
-};
-}  // namespace
 
 const char* name(SweepPath path) {
   switch (path) {
@@ -182,126 +166,39 @@ bool is_better_hit(const SweepHit& a, const SweepHit& b) {
 
 namespace {
 
-// Queries reaching here passed check_sweep, and triangles were checked at build: the kernels
-// run unchecked.
-// `layers` is a walk's mask (walk_layers): kAllLayers, or the layers a filtered batch sees.
-void sweep_brute(const WorldArrays& w, const SweepQuery& q, SweepHit& hit, std::uint32_t layers) {
-  const Aabb reach = swept_bounds(q.capsule, q.motion);
-  auto offer = [&](std::uint32_t i, const Triangle& t, const Aabb& box) {
-    if (!reach.overlaps(box) || !seen(w, i, layers)) return;
-    SweepHit h;
-    sweep_capsule_triangle_unchecked(q.capsule, q.motion, t, h);
-    h.triangle = i;
-    if (is_better_hit(h, hit)) hit = h;
-  };
-  for (std::size_t i = 0; i < w.triangles.size(); ++i) offer(std::uint32_t(i), w.triangles[i], w.boxes[i]);
-  for_each_terrain_triangle_near(w.terrain, reach, [&](std::uint32_t i, const Triangle& t) { offer(i, t, bounds(t)); });
-}
-
-template <class Keep>
-void sweep_scalar(const WorldArrays& w, const SweepQuery& q, SweepHit& hit, TraversalStats& stats, const Keep& keep,
-                  std::uint32_t layers) {
-  const Aabb reach = swept_bounds(q.capsule, q.motion);
-  float limit = 1.f;
-  walk_world(w, make_swept_box(q.capsule, q.motion), limit, stats, [&](const TriangleBlock& block) {
-    for (int lane = 0; lane < kBlockLanes && block.valid(lane); ++lane) {
-      const std::uint32_t i = block.triangle[lane];
-      ++stats.triangles;
-      if (!reach.overlaps(lane_box(w, block, lane)) || !seen(w, i, layers)) continue;
-      SweepHit h;
-      sweep_capsule_triangle_unchecked(q.capsule, q.motion, block.get(lane), h);
-      h.triangle = i;
-      if (h.hit && is_better_hit(h, hit) && keep(h)) hit = h;
-    }
-    if (hit.hit) limit = hit.t;  // a node entered later holds only worse answers
-    return false;
-  }, layers);
-}
-
-// The pooled narrow phase: the live lanes a sweep has left when its walk ends (fewer than the
-// kernel's group; 0.2-0.6 per walking step) wait here with those of the next sweeps of the same
-// chunk, and the full kernel runs on eight lanes of several queries at once. Each lane's
-// arithmetic is what the kernel does for its query alone, and the best hit is the least by
-// is_better_hit whatever order the lanes come in, so pooling changes no bit of any answer.
-class LanePool {
- public:
-  // `keeps`: each query's filter (KeepApproaching, as its walk applies it); empty: keep all.
-  LanePool(const WorldArrays& w, std::span<const SweepQuery> queries, std::span<SweepHit> hits,
-           std::span<const KeepApproaching> keeps)
-      : w_(w), queries_(queries), hits_(hits), keeps_(keeps) {}
-
-  // Takes the first `used` lanes of a sweep's stage; `q` is that sweep's query, as limited by
-  // the hits it has found (the lanes are judged exactly as its own last flush would judge them).
-  void take(const KernelBlock& stage, int used, const BlockQuery& q, std::uint32_t slot) {
-    CAPSWEEP_ASSERT(slot < kSweepChunk && has_axis(q), "a pooled query has a slot and an axis");
-    for (int lane = 0; lane < used; ++lane) {
-      copy_lane(stage, lane, block_, count_);
-      set_lane_query(lanes_, count_, q);
-      owner_[count_++] = slot;
-      ++counts_.lanes;
-      if (count_ == kBlockLanes) flush();
-    }
-  }
-
-  void flush() {
-    static const BlockSweepVariant& variant = best_block_sweep();
-    if (count_ == 0) return;
-    close_lanes(block_, count_);
-    close_lane_queries(lanes_, count_);
-    const int used = count_;
-    count_ = 0;
-    ++counts_.calls;
-    BlockHits out;
-    variant.complete(block_);
-    if (!variant.pooled(block_, lanes_, out)) return;
-    for (int lane = 0; lane < used; ++lane) {
-      const std::uint32_t slot = owner_[lane];
-      SweepHit& best = hits_[slot];
-      SweepHit h;
-      if (out.near_start[lane]) {
-        // The query as asked, not as swept: the scalar core makes a ray its thin capsule itself.
-        const SweepQuery& q = queries_[slot];
-        sweep_capsule_triangle_unchecked(q.capsule, q.motion, triangle_at(w_, block_.triangle[lane]), h);
-        h.triangle = block_.triangle[lane];
-      } else if (out.t[lane] <= 1.0 && !(best.hit && round_time_down(out.t[lane]) > best.t)) {
-        h = lane_hit(block_, lane, lane_query(lane), out);
-      } else {
-        continue;
-      }
-      if (h.hit && is_better_hit(h, best) && (keeps_.empty() || keeps_[slot](h))) best = h;
-    }
-  }
-
-  const PoolCounts& counts() const { return counts_; }
-
- private:
-  // What lane_hit reads of a lane's query (origin, e, d, r): the values the lane was swept with.
-  BlockQuery lane_query(int lane) const {
-    BlockQuery q;
-    q.origin = {lanes_.ox[lane], lanes_.oy[lane], lanes_.oz[lane]};
-    q.e = {lanes_.ex[lane], lanes_.ey[lane], lanes_.ez[lane]};
-    q.d = {lanes_.dx[lane], lanes_.dy[lane], lanes_.dz[lane]};
-    q.r = lanes_.r[lane];
-    return q;
-  }
-
-  const WorldArrays& w_;
-  std::span<const SweepQuery> queries_;
-  std::span<SweepHit> hits_;
-  std::span<const KeepApproaching> keeps_;
-  KernelBlock block_;
-  LaneQueries lanes_;
-  std::uint32_t owner_[kBlockLanes];
-  int count_ = 0;
-  PoolCounts counts_;
+// A capsule query as the narrow phase sweeps it (narrow_phase.h): a ray or segment as its thin
+// capsule (as_swept). Queries reaching here passed check_sweep, and triangles were checked at
+// build: the kernels run unchecked.
+struct CapsuleSweep {
+  const SweepQuery& query;
+  Aabb reach() const { return swept_bounds(query.capsule, query.motion); }
+  SweptBox walk_box() const { return make_swept_box(query.capsule, query.motion); }
+  void sweep(const Triangle& t, SweepHit& h) const { sweep_capsule_triangle_unchecked(query.capsule, query.motion, t, h); }
 };
 
-// `pool`: where the lanes left at the end of the walk go (with `slot`, the query's place in the
-// chunk); without one they are swept at once.
-template <class Keep>
-void sweep_simd(const WorldArrays& w, const SweepQuery& q, SweepHit& hit, TraversalStats& stats, const Keep& keep,
-                std::uint32_t layers, LanePool* pool = nullptr, std::uint32_t slot = 0) {
+// The lanes of one query's gathered block, as sweep_gathered asks for them.
+template <class Collector>
+struct OneQueryLanes {
+  const SweepQuery& asked;
+  const BlockQuery& bq;
+  Collector& closest;
+  bool sweep(const BlockSweepVariant& kernel, const KernelBlock& block, BlockHits& out) const {
+    return kernel.fn(block, bq, out);
+  }
+  const SweepQuery& query(int) const { return asked; }
+  const BlockQuery& block_query(int) const { return bq; }
+  Collector& collector(int) const { return closest; }
+};
+
+// The wide path: the rejection stage eight lanes at a time, the live lanes gathered and swept by
+// the full kernel (sweep_gathered). `pool`: where the lanes left at the end of the walk go, with
+// `asked`, the query as asked (which outlives the pool's last flush); without one they are swept
+// at once.
+template <class Collector>
+void sweep_simd(const WorldArrays& w, const CapsuleSweep& shape, Collector& closest, TraversalStats& stats,
+                std::uint32_t layers, LanePool<Collector>* pool = nullptr, const SweepQuery* asked = nullptr) {
   static const BlockSweepVariant kernel = best_block_sweep();
+  const SweepQuery& q = shape.query;
   BlockQuery bq = make_block_query(q.capsule, q.motion);
   float limit = 1.f;
   // Live lanes of the leaves visited are gathered into one block, so the full kernel runs on
@@ -309,32 +206,16 @@ void sweep_simd(const WorldArrays& w, const SweepQuery& q, SweepHit& hit, Traver
   // or two; no more, so that a contact it finds narrows the rest of the walk sooner.
   KernelBlock stage;
   int staged = 0;
-  BlockHits lanes;
+  OneQueryLanes<Collector> lanes{q, bq, closest};
   auto flush = [&] {
-    close_lanes(stage, staged);
-    kernel.complete(stage);
+    const int used = staged;
     staged = 0;
-    if (!kernel.fn(stage, bq, lanes)) return;
-    for (int lane = 0; lane < kBlockLanes; ++lane) {
-      SweepHit h;
-      CAPSWEEP_ASSERT(!stage.valid(lane) || stage.triangle[lane] < world_triangle_count(w), "a lane names a triangle");
-      if (lanes.near_start[lane]) {
-        // Starts within reach: the scalar core gives the depth and push-out.
-        sweep_capsule_triangle_unchecked(q.capsule, q.motion, triangle_at(w, stage.triangle[lane]), h);
-        h.triangle = stage.triangle[lane];
-      } else if (lanes.t[lane] <= 1.0 && !(hit.hit && round_time_down(lanes.t[lane]) > hit.t)) {
-        h = lane_hit(stage, lane, bq, lanes);
-      } else {
-        continue;
-      }
-      if (h.hit && is_better_hit(h, hit) && keep(h)) hit = h;
-    }
-    if (hit.hit) {
-      limit = hit.t;  // a node or lane entered later holds only worse answers
-      limit_block_query(bq, hit.t);
+    if (sweep_gathered(w, kernel, stage, used, lanes) && closest.found()) {
+      limit = closest.early_out();  // a node or lane entered later holds only worse answers
+      limit_block_query(bq, limit);
     }
   };
-  walk_world(w, make_swept_box(q.capsule, q.motion), limit, stats, [&](const TriangleBlock& block) {
+  walk_world(w, shape.walk_box(), limit, stats, [&](const TriangleBlock& block) {
     if (stats.count_triangles) {
       for (int lane = 0; lane < kBlockLanes && block.valid(lane); ++lane) ++stats.triangles;
     }
@@ -359,7 +240,7 @@ void sweep_simd(const WorldArrays& w, const SweepQuery& q, SweepHit& hit, Traver
   }, layers);
   if (staged == 0) return;
   if (pool && has_axis(bq)) {
-    pool->take(stage, staged, bq, slot);
+    pool->take(stage, staged, bq, *asked, closest);
   } else {
     flush();
   }
@@ -382,38 +263,30 @@ Status sweep_path(const WorldArrays& w, const SweepQuery& query, SweepHit& hit, 
   hit = SweepHit{};
   if (Status s = check_query(query, layers); s != Status::ok) return s;
   const SweepQuery q = as_swept(query);
-  layers = walk_layers(w, query.layers & layers);
-  switch (path) {
-    case SweepPath::simd: sweep_simd(w, q, hit, stats, keep, layers); break;
-    case SweepPath::scalar: sweep_scalar(w, q, hit, stats, keep, layers); break;
-    case SweepPath::brute: sweep_brute(w, q, hit, layers); break;  // only ever asked to keep everything
-  }
+  sweep_on_path(w, CapsuleSweep{q}, path, hit, keep, stats, walk_layers(w, query.layers & layers));
   return Status::ok;
 }
 
 // The pooled narrow phase over one chunk: sweep_path's steps for each query (its check, then its
 // walk as a swept capsule with its own mask, so a chunk may mix queries of any masks and each
 // still gets the answer it gets alone), the lanes left at the end of each walk sharing one pool.
-// With `keeps`, query i keeps only the contacts keeps[i] (set here: sweep_approaching's filter)
-// passes; without, every contact.
+// Query i keeps the contacts keep_for(queries[i], its walk's mask) passes.
+template <class KeepFor>
 PoolCounts sweep_chunk_pooled(const World& world, std::span<const SweepQuery> queries, std::span<SweepHit> hits,
-                              std::span<Status> status, std::uint32_t layers, std::span<KeepApproaching> keeps) {
-  CAPSWEEP_ASSERT(keeps.empty() || keeps.size() == queries.size(), "a keep for every query, or none");
+                              std::span<Status> status, std::uint32_t layers, const KeepFor& keep_for) {
+  using Collector = ClosestHit<decltype(keep_for(queries[0], layers))>;
   const WorldArrays& w = world.arrays();
   TraversalStats stats;
-  LanePool pool(w, queries, hits, keeps);
+  LanePool<Collector> pool(w);
+  Collector closest[kSweepChunk];  // each lives until the pool's last flush
   for (std::size_t i = 0; i < queries.size(); ++i) {
     hits[i] = SweepHit{};
     status[i] = check_query(queries[i], layers);
     if (status[i] != Status::ok) continue;
     const SweepQuery swept = as_swept(queries[i]);
     const std::uint32_t walk = walk_layers(w, queries[i].layers & layers);
-    if (keeps.empty()) {
-      sweep_simd(w, swept, hits[i], stats, KeepAll{}, walk, &pool, std::uint32_t(i));
-    } else {
-      keeps[i] = {&world, queries[i].motion, queries[i].capsule.radius, walk};
-      sweep_simd(w, swept, hits[i], stats, keeps[i], walk, &pool, std::uint32_t(i));
-    }
+    closest[i] = Collector(hits[i], keep_for(queries[i], walk));
+    sweep_simd(w, CapsuleSweep{swept}, closest[i], stats, walk, &pool, &queries[i]);
   }
   pool.flush();
   return pool.counts();
@@ -432,7 +305,7 @@ PoolCounts sweep_chunk(const World& world, std::span<const SweepQuery> queries, 
     }
     return {};
   }
-  return sweep_chunk_pooled(world, queries, hits, status, layers, {});
+  return sweep_chunk_pooled(world, queries, hits, status, layers, [](const SweepQuery&, std::uint32_t) { return KeepAll{}; });
 }
 
 Status World::sweep_one(const SweepQuery& q, SweepHit& hit, SweepPath path, std::uint32_t layers) const {
@@ -446,29 +319,26 @@ Status sweep_counted(const World& world, const SweepQuery& q, SweepHit& hit, Swe
   return sweep_path(world.arrays(), q, hit, path, stats, KeepAll{}, layers);
 }
 
-bool KeepApproaching::operator()(SweepHit& h) const {
-  seam_normal(*world, h, radius, layers);
-  return dot(h.normal, motion) < 0;
-}
-
 Status sweep_approaching(const World& world, const SweepQuery& q, SweepHit& hit, SweepPath path, std::uint32_t layers) {
   TraversalStats stats;
   const KeepApproaching keep{&world, q.motion, q.capsule.radius, walk_layers(world.arrays(), q.layers & layers)};
-  return sweep_path(world.arrays(), q, hit, path == SweepPath::simd ? SweepPath::simd : SweepPath::scalar, stats, keep,
-                    layers);
+  return sweep_path(world.arrays(), q, hit, solver_path(path), stats, keep, layers);
 }
 
 void sweep_approaching_chunk(const World& world, std::span<const SweepQuery> queries, std::span<SweepHit> hits,
                              SweepPath path) {
   CAPSWEEP_ASSERT(queries.size() <= kSweepChunk && hits.size() == queries.size(),
                   "a chunk of at most kSweepChunk queries, an answer each");
-  if (path != SweepPath::simd) {
+  // One query alone has nothing to pool with: its walk sweeps its last lanes at once.
+  if (path != SweepPath::simd || queries.size() == 1) {
     for (std::size_t i = 0; i < queries.size(); ++i) sweep_approaching(world, queries[i], hits[i], path);
     return;
   }
-  KeepApproaching keeps[kSweepChunk];
   Status status[kSweepChunk];
-  sweep_chunk_pooled(world, queries, hits, std::span(status, queries.size()), kAllLayers, std::span(keeps, queries.size()));
+  sweep_chunk_pooled(world, queries, hits, std::span(status, queries.size()), kAllLayers,
+                     [&](const SweepQuery& q, std::uint32_t walk) {
+                       return KeepApproaching{&world, q.motion, q.capsule.radius, walk};
+                     });
 }
 
 std::size_t World::sweep(std::span<const SweepQuery> queries, std::span<SweepHit> hits, const SweepOptions& options,

@@ -4,7 +4,9 @@
 #include <cmath>
 #include <numbers>
 
+#include "world/closest_hit.h"
 #include "world/contacts_near.h"
+#include "world/solver_queries.h"
 #include "world/world_collider.h"
 #include "core/closest_point.h"
 
@@ -88,6 +90,11 @@ void seam_normal(const World& world, SweepHit& h, float radius, std::uint32_t la
   // exactness tolerance (exactly coplanar faces: float noise; bent ones: tiny angles).
   const double slack = std::max(2.5e-5, 1e-7 * double(max_abs_component(h.point)));
   if (double(radius) * (1.0 - double(dot(n, h.normal))) <= slack) h.normal = n;
+}
+
+bool KeepApproaching::operator()(SweepHit& h) const {
+  seam_normal(*world, h, radius, layers);
+  return dot(h.normal, motion) < 0;
 }
 
 bool walkable(const World& world, const SweepHit& hit, float min_up, Vec3& ground_normal, std::uint32_t layers) {

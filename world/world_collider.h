@@ -9,7 +9,11 @@
 
 #include "broadphase/agent_grid.h"
 #include "broadphase/upright_pairs.h"
+#include "world/closest_hit.h"
+#include "world/solver_queries.h"
+#include "world/sweeps.h"
 #include "world/world_arrays.h"
+#include "core/assert.h"
 #include "core/face_first.h"
 #include "core/move.h"
 #include <capsweep/sweep.h>
@@ -41,7 +45,7 @@ class WorldCollider final : public MoveCollider {
   WorldCollider(const World& world, SweepPath path, std::uint32_t layers, const AgentGrid* grid,
                 std::span<const Agent> agents, std::span<const Capsule> capsules, std::size_t self,
                 std::vector<std::uint32_t>* near = nullptr, std::span<const std::uint32_t> members = {})
-      : world_(world), path_(path == SweepPath::simd ? SweepPath::simd : SweepPath::scalar), layers_(layers), grid_(grid),
+      : world_(world), path_(solver_path(path)), layers_(layers), grid_(grid),
         agents_(agents), capsules_(capsules), members_(members), self_(self), near_(near) {
     if (near_) near_->clear();
   }
@@ -49,59 +53,46 @@ class WorldCollider final : public MoveCollider {
   std::uint64_t pair_sweeps() const { return pair_sweeps_; }
 
   void sweep(const Body& body, const Vec3& motion, MoveHit& out) const override {
-    out = MoveHit{};
-    if (body.is_capsule()) {
-      sweep_approaching(world_, {body.capsule, motion}, out.hit, path_, layers_);
-    } else {
-      sweep_ellipsoid_approaching(world_, {body.ellipsoid, motion}, out.hit, path_, layers_);
-    }
-    meet_agents(body, motion, out);
+    const Request request{this, &body, motion};
+    SweepQuery query;
+    SweepHit hit;
+    sweep_together({&request, 1}, {&out, 1}, {&query, 1}, {&hit, 1});
   }
 
-  // The world sweep of a capsule body, as sweep asks it (World::move asks it for many agents at
-  // once: sweep_approaching_chunk).
-  SweepQuery world_query(const Body& body, const Vec3& motion) const { return {body.capsule, motion, layers_}; }
-
-  // The rest of sweep, after the world's answer in `out`: the other agents it meets first.
-  void meet_agents(const Body& body, const Vec3& motion, MoveHit& out) const {
-    if (!grid_) return;
-    const Capsule capsule = agent_capsule(body);
-    const Aabb box = swept_bounds(capsule, motion);
-    // The grid is asked once per agent-tick for everyone within reach of the first sweep (the
-    // short sweeps of a walk that follow it usually stay inside), and again only when a sweep
-    // leaves that reach. The agents met are the same as asking per sweep; ties go by id (then by
-    // capsule bytes), so the order they are met in never shows.
-    if (!(reach_.min.x <= box.min.x && reach_.min.y <= box.min.y && reach_.min.z <= box.min.z &&
-          box.max.x <= reach_.max.x && box.max.y <= reach_.max.y && box.max.z <= reach_.max.z)) {
-      reach_ = {box.min - Vec3{kReach, kReachDown, kReach}, box.max + Vec3{kReach, kReach, kReach}};
-      near_->clear();
-      grid_->for_each_overlapping(reach_, [&](std::uint32_t k) { near_->push_back(k); });
+  // A sweep one agent's tick waits for (MoveInFlight::body, motion), with the agent's collider.
+  struct Request {
+    const WorldCollider* collider;
+    const Body* body;
+    Vec3 motion;
+  };
+  // The route every sweep of a collider takes, one (sweep) or the waiting sweeps of up to
+  // kSweepChunk agents (World::move's agents in flight), all of the same world and path: the
+  // capsules' world sweeps through the engine together (sweep_approaching_chunk pools the lanes
+  // left at the end of each walk), an ellipsoid's alone (its own kernel), then each agent meets
+  // the others. out[j] answers requests[j], the same bytes however many are asked together.
+  // `queries` and `hits`: room for the capsules' world sweeps (one each).
+  static void sweep_together(std::span<const Request> requests, std::span<MoveHit> out, std::span<SweepQuery> queries,
+                             std::span<SweepHit> hits) {
+    CAPSWEEP_ASSERT(out.size() == requests.size() && queries.size() >= requests.size() && hits.size() >= requests.size(),
+                    "an answer and room for each request");
+    CAPSWEEP_ASSERT(!requests.empty(), "a request");
+    const WorldCollider& first = *requests[0].collider;
+    std::size_t count = 0;
+    for (const Request& r : requests) {
+      CAPSWEEP_ASSERT(&r.collider->world_ == &first.world_ && r.collider->path_ == first.path_, "one world, one path");
+      if (r.body->is_capsule()) queries[count++] = {r.body->capsule, r.motion, r.collider->layers_};
     }
-    const float scale = moving_scale(capsule, motion);
-    for (const std::uint32_t k : *near_) {
-      if (!grid_->box(k).overlaps(box)) continue;
-      const std::size_t j = members_.empty() ? k : members_[k];
-      if (j == self_) continue;
-      if (apart_upright(capsule, motion, capsules_[j], scale)) continue;
-      ++pair_sweeps_;
-      SweepHit h;
-      sweep_capsule_capsule(capsule, motion, capsules_[j], h);
-      if (!h.hit || !(dot(h.normal, motion) < 0)) continue;
-      // Earliest wins; at equal times the world, then the lower agent id, then (agents sharing an
-      // id, as agents left at the default 0 do) the capsule whose bytes compare lower, so that
-      // the order agents are met in, and so their order in the batch, never shows.
-      const std::uint32_t id = agents_[j].id;
-      if (out.hit.hit) {
-        if (h.t > out.hit.t) continue;
-        if (h.t == out.hit.t) {
-          if (out.agent == kNoAgent || id > out.agent) continue;
-          if (id == out.agent && std::memcmp(&capsules_[j], &capsules_[met_], sizeof(Capsule)) >= 0) continue;
-        }
+    if (count > 0) sweep_approaching_chunk(first.world_, queries.first(count), hits.first(count), first.path_);
+    for (std::size_t j = 0, q = 0; j < requests.size(); ++j) {
+      const Request& r = requests[j];
+      const WorldCollider& c = *r.collider;
+      out[j] = MoveHit{};
+      if (r.body->is_capsule()) {
+        out[j].hit = hits[q++];
+      } else {
+        sweep_ellipsoid_approaching(c.world_, {r.body->ellipsoid, r.motion}, out[j].hit, c.path_, c.layers_);
       }
-      out.hit = h;
-      out.hit.triangle = kNoTriangle;
-      out.agent = id;
-      met_ = j;
+      c.meet_agents(*r.body, r.motion, out[j]);
     }
   }
 
@@ -150,6 +141,49 @@ class WorldCollider final : public MoveCollider {
   }
 
  private:
+  // The rest of a sweep, after the world's answer in `out`: the other agents it meets first.
+  void meet_agents(const Body& body, const Vec3& motion, MoveHit& out) const {
+    if (!grid_) return;
+    const Capsule capsule = agent_capsule(body);
+    const Aabb box = swept_bounds(capsule, motion);
+    // The grid is asked once per agent-tick for everyone within reach of the first sweep (the
+    // short sweeps of a walk that follow it usually stay inside), and again only when a sweep
+    // leaves that reach. The agents met are the same as asking per sweep; ties go by id (then by
+    // capsule bytes), so the order they are met in never shows.
+    if (!(reach_.min.x <= box.min.x && reach_.min.y <= box.min.y && reach_.min.z <= box.min.z &&
+          box.max.x <= reach_.max.x && box.max.y <= reach_.max.y && box.max.z <= reach_.max.z)) {
+      reach_ = {box.min - Vec3{kReach, kReachDown, kReach}, box.max + Vec3{kReach, kReach, kReach}};
+      near_->clear();
+      grid_->for_each_overlapping(reach_, [&](std::uint32_t k) { near_->push_back(k); });
+    }
+    const float scale = moving_scale(capsule, motion);
+    for (const std::uint32_t k : *near_) {
+      if (!grid_->box(k).overlaps(box)) continue;
+      const std::size_t j = members_.empty() ? k : members_[k];
+      if (j == self_) continue;
+      if (apart_upright(capsule, motion, capsules_[j], scale)) continue;
+      ++pair_sweeps_;
+      SweepHit h;
+      sweep_capsule_capsule(capsule, motion, capsules_[j], h);
+      if (!h.hit || !(dot(h.normal, motion) < 0)) continue;
+      // Earliest wins; at equal times the world, then the lower agent id, then (agents sharing an
+      // id, as agents left at the default 0 do) the capsule whose bytes compare lower, so that
+      // the order agents are met in, and so their order in the batch, never shows.
+      const std::uint32_t id = agents_[j].id;
+      if (out.hit.hit) {
+        if (h.t > out.hit.t) continue;
+        if (h.t == out.hit.t) {
+          if (out.agent == kNoAgent || id > out.agent) continue;
+          if (id == out.agent && std::memcmp(&capsules_[j], &capsules_[met_], sizeof(Capsule)) >= 0) continue;
+        }
+      }
+      out.hit = h;
+      out.hit.triangle = kNoTriangle;
+      out.agent = id;
+      met_ = j;
+    }
+  }
+
   const World& world_;
   SweepPath path_;
   std::uint32_t layers_;

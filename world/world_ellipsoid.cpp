@@ -12,6 +12,9 @@
 #include "parallel/executor.h"
 
 #include "world/contacts_near.h"
+#include "world/narrow_phase.h"
+#include "world/solver_queries.h"
+#include "world/sweeps.h"
 #include "world/walk.h"
 #include "world/world_arrays.h"
 #include <capsweep/sweep.h>
@@ -34,79 +37,52 @@ Aabb ellipsoid_reach(const SweepEllipsoidQuery& q) {
   return b;
 }
 
-struct KeepAll {
-  bool operator()(SweepHit&) const { return true; }
+// An ellipsoid query as the narrow phase sweeps it (narrow_phase.h). The walk prunes with the
+// ellipsoid's bounding capsule, which holds it, so no triangle it touches is skipped.
+struct EllipsoidSweep {
+  const SweepEllipsoidQuery& query;
+  Capsule bound = bounding_capsule(query.ellipsoid);
+  Aabb reach() const { return ellipsoid_reach(query); }
+  SweptBox walk_box() const { return make_swept_box(bound, query.motion); }
+  void sweep(const Triangle& t, SweepHit& h) const { sweep_ellipsoid_triangle_unchecked(query.ellipsoid, query.motion, t, h); }
 };
 
-// Keeps the contacts the motion moves into, as sweep_approaching does for capsules: the eSpace
-// distance to a triangle is convex along the path, and the sign of the world normal against the
-// motion is the sign of the eSpace normal against the eSpace motion (n' / r . d = n' . d / r).
-struct KeepApproaching {
-  const World& world;
-  Vec3 motion;
-  float radius;          // the largest radius: the seam rule's bound for any direction
-  std::uint32_t layers;  // the walk's mask
-  bool operator()(SweepHit& h) const {
-    seam_normal(world, h, radius, layers);
-    return dot(h.normal, motion) < 0;
-  }
-};
-
-// Takes triangle i (t, with its box) as a candidate for query q, if it is on the walk's layers.
-template <class Keep>
-void try_triangle(const WorldArrays& w, const SweepEllipsoidQuery& q, const Aabb& reach, std::uint32_t i,
-                  const Triangle& t, const Aabb& box, std::uint32_t layers, SweepHit& best, const Keep& keep) {
-  if (!reach.overlaps(box) || !seen(w, i, layers)) return;
-  SweepHit h;
-  sweep_ellipsoid_triangle_unchecked(q.ellipsoid, q.motion, t, h);
-  h.triangle = i;
-  if (is_better_hit(h, best) && keep(h)) best = h;
+// The wide path: the rejection stage against the bounding capsule (a rejected lane is farther
+// than the capsule's reach, so the ellipsoid inside it cannot touch it before the limit), then
+// each live lane whose box meets the reach swept by the exact eSpace kernel.
+template <class Collector>
+void sweep_simd(const WorldArrays& w, const EllipsoidSweep& shape, Collector& closest, TraversalStats& stats,
+                std::uint32_t layers) {
+  static const BlockSweepVariant kernel = best_block_sweep();
+  BlockQuery bq = make_block_query(shape.bound, shape.query.motion);
+  const Aabb reach = shape.reach();
+  float limit = 1.f;
+  walk_world(w, shape.walk_box(), limit, stats, [&](const TriangleBlock& block) {
+    for (std::uint32_t live = kernel.live(block, bq); live != 0; live &= live - 1) {
+      const int lane = std::countr_zero(live);
+      const std::uint32_t i = block.triangle[lane];
+      if (!reach.overlaps(lane_box(w, block, lane)) || !seen(w, i, layers)) continue;
+      SweepHit h;
+      shape.sweep(block.get(lane), h);
+      h.triangle = i;
+      closest.offer(h);
+    }
+    if (closest.found()) {
+      limit = closest.early_out();  // a node or lane entered later holds only worse answers
+      limit_block_query(bq, limit);
+    }
+    return false;
+  }, layers);
 }
 
-// Lane `lane` of a block the walk handed over (a BVH block or a heightfield's).
-template <class Keep>
-void try_lane(const WorldArrays& w, const SweepEllipsoidQuery& q, const Aabb& reach, const TriangleBlock& block,
-              int lane, std::uint32_t layers, SweepHit& best, const Keep& keep) {
-  try_triangle(w, q, reach, block.triangle[lane], block.get(lane), lane_box(w, block, lane), layers, best, keep);
-}
-
-// `layers`: the query's walk mask, before walk_layers.
+// One checked ellipsoid query through `path`; `layers`: the query's mask within its batch's,
+// before walk_layers.
 template <class Keep = KeepAll>
 void sweep_one_ellipsoid(const WorldArrays& w, const SweepEllipsoidQuery& q, SweepHit& hit, SweepPath path,
                          std::uint32_t layers, const Keep& keep = {}) {
   hit = SweepHit{};
-  const Aabb reach = ellipsoid_reach(q);
-  layers = walk_layers(w, layers);
-  if (path == SweepPath::brute) {
-    for (std::uint32_t i = 0; i < w.triangles.size(); ++i) {
-      try_triangle(w, q, reach, i, w.triangles[i], w.boxes[i], layers, hit, keep);
-    }
-    for_each_terrain_triangle_near(w.terrain, reach, [&](std::uint32_t i, const Triangle& t) {
-      try_triangle(w, q, reach, i, t, bounds(t), layers, hit, keep);
-    });
-    return;
-  }
-  const Capsule bound = bounding_capsule(q.ellipsoid);
-  static const BlockSweepVariant kernel = best_block_sweep();
-  BlockQuery bq = make_block_query(bound, q.motion);
-  float limit = 1.f;
   TraversalStats stats;
-  walk_world(w, make_swept_box(bound, q.motion), limit, stats, [&](const TriangleBlock& block) {
-    if (path == SweepPath::simd) {
-      // The wide rejection stage against the bounding capsule: a rejected lane is farther than
-      // the capsule's reach, so the ellipsoid inside it cannot touch it before the limit.
-      for (std::uint32_t live = kernel.live(block, bq); live != 0; live &= live - 1) {
-        try_lane(w, q, reach, block, std::countr_zero(live), layers, hit, keep);
-      }
-    } else {
-      for (int lane = 0; lane < kBlockLanes && block.valid(lane); ++lane) try_lane(w, q, reach, block, lane, layers, hit, keep);
-    }
-    if (hit.hit) {
-      limit = hit.t;  // a node or lane entered later holds only worse answers
-      limit_block_query(bq, hit.t);
-    }
-    return false;
-  }, layers);
+  sweep_on_path(w, EllipsoidSweep{q}, path, hit, keep, stats, walk_layers(w, layers));
 }
 
 // Calls visit(triangle, contact) for every triangle on the walk's layers that may touch the
@@ -114,31 +90,17 @@ void sweep_one_ellipsoid(const WorldArrays& w, const SweepEllipsoidQuery& q, Swe
 // stop. Its callers judge only contacts that touch.
 template <class Visit>
 void for_each_ellipsoid_contact(const WorldArrays& w, const Ellipsoid& e, std::uint32_t layers, Visit&& visit) {
-  static const BlockSweepVariant& kernel = best_block_sweep();
   layers = walk_layers(w, layers);
   const Aabb box = ellipsoid_reach({e, {}});
-  const Capsule bound = bounding_capsule(e);
-  BlockQuery query;  // made at the first leaf, as for_each_contact does
-  bool have_query = false;
-  float limit = 1.f;
-  TraversalStats stats;
-  walk_world(w, make_swept_box(bound, {}), limit, stats, [&](const TriangleBlock& block) {
-    if (!have_query) {
-      query = standing_query(bound, bound.radius);
-      have_query = true;
-    }
-    // The float stage against the capsule holding the ellipsoid, as its sweeps run it: a lane it
-    // rejects lies beyond that capsule, so the ellipsoid neither overlaps nor touches it.
-    for (std::uint32_t live = kernel.live(block, query); live != 0; live &= live - 1) {
-      const int lane = std::countr_zero(live);
-      const std::uint32_t i = block.triangle[lane];
-      if (!box.overlaps(lane_box(w, block, lane)) || !seen(w, i, layers)) continue;
-      EllipsoidContact k;
-      ellipsoid_triangle_contact(e, block.get(lane), k);
-      if (visit(i, k)) return true;
-    }
-    return false;
-  }, layers);
+  // The float stage against the capsule holding the ellipsoid, as its sweeps run it: a lane it
+  // rejects lies beyond that capsule, so the ellipsoid neither overlaps nor touches it.
+  for_each_lane_near(w, bounding_capsule(e), 0.f, layers, [&](const TriangleBlock& block, int lane) {
+    const std::uint32_t i = block.triangle[lane];
+    if (!box.overlaps(lane_box(w, block, lane)) || !seen(w, i, layers)) return false;
+    EllipsoidContact k;
+    ellipsoid_triangle_contact(e, block.get(lane), k);
+    return bool(visit(i, k));
+  });
 }
 
 }  // namespace
@@ -149,8 +111,8 @@ Status sweep_ellipsoid_approaching(const World& world, const SweepEllipsoidQuery
   if (Status s = check_ellipsoid_sweep(q.ellipsoid, q.motion); s != Status::ok) return s;
   if (Status s = check_layers(q.layers, layers); s != Status::ok) return s;
   const WorldArrays& w = world.arrays();
-  const KeepApproaching keep{world, q.motion, largest_radius(q.ellipsoid), walk_layers(w, q.layers & layers)};
-  sweep_one_ellipsoid(w, q, hit, path == SweepPath::simd ? SweepPath::simd : SweepPath::scalar, q.layers & layers, keep);
+  const KeepApproaching keep{&world, q.motion, largest_radius(q.ellipsoid), walk_layers(w, q.layers & layers)};
+  sweep_one_ellipsoid(w, q, hit, solver_path(path), q.layers & layers, keep);
   return Status::ok;
 }
 

@@ -11,7 +11,8 @@
 #include "parallel/executor.h"
 
 #include "world/held_agents.h"
-#include "broadphase/morton.h"
+#include "world/batch_order.h"
+#include "world/move_batch.h"
 #include "world/world_collider.h"
 #include "core/assert.h"
 
@@ -26,9 +27,10 @@ struct InFlight {
   std::optional<WorldCollider> colliders[kSweepChunk];
   MoveInFlight ticks[kSweepChunk];
   std::uint32_t live[kSweepChunk];  // the slots whose tick waits
-  SweepQuery queries[kSweepChunk];
+  WorldCollider::Request requests[kSweepChunk];
+  MoveHit answers[kSweepChunk];
+  SweepQuery queries[kSweepChunk];  // room for WorldCollider::sweep_together
   SweepHit hits[kSweepChunk];
-  std::uint32_t asked[kSweepChunk];  // the slot that asked each query
 };
 
 // A range's InFlight: the worker's own, kept so that a range sets up nothing, or, if a range of
@@ -81,6 +83,232 @@ constexpr std::size_t kPileUp = 32;
 
 std::uint64_t agent_pair_sweeps() { return agent_pair_sweeps_total.load(); }
 
+namespace {
+
+// What the agents are at the start of the tick, which every agent's sweeps see of the others. An
+// agent in a pile-up (more than kPileUp others overlap its box) stays where it is this tick, and
+// the others' sweeps do not see it (the end-of-tick check still keeps them out of it): without
+// this, n agents on one spot would cost n^2 capsule sweeps. Whether an agent is in a pile
+// depends only on positions, never on the order of the batch.
+struct StartOfTick {
+  std::vector<Capsule> capsules;  // what the others meet of each agent (start_capsule); empty: agents do not collide
+  std::vector<std::uint8_t> piled;
+  AgentGrid grid;                 // every agent
+  AgentGrid sweep_grid;           // the agents not piled, when some are
+  std::vector<std::uint32_t> members;  // the agents sweep_grid holds, when some are piled
+
+  // The grid the agents' sweeps meet the others in (null: agents do not collide).
+  const AgentGrid* others() const { return capsules.empty() ? nullptr : members.empty() ? &grid : &sweep_grid; }
+};
+
+StartOfTick find_start_of_tick(std::span<const Agent> agents, const MoveSettings& settings) {
+  StartOfTick start;
+  start.piled.assign(agents.size(), 0);
+  if (!settings.agents_collide) return start;
+  start.capsules.resize(agents.size());
+  for (std::size_t i = 0; i < agents.size(); ++i) start.capsules[i] = start_capsule(agents[i]);
+  start.grid.build(start.capsules);
+  std::atomic<bool> any_piled{false};
+  parallel::for_ranges<std::size_t>(0, agents.size(), 64, [&](const auto& range) {
+    for (std::size_t i = range.begin(); i != range.end(); ++i) {
+      if (start.grid.overlapped_by_more_than(std::uint32_t(i), kPileUp)) start.piled[i] = 1, any_piled = true;
+    }
+  });
+  if (any_piled) {
+    std::vector<Capsule> standing;
+    for (std::size_t i = 0; i < agents.size(); ++i) {
+      if (!start.piled[i]) start.members.push_back(std::uint32_t(i)), standing.push_back(start.capsules[i]);
+    }
+    start.sweep_grid.build(standing);
+  }
+  return start;
+}
+
+// One World::move: its inputs, what it writes, and its stages in the order run() runs them.
+class MoveBatch {
+ public:
+  MoveBatch(const World& world, std::span<const Agent> agents, const MoveSettings& settings,
+            std::span<MoveResult> results, const BatchOptions& options, std::span<MoveSegments> segments,
+            std::span<Status> status, std::size_t in_flight)
+      : world_(world), agents_(agents), settings_(settings), results_(results), options_(options),
+        segments_(segments), status_(status), in_flight_(in_flight), stop_(options.stop) {}
+
+  std::size_t run() {
+    parallel::in_arena(options_.threads, [&] {
+      start_ = find_start_of_tick(agents_, settings_);
+      // On a large world, in Morton order of the agents, as sweep_batch orders queries: the
+      // neighbours find the world's nodes and blocks (and the grid's columns) still cached
+      // (100,000 agents on the 947k-triangle terrain: about 1.25x).
+      order_ = batch_order(world_.arrays(), agents_.size(), [&](std::size_t i) {
+        const Capsule c = start_.capsules.empty() ? start_capsule(agents_[i]) : start_.capsules[i];
+        return (c.a + c.b) * 0.5f;
+      });
+      move_all();
+      if (settings_.agents_collide && !stop_.before(0)) hold_agents_that_met();
+    });
+    stop_.throw_if_stopped<Cancelled>("World::move");
+    return refused_.load();
+  }
+
+ private:
+  // A tick is a batch: up to in_flight agents of a worker's range are in flight at once, each
+  // waiting at its next world sweep (MoveInFlight), and the waiting sweeps go through the engine
+  // together (WorldCollider::sweep_together); agents drop out as they finish. Every answer is
+  // what the agent would get alone, so no bit depends on which agents share a round. Ranges of
+  // up to kSweepChunk agents, but at least four per worker: a small batch keeps its threads (the
+  // range's size changes no answer).
+  void move_all() {
+    const std::size_t workers = std::size_t(std::max(1, parallel::concurrency()));
+    const std::size_t grain = std::clamp<std::size_t>(agents_.size() / (4 * workers), 16, kSweepChunk);
+    parallel::for_ranges<std::size_t>(0, agents_.size(), grain, [&](const auto& range) {
+      InFlightLease lease;
+      InFlight& flight = lease.flight();
+      std::uint64_t pair_sweeps = 0;
+      for (std::size_t first = range.begin(); first < range.end(); first += in_flight_) {
+        const std::size_t end = std::min(first + in_flight_, range.end());
+        // The stop callback is asked before any tick of the chunk starts: whatever it runs (even
+        // batches of its own on this thread) meets no tick of ours waiting.
+        std::size_t last = first;
+        while (last != end && !stop_.before(last)) ++last;
+        answer_until_done(flight, start_ticks(flight, first, last));
+        for (std::size_t slot = 0; slot < last - first; ++slot) {
+          auto& collider = flight.colliders[slot];
+          if (collider) pair_sweeps += collider->pair_sweeps(), collider.reset();
+        }
+        if (last != end) break;  // stopped
+      }
+      agent_pair_sweeps_total.fetch_add(pair_sweeps, std::memory_order_relaxed);
+    });
+  }
+
+  // Checks agents [first, last) of the order and starts the tick of each one that may move, to
+  // its first world sweep. Returns how many wait (their slots in flight.live).
+  std::size_t start_ticks(InFlight& flight, std::size_t first, std::size_t last) {
+    std::size_t waiting = 0;
+    for (std::size_t k = first; k != last; ++k) {
+      const std::size_t i = order_.empty() ? k : order_[k].second;
+      const Agent& a = agents_[i];
+      MoveSegments* trace = segments_.empty() ? nullptr : &segments_[i];
+      const Status s = check_agent(a);
+      if (!status_.empty()) status_[i] = s;
+      if (s != Status::ok || start_.piled[i]) {
+        stay_put(i, s);
+        if (trace) trace->count = 0;
+        continue;
+      }
+      const std::size_t slot = k - first;
+      WorldCollider& collider = flight.colliders[slot].emplace(world_, options_.path, a.layers & options_.layers,
+                                                               start_.others(), agents_, start_.capsules, i,
+                                                               &flight.near[slot], start_.members);
+      if (in_flight_ == 1) {
+        // One agent at a time, each sweep asked of the collider as it comes (the tests' reference).
+        move_agent(collider, a, settings_, results_[i], trace);
+        continue;
+      }
+      flight.ticks[slot].start(collider, a, settings_, results_[i], trace);
+      if (!flight.ticks[slot].done()) flight.live[waiting++] = std::uint32_t(slot);
+    }
+    return waiting;
+  }
+
+  // Rounds of the waiting ticks' sweeps, answered together, until every tick has ended.
+  static void answer_until_done(InFlight& flight, std::size_t waiting) {
+    while (waiting > 0) {
+      for (std::size_t j = 0; j < waiting; ++j) {
+        const std::uint32_t slot = flight.live[j];
+        flight.requests[j] = {&*flight.colliders[slot], &flight.ticks[slot].body(), flight.ticks[slot].motion()};
+      }
+      WorldCollider::sweep_together(std::span(flight.requests, waiting), std::span(flight.answers, waiting),
+                                    flight.queries, flight.hits);
+      std::size_t still = 0;
+      for (std::size_t j = 0; j < waiting; ++j) {
+        const std::uint32_t slot = flight.live[j];
+        flight.ticks[slot].answer(flight.answers[j]);
+        if (!flight.ticks[slot].done()) flight.live[still++] = slot;
+      }
+      waiting = still;
+    }
+  }
+
+  Status check_agent(const Agent& a) const {
+    Status s = check_body_move(body_of(a), a.displacement);
+    if (s == Status::ok && !std::isfinite(a.vertical_speed)) s = Status::non_finite_motion;
+    if (s == Status::ok) s = check_layers(a.layers, options_.layers);
+    return s;
+  }
+
+  // Agent i stays where it is: refused (s), or held in a pile-up.
+  void stay_put(std::size_t i, Status s) {
+    const Agent& a = agents_[i];
+    MoveResult& r = results_[i];
+    r = MoveResult{};
+    r.capsule = start_capsule(a);
+    r.shape = a.shape;
+    r.ellipsoid = a.shape == AgentShape::ellipsoid ? a.ellipsoid : Ellipsoid{};
+    r.flags = kMoveBlocked;
+    if (s != Status::ok) {
+      ++refused_;
+    } else {
+      r.vertical_speed = a.vertical_speed;
+      r.flags |= kMoveHeldByAgents;
+    }
+  }
+
+  // Each agent avoided the others' start positions, but two may have moved into the same place:
+  // those stay where they started (held_agents.h).
+  void hold_agents_that_met() {
+    std::vector<Capsule> ends(agents_.size());
+    std::vector<std::uint8_t> moved(agents_.size());
+    for (std::size_t i = 0; i < agents_.size(); ++i) {
+      ends[i] = results_[i].capsule;
+      moved[i] = results_[i].moved != Vec3{};
+    }
+    const std::vector<std::uint8_t> held = hold_overlapping_ends(start_.capsules, ends, moved, &stop_);
+    // Each held agent's result is its own: applied in parallel (its ground probe is a sweep).
+    parallel::for_ranges<std::size_t>(0, agents_.size(), 64, [&](const auto& range) {
+      for (std::size_t i = range.begin(); i != range.end(); ++i) {
+        if (held[i]) keep_start(i);
+      }
+    });
+  }
+
+  // Agent i, held, ends where it started.
+  void keep_start(std::size_t i) const {
+    const Agent& a = agents_[i];
+    MoveResult& r = results_[i];
+    r.capsule = start_.capsules[i];
+    if (a.shape == AgentShape::ellipsoid) r.ellipsoid = a.ellipsoid;
+    r.moved = {};
+    r.pushed = 0;
+    // The ground found was under the end it does not keep: look under the start it keeps, as
+    // the next tick's probe will, so `grounded` stays what the next tick starts from.
+    SweepHit g;
+    Vec3 ground_normal;
+    r.grounded = ground_below(world_, body_of(a), settings_, settings_.ground_distance, solver_path(options_.path),
+                              a.layers & options_.layers, g, ground_normal);
+    r.ground_normal = r.grounded ? ground_normal : Vec3{};
+    r.ground_triangle = r.grounded ? g.triangle : kNoTriangle;
+    r.flags = std::uint8_t((r.flags & ~(kMoveSteppedUp | kMoveSnapped | kMoveDepenetrated | kMoveFalling)) |
+                           kMoveBlocked | kMoveHeldByAgents | (r.grounded ? 0 : kMoveFalling));
+    if (!segments_.empty()) segments_[i].count = 0;
+  }
+
+  const World& world_;
+  std::span<const Agent> agents_;
+  const MoveSettings& settings_;
+  std::span<MoveResult> results_;
+  const BatchOptions& options_;
+  std::span<MoveSegments> segments_;
+  std::span<Status> status_;
+  std::size_t in_flight_;
+  parallel::StopCheck stop_;
+  std::atomic<std::size_t> refused_{0};
+  StartOfTick start_;
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> order_;
+};
+
+}  // namespace
+
 std::size_t World::move(std::span<const Agent> agents, const MoveSettings& settings, std::span<MoveResult> results,
                         const BatchOptions& options, std::span<MoveSegments> segments,
                         std::span<Status> status) const {
@@ -96,178 +324,7 @@ std::size_t move_agents(const World& world, std::span<const Agent> agents, const
     throw std::invalid_argument("World::move: agents, results, segments and status must have the same size");
   }
   if (std::string why = check_settings(settings); !why.empty()) throw std::invalid_argument("World::move: " + why);
-  std::atomic<std::size_t> refused{0};
-  parallel::StopCheck stop(options.stop);
-  parallel::in_arena(options.threads, [&] {
-    // The agents as they stand at the start of the tick. An agent in a pile-up (more than
-    // kPileUp others overlap its box) stays where it is this tick, and the others' sweeps do
-    // not see it (the end-of-tick check below still keeps them out of it): without this, n
-    // agents on one spot would cost n^2 capsule sweeps. Whether an agent is in a pile depends
-    // only on positions, never on the order of the batch.
-    AgentGrid grid, sweep_grid;
-    std::vector<std::uint8_t> piled(agents.size(), 0);
-    std::vector<std::uint32_t> members;  // the agents sweep_grid holds, when some are piled
-    std::vector<Capsule> capsules;       // what the others meet of each agent (start_capsule)
-    if (settings.agents_collide) {
-      capsules.resize(agents.size());
-      for (std::size_t i = 0; i < agents.size(); ++i) capsules[i] = start_capsule(agents[i]);
-      grid.build(capsules);
-      std::atomic<bool> any_piled{false};
-      parallel::for_ranges<std::size_t>(0, agents.size(), 64, [&](const auto& range) {
-        for (std::size_t i = range.begin(); i != range.end(); ++i) {
-          if (grid.overlapped_by_more_than(std::uint32_t(i), kPileUp)) piled[i] = 1, any_piled = true;
-        }
-      });
-      if (any_piled) {
-        std::vector<Capsule> standing;
-        for (std::size_t i = 0; i < agents.size(); ++i) {
-          if (!piled[i]) members.push_back(std::uint32_t(i)), standing.push_back(capsules[i]);
-        }
-        sweep_grid.build(standing);
-      }
-    }
-    const AgentGrid* others = !settings.agents_collide ? nullptr : members.empty() ? &grid : &sweep_grid;
-    // A world larger than the caches is walked in Morton order of the agents, as sweep_batch
-    // walks queries: neighbouring agents find the world's nodes and blocks (and the grid's
-    // columns) still cached (100,000 agents on the 947k-triangle terrain: about 1.25x). Each
-    // agent's move is its own, so the order changes no bit of any result.
-    const WorldArrays& w = world.arrays();
-    std::vector<std::pair<std::uint64_t, std::uint32_t>> order;
-    if (walked_bytes(w) > kSortAboveBytes && agents.size() > 256) {
-      order = morton_order(w.bounds, agents.size(), [&](std::size_t i) {
-        const Capsule c = capsules.empty() ? start_capsule(agents[i]) : capsules[i];
-        return (c.a + c.b) * 0.5f;
-      });
-    }
-    // A tick is a batch: up to kSweepChunk agents of a worker's range are in flight at once, each
-    // waiting at its next world sweep (MoveInFlight), and the waiting sweeps go through the engine
-    // together (sweep_approaching_chunk: the lanes left at the end of each walk pooled across
-    // them); agents drop out as they finish. Every answer is what the agent would get alone, so no
-    // bit depends on which agents share a round.
-    // Ranges of up to kSweepChunk agents, but at least four per worker: a small batch keeps its
-    // threads (the range's size changes no answer).
-    const std::size_t workers = std::size_t(std::max(1, parallel::concurrency()));
-    const std::size_t grain = std::clamp<std::size_t>(agents.size() / (4 * workers), 16, kSweepChunk);
-    parallel::for_ranges<std::size_t>(0, agents.size(), grain, [&](const auto& range) {
-      std::uint64_t pair_sweeps = 0;
-      InFlightLease lease;
-      auto& [near, colliders, ticks, live, queries, hits, asked] = lease.flight();
-      for (std::size_t first = range.begin(); first < range.end(); first += in_flight) {
-        std::size_t last = std::min(first + in_flight, range.end());
-        // The stop callback is asked before any tick of the chunk starts: whatever it runs (even
-        // batches of its own on this thread) meets no tick of ours waiting.
-        for (std::size_t k = first; k != last; ++k) {
-          if (stop.before(k)) {
-            last = k;
-            break;
-          }
-        }
-        std::size_t waiting = 0;
-        for (std::size_t k = first; k != last; ++k) {
-          const std::size_t i = order.empty() ? k : order[k].second;
-          const Agent& a = agents[i];
-          MoveSegments* trace = segments.empty() ? nullptr : &segments[i];
-          Status s = check_body_move(body_of(a), a.displacement);
-          if (s == Status::ok && !std::isfinite(a.vertical_speed)) s = Status::non_finite_motion;
-          if (s == Status::ok) s = check_layers(a.layers, options.layers);
-          if (!status.empty()) status[i] = s;
-          if (s != Status::ok || piled[i]) {
-            // Stays where it is: refused, or held in a pile-up.
-            results[i] = MoveResult{};
-            results[i].capsule = start_capsule(a);
-            results[i].shape = a.shape;
-            results[i].ellipsoid = a.shape == AgentShape::ellipsoid ? a.ellipsoid : Ellipsoid{};
-            results[i].flags = kMoveBlocked;
-            if (s != Status::ok) {
-              ++refused;
-            } else {
-              results[i].vertical_speed = a.vertical_speed;
-              results[i].flags |= kMoveHeldByAgents;
-            }
-            if (trace) trace->count = 0;
-            continue;
-          }
-          const std::size_t slot = k - first;
-          colliders[slot].emplace(world, options.path, a.layers & options.layers, others, agents, capsules, i,
-                                  &near[slot], members);
-          if (in_flight == 1) {
-            // One agent at a time, each sweep asked of the collider as it comes (the tests' reference).
-            move_agent(*colliders[slot], a, settings, results[i], trace);
-            continue;
-          }
-          ticks[slot].start(*colliders[slot], a, settings, results[i], trace);
-          if (!ticks[slot].done()) live[waiting++] = std::uint32_t(slot);
-        }
-        while (waiting > 0) {
-          // The capsules' world sweeps together; an ellipsoid's (its own kernel) alone, below.
-          std::size_t count = 0;
-          for (std::size_t j = 0; j < waiting; ++j) {
-            const std::uint32_t slot = live[j];
-            if (!ticks[slot].body().is_capsule()) continue;
-            queries[count] = colliders[slot]->world_query(ticks[slot].body(), ticks[slot].motion());
-            asked[count++] = slot;
-          }
-          sweep_approaching_chunk(world, std::span(queries, count), std::span(hits, count), options.path);
-          std::size_t still = 0;
-          for (std::size_t j = 0, q = 0; j < waiting; ++j) {
-            const std::uint32_t slot = live[j];
-            const WorldCollider& collider = *colliders[slot];
-            MoveHit h;
-            if (q < count && asked[q] == slot) {
-              h.hit = hits[q++];
-              collider.meet_agents(ticks[slot].body(), ticks[slot].motion(), h);
-            } else {
-              collider.sweep(ticks[slot].body(), ticks[slot].motion(), h);
-            }
-            ticks[slot].answer(h);
-            if (!ticks[slot].done()) live[still++] = slot;
-          }
-          waiting = still;
-        }
-        for (std::size_t slot = 0; slot < last - first; ++slot) {
-          if (colliders[slot]) pair_sweeps += colliders[slot]->pair_sweeps(), colliders[slot].reset();
-        }
-        if (last != std::min(first + in_flight, range.end())) break;  // stopped
-      }
-      agent_pair_sweeps_total.fetch_add(pair_sweeps, std::memory_order_relaxed);
-    });
-    if (!settings.agents_collide || stop.before(0)) return;
-
-    // Each agent avoided the others' start positions, but two may have moved into the same
-    // place: those stay where they started (held_agents.h).
-    std::vector<Capsule> ends(agents.size());
-    std::vector<std::uint8_t> moved(agents.size());
-    for (std::size_t i = 0; i < agents.size(); ++i) {
-      ends[i] = results[i].capsule;
-      moved[i] = results[i].moved != Vec3{};
-    }
-    const std::vector<std::uint8_t> held = hold_overlapping_ends(capsules, ends, moved, &stop);
-    // Each held agent's result is its own: applied in parallel (its ground probe is a sweep).
-    parallel::for_ranges<std::size_t>(0, agents.size(), 64, [&](const auto& range) {
-      for (std::size_t i = range.begin(); i != range.end(); ++i) {
-        if (!held[i]) continue;
-        MoveResult& r = results[i];
-        r.capsule = capsules[i];
-        if (agents[i].shape == AgentShape::ellipsoid) r.ellipsoid = agents[i].ellipsoid;
-        r.moved = {};
-        r.pushed = 0;
-        // The ground found was under the end it does not keep: look under the start it keeps,
-        // as the next tick's probe will, so `grounded` stays what the next tick starts from.
-        SweepHit g;
-        Vec3 ground_normal;
-        r.grounded = ground_below(world, body_of(agents[i]), settings, settings.ground_distance,
-                                  options.path == SweepPath::simd ? SweepPath::simd : SweepPath::scalar,
-                                  agents[i].layers & options.layers, g, ground_normal);
-        r.ground_normal = r.grounded ? ground_normal : Vec3{};
-        r.ground_triangle = r.grounded ? g.triangle : kNoTriangle;
-        r.flags = std::uint8_t((r.flags & ~(kMoveSteppedUp | kMoveSnapped | kMoveDepenetrated | kMoveFalling)) |
-                               kMoveBlocked | kMoveHeldByAgents | (r.grounded ? 0 : kMoveFalling));
-        if (!segments.empty()) segments[i].count = 0;
-      }
-    });
-  });
-  stop.throw_if_stopped<Cancelled>("World::move");
-  return refused.load();
+  return MoveBatch(world, agents, settings, results, options, segments, status, in_flight).run();
 }
 
 }  // namespace capsweep

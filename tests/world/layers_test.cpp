@@ -10,6 +10,7 @@
 
 #include <capsweep/world.h>
 #include "world/world_arrays.h"
+#include "world/sweeps.h"
 #include "core/random.h"
 #include "tests/support/layered_world.h"
 #include "tests/support/scene_list.h"

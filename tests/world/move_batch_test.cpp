@@ -16,6 +16,8 @@
 #include <vector>
 
 #include "world/world_arrays.h"
+#include "world/move_batch.h"
+#include "world/sweeps.h"
 #include "tests/support/same_answers.h"
 #include "tests/support/scene_list.h"
 #include "tools/crowd.h"

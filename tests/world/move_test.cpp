@@ -13,6 +13,8 @@
 #include <capsweep/sweep.h>
 #include <capsweep/world.h>
 #include "world/world_arrays.h"
+#include "world/batch_order.h"
+#include "world/sweeps.h"
 #include "tools/arena.h"
 #include "tools/crowd.h"
 #include "tests/support/oracle.h"

@@ -18,6 +18,7 @@
 #include <capsweep/world.h>
 
 #include "world/world_arrays.h"
+#include "world/solver_queries.h"
 #include "core/ellipsoid_contact.h"
 #include "core/random.h"
 #include "tests/support/batches.h"

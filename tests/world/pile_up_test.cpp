@@ -9,6 +9,7 @@
 #include <capsweep/world.h>
 
 #include "world/world_arrays.h"
+#include "world/move_batch.h"
 #include "core/random.h"
 
 namespace {

@@ -11,6 +11,7 @@
 #include <capsweep/world.h>
 #include "world/sweep_batch.h"
 #include "world/world_arrays.h"
+#include "world/sweeps.h"
 #include "core/random.h"
 #include "tests/support/scene_list.h"
 #include "tests/support/scene_queries.h"

@@ -15,6 +15,8 @@
 
 #include <capsweep/world.h>
 #include "world/world_arrays.h"
+#include "world/solver_queries.h"
+#include "world/sweeps.h"
 #include "core/random.h"
 #include "tests/support/layered_world.h"
 #include "tests/support/same_answers.h"
