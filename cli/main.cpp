@@ -17,9 +17,7 @@
 #include <capsweep/version.h>
 #include <capsweep/world.h>
 
-#include "world/world_arrays.h"
 #include "cli/commands.h"
-#include "simd/block_sweep.h"
 #include "tools/arena.h"
 #include "tools/obj_file.h"
 #include "tools/builtin_scene.h"
@@ -316,14 +314,15 @@ Command add_build(CLI::App& app) {
     const auto check_start = Clock::now();
     const Snapshot loaded = load_snapshot(a->out);  // what a server will do: refuse here, not there
     const double loads = seconds_since(check_start);
-    const TerrainView& t = loaded.world.arrays().terrain;
-    const std::string field = t.present() ? " (heightfield " + std::to_string(t.columns) + " x " + std::to_string(t.rows) +
-                                                " samples, " + std::to_string(t.triangle_count()) + " triangles)"
-                                          : "";
+    const WorldStats stats = loaded.world.stats();
+    const std::string field = stats.heightfield_columns > 0
+                                  ? " (heightfield " + std::to_string(stats.heightfield_columns) + " x " +
+                                        std::to_string(stats.heightfield_rows) + " samples, " +
+                                        std::to_string(stats.heightfield_triangles) + " triangles)"
+                                  : "";
     std::printf("%zu triangles%s, %zu BVH nodes, %zu blocks: built in %.3f s, saved in %.3f s, loads in %.3f s, "
                 "%.1f MB -> %s\n",
-                loaded.world.triangle_count(), field.c_str(), loaded.world.arrays().bvh.nodes.size(),
-                loaded.world.arrays().bvh.blocks.size(), built, saved, loads, double(loaded.bytes) / 1e6, a->out.c_str());
+                stats.triangles, field.c_str(), stats.bvh_nodes, stats.triangle_blocks, built, saved, loads, double(loaded.bytes) / 1e6, a->out.c_str());
     return 0;
   };
 }
@@ -399,7 +398,7 @@ Command add_throughput(CLI::App& app) {
     const World world(make_arena());
     std::printf("capsweep throughput: sweeps on the built-in arena (%zu triangles), path %s%s%s, %d threads\n",
                 world.triangle_count(), name(a->path), a->path == SweepPath::simd ? " " : "",
-                a->path == SweepPath::simd ? best_block_sweep().isa : "", threads);
+                a->path == SweepPath::simd ? kernel_isa() : "", threads);
     std::printf("  %-9s %8s %8s %14s %14s %10s\n", "workload", "queries", "hits", "sweeps/s/core", "sweeps/s all",
                 "speed-up");
     for (Workload w : {Workload::tick, Workload::validate, Workload::long_range, Workload::ray}) {
@@ -465,7 +464,7 @@ int run(int argc, char** argv) {
     return 0;
   }
   // A CAPSWEEP_ISA the CPU does not run is a usage error, not a silent fallback.
-  if (std::string why = isa_request_problem(); !why.empty()) throw UsageError(why);
+  if (std::string why = kernel_isa_problem(); !why.empty()) throw UsageError(why);
   for (auto& [command, runner] : commands) {
     if (command->parsed()) return runner();
   }

@@ -18,7 +18,6 @@
 #include "tools/picture.h"
 #include "core/body.h"
 #include <capsweep/files.h>
-#include "simd/block_sweep.h"
 #include "io/query_format.h"
 
 namespace capsweep {
@@ -75,7 +74,7 @@ int run_crowd(const World& world, CrowdSettings settings, const CrowdRun& run) {
   std::printf("capsweep crowd: %zu agents (%s), %zu ticks at %.0f Hz on %s (%zu triangles), agents %s, %d threads, %s "
               "kernel\n",
               settings.agents, shapes, run.ticks, 1.0 / settings.move.dt, run.scene_name.c_str(), world.triangle_count(),
-              settings.move.agents_collide ? "collide" : "pass through each other", threads, best_block_sweep().isa);
+              settings.move.agents_collide ? "collide" : "pass through each other", threads, kernel_isa());
 
   // One core, first: the per-core rate, and the reference the all-core run must match bit for bit.
   const std::size_t probe_ticks = std::min<std::size_t>(run.ticks, 60);

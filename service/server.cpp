@@ -16,8 +16,6 @@
 #include "service/capsweep.grpc.pb.h"
 #include "service/convert.h"
 #include "service/metrics.h"
-#include "world/world_arrays.h"
-#include "simd/block_sweep.h"
 
 namespace capsweep::service {
 namespace {
@@ -211,8 +209,8 @@ class Server::Impl final : public RawService {
         i->set_name(w.name);
         i->set_source(w.source);
         i->set_triangles(w.world.triangle_count());
-        i->set_bvh_nodes(w.world.arrays().bvh.nodes.size());
-        i->set_triangle_blocks(w.world.arrays().bvh.blocks.size());
+        i->set_bvh_nodes(w.world.stats().bvh_nodes);
+        i->set_triangle_blocks(w.world.stats().triangle_blocks);
         i->set_memory_bytes(w.world.memory_bytes());
         i->set_snapshot(w.snapshot);
         i->set_load_seconds(w.load_seconds);
@@ -221,7 +219,7 @@ class Server::Impl final : public RawService {
       }
       guard.unlock();
       resp->set_version(CAPSWEEP_VERSION_STRING);
-      resp->set_build(std::string("gcc ") + __VERSION__ + ", SIMD " + best_block_sweep().isa);
+      resp->set_build(std::string("gcc ") + __VERSION__ + ", SIMD " + kernel_isa());
       resp->set_threads(config_.threads > 0 ? config_.threads : parallel::default_threads());
       resp->set_max_batch(std::uint32_t(std::min<std::size_t>(config_.max_batch, UINT32_MAX)));
       resp->set_max_message_bytes(config_.max_message_bytes);

@@ -149,6 +149,24 @@ std::uint32_t World::layers_of(std::uint32_t i) const {
 }
 bool World::has_terrain() const { return arrays_->terrain.present(); }
 const Aabb& World::bounds() const { return arrays_->bounds; }
+
+WorldStats World::stats() const {
+  const WorldArrays& w = *arrays_;
+  WorldStats s;
+  s.triangles = triangle_count();
+  s.mesh_triangles = w.triangles.size();
+  s.heightfield_columns = w.terrain.columns;
+  s.heightfield_rows = w.terrain.rows;
+  s.heightfield_triangles = w.terrain.triangle_count();
+  s.bvh_nodes = w.bvh.nodes.size();
+  s.triangle_blocks = w.bvh.blocks.size();
+  s.bvh_depth = w.bvh.depth;
+  s.memory_bytes = memory_bytes();
+  return s;
+}
+
+const char* kernel_isa() { return best_block_sweep().isa; }
+std::string kernel_isa_problem() { return isa_request_problem(); }
 std::size_t World::memory_bytes() const {
   const WorldArrays& w = *arrays_;
   return w.triangles.size_bytes() + w.boxes.size_bytes() + w.links.size_bytes() + w.layers.size_bytes() +

@@ -162,8 +162,28 @@ class WorldError : public std::runtime_error {
 };
 
 // The arrays a world answers from (triangles, boxes, BVH, adjacency), wherever they live: built
-// in memory or mapped from a snapshot. Internal: broadphase/world_arrays.h.
+// in memory or mapped from a snapshot. Internal: world/world_arrays.h.
 struct WorldArrays;
+
+// What a world is made of (World::stats): for tools, logs and monitoring.
+struct WorldStats {
+  std::size_t triangles = 0;              // triangle_count(): the mesh's and the heightfield's
+  std::size_t mesh_triangles = 0;
+  std::uint32_t heightfield_columns = 0;  // samples; 0: no heightfield
+  std::uint32_t heightfield_rows = 0;
+  std::size_t heightfield_triangles = 0;  // two per cell, a hole's included
+  std::size_t bvh_nodes = 0;              // 8-wide nodes over the mesh's triangles
+  std::size_t triangle_blocks = 0;        // the BVH's leaves, up to 8 triangles each
+  int bvh_depth = 0;
+  std::size_t memory_bytes = 0;           // memory_bytes()
+};
+
+// The SIMD variant the batches' kernels run on this CPU ("avx2", "sse4_2", "sse2", "avx512f"):
+// the widest up to AVX2, or CAPSWEEP_ISA's when set to one the CPU runs.
+const char* kernel_isa();
+// Why CAPSWEEP_ISA cannot be honoured ("" when it is unset or names a variant this CPU runs):
+// kernel_isa() then ignores it, so a tool should refuse it up front.
+std::string kernel_isa_problem();
 
 class World {
  public:
@@ -193,6 +213,8 @@ class World {
   // Bytes the world answers from: triangles, their boxes, the BVH and its triangle blocks, the
   // adjacency, and the heightfield's samples, holes and height pyramid.
   std::size_t memory_bytes() const;
+  // What the world is made of, for tools, logs and monitoring.
+  WorldStats stats() const;
 
   // Answers queries[i] into hits[i] (sizes must match). The first contact over all triangles
   // wins; among equal t, the deeper start overlap, then the lower triangle index, so answers do
