@@ -11,7 +11,6 @@
 #include <span>
 #include <vector>
 
-#include <capsweep/world.h>
 #include <capsweep/values.h>
 
 #include "broadphase/adjacency.h"

@@ -21,7 +21,7 @@ struct HeightGrid {
 };
 
 // Why the grid cannot be built into a world ("" when it can), with the words of
-// check_heightfield (<capsweep/world.h>), holes aside.
+// check_heightfield (<capsweep/values.h>), holes aside.
 std::string check_height_grid(const HeightGrid& grid);
 
 }  // namespace capsweep

@@ -1,11 +1,10 @@
-#include <capsweep/world.h>
+#include <capsweep/values.h>
 
 #include "core/height_grid.h"
 
 #include <algorithm>
 #include <cmath>
 
-#include <capsweep/values.h>
 
 namespace capsweep {
 

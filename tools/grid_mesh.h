@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-#include <capsweep/world.h>
+#include <capsweep/values.h>
 
 namespace capsweep {
 

@@ -3,11 +3,11 @@
 // The C API is <capsweep/capsweep_c.h> (capsweep::c; files through <capsweep/capsweep_c_io.h>).
 #pragma once
 
-#include <capsweep/values.h>    // vectors, shapes, layers, hits, statuses
+#include <capsweep/values.h>    // vectors, shapes, layers, hits, statuses, heightfields
 #include <capsweep/sweep.h>     // one shape against one triangle
 #include <capsweep/move.h>      // agents, movement settings and results
 #include <capsweep/validate.h>  // claimed moves and verdicts
-#include <capsweep/world.h>     // World, heightfields, batches
+#include <capsweep/world.h>     // World and its batches
 #include <capsweep/files.h>     // scenes, heightmaps, query/result files, snapshots (capsweep::io)
 #include <capsweep/client.h>    // the service's client (capsweep::client)
 #include <capsweep/version.h>

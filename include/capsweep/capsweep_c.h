@@ -300,7 +300,7 @@ CS_API const char* cs_last_error(void);
 
 /* ---- Worlds ---- */
 
-/* Terrain as a grid of heights (<capsweep/world.h>): sample (row, column) stands at
+/* Terrain as a grid of heights (<capsweep/values.h>): sample (row, column) stands at
  * origin + (column * cell_x, height, row * cell_z); each cell holds two triangles, split from
  * (row, column + 1) to (row + 1, column). The world's triangles are the mesh's (if any), then two
  * per cell: mesh_count + 2 * (row * (columns - 1) + column) + half. The arrays are copied.
