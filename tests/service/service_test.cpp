@@ -620,9 +620,13 @@ TEST(ServiceDeadlines, AMoveStopsWhenItsDeadlinePasses) {
   service::write_request(agents, m);
   m.mutable_settings()->set_agents_collide(false);
   grpc::ClientContext ctx;
-  ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::milliseconds(100));
-  pb::MoveResponse resp;
+  // The deadline leaves time for the request (15 MB) to arrive: a call whose deadline passes
+  // while it is still being received is cancelled by gRPC before any handler sees it, and this
+  // test is about a handler that is already running.
   const auto sent = std::chrono::steady_clock::now();
+  ctx.set_deadline(std::chrono::system_clock::now() +
+                   std::chrono::microseconds(std::int64_t(0.2 * whole * 1e6)));
+  pb::MoveResponse resp;
   EXPECT_EQ(stub->Move(&ctx, m, &resp).error_code(), grpc::StatusCode::DEADLINE_EXCEEDED);
   // The handler records the refusal when it ends: well before the whole tick would have.
   bool recorded = false;
