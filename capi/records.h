@@ -42,7 +42,8 @@ static_assert(sizeof(cs_agent) == 84 && sizeof(cs_move_settings) == 52 && sizeof
               sizeof(cs_validate_settings) == 64 && sizeof(cs_verdict) == 164 && sizeof(cs_overlap_result) == 52);
 static_assert(int(Status::out_of_range) == CS_STATUS_OUT_OF_RANGE && int(Status::bad_layers) == CS_STATUS_BAD_LAYERS && int(Feature::vertex) == CS_FEATURE_VERTEX &&
               int(VerdictKind::refused) == CS_VERDICT_REFUSED && int(SweepPath::brute) == CS_PATH_BRUTE &&
-              int(kMoveHeldByAgents) == int(CS_MOVE_HELD_BY_AGENTS) && kMaxMoveContacts == 4);
+              int(kMoveHeldByAgents) == int(CS_MOVE_HELD_BY_AGENTS) && int(kMoveWedged) == int(CS_MOVE_WEDGED) &&
+                  kMaxMoveContacts == 4);
 
 inline Vec3 vec(const float v[3]) { return {v[0], v[1], v[2]}; }
 inline void put(float out[3], const Vec3& v) { out[0] = v.x, out[1] = v.y, out[2] = v.z; }

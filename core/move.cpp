@@ -28,37 +28,87 @@ constexpr float kLean = 2e-6f;
 // (after Quake's PM_SlideMove and box2d's b2SolvePlanes, reduced to what a capsule needs).
 class PlaneSet {
  public:
+  // `max_descent`: the sine of the steepest walkable slope.
+  explicit PlaneSet(float max_descent) : max_descent_(max_descent) {}
+
   // Clips `motion` after a hit on a plane with normal m. Returns false when the motion must
-  // stop: a third plane, or two planes facing each other.
+  // stop: a third plane, or two planes that pinch the body (their normals more than 120 degrees
+  // apart: see kPinch).
   // `lift` (metres) moves the motion off the plane by at least that much: a start inside the
   // skin (see Solver::skin_deficit) leaves it along the slide instead of riding it.
-  bool clip(Vec3& motion, const Vec3& m, bool keep_horizontal_speed, float lift) {
+  // `face`: a steep world face's own normal when a walk levelled it into m (a wall), else zero.
+  bool clip(Vec3& motion, const Vec3& m, const Vec3& face, bool keep_horizontal_speed, float lift) {
     // The same plane met again (walking on along a ramp): still one plane.
-    if (count_ > 0 && dot(m, plane_[count_ - 1]) > 0.99999f) plane_[--count_] = m;
-    if (count_ == 2) return false;  // three planes: a corner; stopping is the only stable answer
-    plane_[count_++] = m;
+    if (count_ > 0 && dot(m, plane_[count_ - 1]) > 0.99999f) --count_;
+    if (count_ == 2) return stop();  // three planes: a corner; stopping is the only stable answer
+    plane_[count_] = m;
+    face_[count_++] = face;
     const float len = length(motion);
     // One plane: slide along it. On walkable ground walking keeps its horizontal speed (the
     // motion is lifted onto the plane vertically) so ramps do not slow agents down.
     Vec3 along = keep_horizontal_speed && m.y > 0 ? Vec3{motion.x, -(m.x * motion.x + m.z * motion.z) / m.y, motion.z}
                                                   : motion - m * dot(motion, m);
     if (count_ == 1 || dot(along, plane_[0]) >= 0) {
-      if (count_ == 2) plane_[0] = m, count_ = 1;  // the motion leaves the first plane: forget it
+      if (count_ == 2) plane_[0] = m, face_[0] = face, count_ = 1;  // the motion leaves the first plane: forget it
       motion = along + m * std::fmax(kLean * len, lift);
       return true;
+    }
+    // Two steep faces whose own crease is no steeper than a walkable slope (a trough, the
+    // crevice that holds a wedged body): walked like a walkable slope, keeping the motion's
+    // horizontal progress along it, where their levelled walls would have stopped it.
+    if (face_[0] != Vec3{} && face != Vec3{}) {
+      const Vec3 trough = cross(face_[0], face);
+      const Vec3 level{trough.x, 0, trough.z};
+      const float level_sq = length_sq(level);
+      if (level_sq > 1e-12f && std::fabs(trough.y) <= max_descent_ * length(trough)) {
+        const float facing = std::fmax(1.f + dot(face_[0], face), kPinch);
+        motion = trough * (dot(motion, level) / level_sq) + (face_[0] + face) * (std::fmax(kLean * len, lift) / facing);
+        return true;
+      }
     }
     // Two planes and the slide along the newer runs into the older: follow their crease.
     const Vec3 crease = cross(plane_[0], m);
     const float crease_sq = length_sq(crease);
     const float facing = 1.f + dot(plane_[0], m);
-    if (!(crease_sq > 1e-12f) || facing < 1e-3f) return false;
+    if (!(crease_sq > 1e-12f) || facing < kPinch) return stop();
     motion = crease * (dot(motion, crease) / crease_sq) + (plane_[0] + m) * (std::fmax(kLean * len, lift) / facing);
     return true;
   }
 
+  // Whether the planes met hold a falling body up: it was stopped by two or three of them, or
+  // the crease of two runs down no steeper than a walkable slope, which would hold it as a walkable slope does. A V-shaped crevice, a body
+  // between a slope and a wall. Jolt's CharacterVirtual asks the same question (is a downward
+  // motion blocked by the steep contacts together?) by solving its contact constraints for it.
+  bool hold_up() const {
+    if (stopped_) return true;
+    if (count_ < 2) return false;
+    const Vec3 crease = cross(plane_[0], plane_[1]);
+    return std::fabs(crease.y) <= max_descent_ * length(crease);
+  }
+  // The normal a held body rests on: the planes' normals together.
+  Vec3 support_normal() const {
+    const Vec3 sum = count_ == 2 ? plane_[0] + plane_[1] : plane_[0];
+    return sum / length(sum);
+  }
+
  private:
+  // Two planes whose normals are more than 120 degrees apart (a pinch between a wall and an
+  // agent, a narrow V) leave almost no room along their crease, and the lift that keeps the body
+  // off both grows as 1/sqrt(1 + n0.n1): past this it would be more than twice the lift off one
+  // plane, so that rounding inside the skin could throw the body along the crease faster than it
+  // walks. Stopping is the stable answer.
+  static constexpr float kPinch = 0.5f;
+
+  bool stop() {
+    stopped_ = true;
+    return false;
+  }
+
+  float max_descent_;
   Vec3 plane_[2];
+  Vec3 face_[2];
   int count_ = 0;
+  bool stopped_ = false;
 };
 
 enum class Pass { walk, fall };
@@ -67,6 +117,7 @@ struct PassOutcome {
   bool find_steps = false;  // a walk asks whether its steep contacts could be steps (could_be_step)
   bool hit_steep = false;   // a walk hit world geometry too steep to walk that could be a step
   bool landed = false;     // a fall reached walkable ground
+  bool held = false;       // a fall was held up by steep planes together (PlaneSet::hold_up)
   MoveHit ground;
   Vec3 ground_normal;
 };
@@ -76,7 +127,8 @@ class Solver {
   Solver(const MoveCollider& world, const MoveSettings& s, MoveResult& result, MoveSegments* segments,
          MoveInFlight::Wait& wait)
       : world_(world), s_(s), result_(result), segments_(segments), wait_(wait),
-        min_up_(std::cos(s.max_slope_degrees * std::numbers::pi_v<float> / 180.f)) {}
+        min_up_(std::cos(s.max_slope_degrees * std::numbers::pi_v<float> / 180.f)),
+        max_descent_(std::sin(s.max_slope_degrees * std::numbers::pi_v<float> / 180.f)) {}
 
   // Every stage that sweeps the world is a detail::Step: it waits at each sweep (co_await
   // sweep(...)) until the driver answers it (MoveInFlight).
@@ -112,6 +164,13 @@ class Solver {
         ground = fall.ground;
         ground_normal = fall.ground_normal;
         vertical_speed = 0;
+      } else if (fall.held) {
+        // Wedged: steep faces together hold it up. It stops gaining fall speed (the next tick
+        // falls from rest, a few millimetres, and is held again) but is not on walkable ground,
+        // so it neither steps nor snaps: it walks out the way it came.
+        vertical_speed = 0;
+        result_.flags |= kMoveWedged;
+        result_.ground_normal = fall.ground_normal;
       } else if (vertical_speed <= 0) {
         // A fall that ended a hair above walkable ground without touching it: the next tick's
         // probe finds that ground and stands on it, so say so now. `grounded` then always means
@@ -133,7 +192,7 @@ class Solver {
     if (grounded) {
       result_.ground_normal = ground_normal;
       result_.ground_triangle = ground.hit.triangle;
-    } else {
+    } else if (!(result_.flags & kMoveWedged)) {
       result_.flags |= kMoveFalling;
     }
     if (wanted >= s_.min_distance && dot(horizontal(result_.moved), walk) < 0.9f * wanted * wanted) {
@@ -273,7 +332,7 @@ class Solver {
   // the skin, so the agent stops one skin short), clip the rest of the motion against the planes
   // hit, repeat.
   Step<void> slide_pass(Body& c, Vec3 motion, Pass pass, PassOutcome& out, MoveSegments* trace) {
-    PlaneSet planes;
+    PlaneSet planes(max_descent_);
     for (int i = 0; i < s_.max_iterations; ++i) {
       if (!(length(motion) >= s_.min_distance)) co_return;
       // Walking along a slope follows its plane, which ends somewhere: go at most one radius
@@ -306,8 +365,9 @@ class Solver {
         co_return;
       }
       add_contact(h);
-      Vec3 n = h.hit.normal;
-      bool walkable_plane = false;
+      const Vec3 face = h.hit.normal;
+      Vec3 n = face;
+      bool walkable_plane = false, levelled = false;
       if (pass == Pass::walk) {
         walkable_plane = !is_agent && n.y >= min_up_;
         if (!walkable_plane) {
@@ -316,10 +376,21 @@ class Solver {
           // Agents are not climbed: no step for them.
           if (out.find_steps && !out.hit_steep && !is_agent) out.hit_steep = could_be_step(c, rest, h);
           const Vec3 w = horizontal(n);
-          if (length_sq(w) > 1e-8f) n = w / length(w);
+          if (length_sq(w) > 1e-8f) n = w / length(w), levelled = !is_agent;
         }
       }
-      if (!planes.clip(motion, n, walkable_plane, skin_deficit(h))) co_return;
+      const bool slides = planes.clip(motion, n, levelled ? face : Vec3{}, walkable_plane, skin_deficit(h));
+      if (pass == Pass::fall && planes.hold_up()) {
+        out.held = true;
+        out.ground_normal = planes.support_normal();
+      }
+      if (!slides || out.held) {
+        // Stopped where the sweep started inside the skin (rounding's drift, in a corner or a
+        // pinch the lift could not leave along): push back out before the pass ends, so that
+        // no deficit outlives the tick that met it.
+        if (skin_deficit(h) > 0) co_await restore_skin(c, h, trace);
+        co_return;
+      }
     }
   }
 
@@ -463,6 +534,7 @@ class Solver {
   MoveSegments* segments_;
   MoveInFlight::Wait& wait_;
   const float min_up_;
+  const float max_descent_;  // sine of the steepest walkable slope: a crease no steeper holds a body
   float skin_reach_ = 0.f;  // how far the skin reaches beyond this agent's body (skin_reach)
 };
 

@@ -198,7 +198,8 @@ enum cs_move_flags {
   CS_MOVE_SNAPPED = 4,
   CS_MOVE_DEPENETRATED = 8,
   CS_MOVE_FALLING = 16,
-  CS_MOVE_HELD_BY_AGENTS = 32
+  CS_MOVE_HELD_BY_AGENTS = 32,
+  CS_MOVE_WEDGED = 64
 };
 
 /* Where an agent is after the tick. 224 bytes. */

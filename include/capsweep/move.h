@@ -111,6 +111,8 @@ enum MoveFlags : std::uint8_t {
   kMoveDepenetrated = 8,   // started inside geometry and was pushed out
   kMoveFalling = 16,       // in the air at the end of the tick
   kMoveHeldByAgents = 32,  // its move would have overlapped another agent's: it stayed put
+  kMoveWedged = 64,        // held up by steep faces together (a crevice, a slope and a wall): not
+                           // on walkable ground, but its fall stopped and its speed is zero
 };
 
 struct MoveResult {
