@@ -153,7 +153,7 @@ class Solver {
     bool grounded = false;
     if (grounded_at_start && vertical_speed == 0) {
       grounded = carried && stays_on(c, ground, ground_normal);
-      if (!grounded) grounded = co_await snap(c, ground, ground_normal);
+      if (!grounded) grounded = co_await snap(c, start, walk, ground, ground_normal);
     }
     if (!grounded) {
       vertical_speed = std::fmax(vertical_speed - s_.gravity * s_.dt, -s_.max_fall_speed);
@@ -253,7 +253,7 @@ class Solver {
       Body stepped = start;
       const Vec3 dir = walk / length(walk);
       const bool stepped_up = co_await step_up(stepped, walk, step_trace.get());
-      if (stepped_up &&
+      if (stepped_up && within_wanted(position(stepped) - position(start), walk) &&
           dot(position(stepped) - position(start), dir) > dot(position(c) - position(start), dir) + s_.min_distance) {
         c = stepped;
         result_.flags |= kMoveSteppedUp;
@@ -262,6 +262,12 @@ class Solver {
       }
       result_.contact_count = contact_count;
       std::copy(std::begin(contacts), std::end(contacts), result_.contacts);
+    }
+    // A slide thrown further than wanted (planes the pinch rule let through, lifts adding up)
+    // is not kept: the agent stays where it was, which its last tick left clear.
+    if (!within_wanted(position(c) - position(start), walk)) {
+      c = start;
+      co_return;
     }
     if (segments_) append(*plain_trace);
   }
@@ -288,13 +294,17 @@ class Solver {
 
   // Stage 4: follow the ground down (stairs, slopes) up to the snap distance: a fall pass
   // (sliding off rims on the way) that only counts if it lands.
-  Step<bool> snap(Body& c, MoveHit& ground, Vec3& normal) {
+  // A snap that slides off a rim sideways is refused when it would take the tick's horizontal
+  // move outside what was wanted (within_wanted): the agent then falls off that rim at gravity's
+  // pace instead of being thrown along it in one tick.
+  Step<bool> snap(Body& c, const Body& start, const Vec3& walk, MoveHit& ground, Vec3& normal) {
     const float reach = std::fmax(s_.snap_distance, s_.ground_distance);
     Body snapped = c;
     const std::unique_ptr<MoveSegments> local = scratch_trace();
     PassOutcome fall;
     co_await slide_pass(snapped, kUp * -reach, Pass::fall, fall, local.get());
     if (!fall.landed) co_return false;
+    if (!within_wanted(position(snapped) - position(start), walk)) co_return false;
     if (position(c).y - position(snapped).y > s_.skin) result_.flags |= kMoveSnapped;
     c = snapped;
     if (segments_) append(*local);
@@ -321,6 +331,17 @@ class Solver {
     if (!supports(c, {}, h, normal)) return false;
     ground = h;
     return true;
+  }
+
+  // The bound on a grounded tick's horizontal move: no further than the wanted walk, and never
+  // against it, by more than the skin restorations of one tick can push (restore_skin's longest
+  // push, 4 (skin reach + backoff): 6 cm at the defaults).
+  bool within_wanted(const Vec3& moved, const Vec3& walk) const {
+    const float slack = 4.f * (skin_reach_ + s_.backoff);
+    const Vec3 h = horizontal(moved);
+    const float wanted = length(walk);
+    if (length(h) > wanted + slack) return false;
+    return !(wanted > 0) || dot(h, walk) >= -slack * wanted;
   }
 
   static bool unmoved_by(const Body& c, const Vec3& d) {
