@@ -40,20 +40,38 @@ MoveSegments::Segment shrunk(MoveSegments::Segment s, AgentShape shape, float sk
   return s;
 }
 
-// The segments swept on the brute-force path, each against the layers it sees.
+// Everything the segment's body may touch on its way (a conservative box).
+Aabb reach(const MoveSegments::Segment& s, AgentShape shape) {
+  if (shape == AgentShape::capsule) return swept_bounds(s.capsule, s.motion);
+  Aabb b;
+  for (const Vec3& c : {s.ellipsoid.centre, s.ellipsoid.centre + s.motion}) {
+    b.grow(c - s.ellipsoid.radii);
+    b.grow(c + s.ellipsoid.radii);
+  }
+  return b;
+}
+
+// The segments swept on the brute-force path, each against the layers it sees. One that stays
+// outside the world's box meets nothing and is not swept: most of a fall off the world is the
+// drop below it.
 std::vector<SweepHit> sweep_brute(const World& world, std::span<const MoveSegments::Segment> segments,
                                   AgentShape shape, std::uint32_t layers, int threads) {
-  std::vector<SweepHit> hits(segments.size());
+  std::vector<std::size_t> near;
+  for (std::size_t k = 0; k < segments.size(); ++k) {
+    if (reach(segments[k], shape).overlaps(world.bounds())) near.push_back(k);
+  }
+  std::vector<SweepHit> found(near.size()), hits(segments.size());
   const SweepOptions brute = on_path(SweepPath::brute, threads);
   if (shape == AgentShape::capsule) {
-    std::vector<SweepQuery> queries(segments.size());
-    for (std::size_t k = 0; k < segments.size(); ++k) queries[k] = {segments[k].capsule, segments[k].motion, layers};
-    world.sweep(queries, hits, brute);
+    std::vector<SweepQuery> queries;
+    for (std::size_t k : near) queries.push_back({segments[k].capsule, segments[k].motion, layers});
+    world.sweep(queries, found, brute);
   } else {
-    std::vector<SweepEllipsoidQuery> queries(segments.size());
-    for (std::size_t k = 0; k < segments.size(); ++k) queries[k] = {segments[k].ellipsoid, segments[k].motion, layers};
-    world.sweep_ellipsoid(queries, hits, brute);
+    std::vector<SweepEllipsoidQuery> queries;
+    for (std::size_t k : near) queries.push_back({segments[k].ellipsoid, segments[k].motion, layers});
+    world.sweep_ellipsoid(queries, found, brute);
   }
+  for (std::size_t j = 0; j < near.size(); ++j) hits[near[j]] = found[j];
   return hits;
 }
 
@@ -62,19 +80,11 @@ std::vector<SweepHit> sweep_brute(const World& world, std::span<const MoveSegmen
 // it meets later, or one it starts in and moves deeper into.
 bool crosses_from_deep(const World& world, const MoveSegments::Segment& s, AgentShape shape, std::uint32_t layers,
                        SweepHit& crossing) {
-  Aabb reach;
-  if (shape == AgentShape::capsule) {
-    reach = swept_bounds(s.capsule, s.motion);
-  } else {
-    for (const Vec3& c : {s.ellipsoid.centre, s.ellipsoid.centre + s.motion}) {
-      reach.grow(c - s.ellipsoid.radii);
-      reach.grow(c + s.ellipsoid.radii);
-    }
-  }
+  const Aabb box = reach(s, shape);
   for (std::uint32_t i = 0; i < world.triangle_count(); ++i) {
     if ((world.layers_of(i) & layers) == 0) continue;
     const Triangle t = world.triangle(i);
-    if (!reach.overlaps(bounds(t))) continue;
+    if (!box.overlaps(bounds(t))) continue;
     SweepHit h;
     const Status status = shape == AgentShape::capsule ? sweep_capsule_triangle(s.capsule, s.motion, t, h)
                                                        : sweep_ellipsoid_triangle(s.ellipsoid, s.motion, t, h);
