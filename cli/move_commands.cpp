@@ -3,6 +3,7 @@
 
 #include <sstream>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -152,13 +153,26 @@ int run_crowd(const World& world, CrowdSettings settings, const CrowdRun& run) {
               1e3 * double(settings.agents) / rate_one, 1e3 * double(settings.agents) / rate_all, threads);
   std::printf("sweeps per agent-tick: %.2f\n", double(total.sweeps) / double(total.agent_ticks));
   std::printf("agent-ticks: %llu; stepped up %llu, snapped down %llu, blocked %llu, falling %llu, held by other "
-              "agents %llu\n",
+              "agents %llu, wedged %llu\n",
               (unsigned long long)total.agent_ticks, (unsigned long long)total.stepped,
               (unsigned long long)total.snapped, (unsigned long long)total.blocked, (unsigned long long)total.falling,
-              (unsigned long long)total.held);
+              (unsigned long long)total.held, (unsigned long long)total.wedged);
   std::printf("depenetration pushes: %llu (%.4f m in total; not travel); respawned after falling off the world: "
-              "%llu\n",
-              (unsigned long long)total.depenetrated, total.pushed, (unsigned long long)total.respawned);
+              "%llu (%llu through holes of the level, %llu through cracks between triangles)\n",
+              (unsigned long long)total.depenetrated, total.pushed, (unsigned long long)total.respawned,
+              (unsigned long long)total.fell_through_holes, (unsigned long long)total.fell_through_cracks);
+  // A crack is a path through a triangle: say where, for whoever fixes the solver.
+  for (std::size_t k = 0; k < std::min<std::size_t>(crowd.cracks().size(), 5); ++k) {
+    const FallThroughCrack& c = crowd.cracks()[k];
+    const bool ellipsoid = c.segment.ellipsoid.radii.x > 0;
+    const Vec3 from = ellipsoid ? c.segment.ellipsoid.centre : c.segment.capsule.a, by = c.segment.motion;
+    std::fprintf(stderr,
+                 "fell through a crack: agent %zu at tick %llu, its %s from (%.6g, %.6g, %.6g) by (%.6g, %.6g, "
+                 "%.6g) met triangle %u at t = %.6g (depth %.3g)\n",
+                 c.agent, (unsigned long long)c.tick, ellipsoid ? "centre" : "capsule's base", double(from.x),
+                 double(from.y), double(from.z), double(by.x), double(by.y), double(by.z), c.hit.triangle,
+                 double(c.hit.t), double(c.hit.depth));
+  }
   if (trace) std::printf("trace: %llu segments -> %s\n", (unsigned long long)trace->count(), run.trace_path.c_str());
   if (picture) {
     for (const Agent& a : crowd.agents()) picture->agent(a.capsule.a, a.capsule.radius);
@@ -167,9 +181,10 @@ int run_crowd(const World& world, CrowdSettings settings, const CrowdRun& run) {
   }
   std::printf("determinism: the first %zu ticks are %s on 1 and %d threads\n", probe_ticks,
               mismatched ? "NOT identical" : "identical", threads);
-  std::printf("invariants: %zu agent-ticks inside the skin, %zu overlapping agent pairs (tolerance %.1e m)\n",
-              penetrating, overlapping, double(crowd.tolerance()));
-  return penetrating + overlapping + mismatched > 0 ? 1 : 0;
+  std::printf("invariants: %zu agent-ticks inside the skin, %zu overlapping agent pairs, %llu falls through cracks "
+              "between triangles (tolerance %.1e m)\n",
+              penetrating, overlapping, (unsigned long long)total.fell_through_cracks, double(crowd.tolerance()));
+  return penetrating + overlapping + mismatched + total.fell_through_cracks > 0 ? 1 : 0;
 }
 
 // Which part of a too_fast move's allowance it broke, for the CSV's reason column.

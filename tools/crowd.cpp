@@ -1,5 +1,6 @@
 #include "tools/crowd.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <numbers>
@@ -26,7 +27,111 @@ bool capsules_overlap(const Capsule& a, const Capsule& b, float tolerance) {
   return k.distance < double(a.radius) + double(b.radius) - tolerance;
 }
 
+// The segment's body shrunk by the skin: farther than a skin inside the body in every direction
+// (an ellipsoid scaled by 1 - s / r_min: its support is at least r_min, so the gap is at least s),
+// so that it meets only what the body would go deeper than a skin into.
+MoveSegments::Segment shrunk(MoveSegments::Segment s, AgentShape shape, float skin) {
+  if (shape == AgentShape::capsule) {
+    s.capsule.radius -= skin;
+  } else {
+    const float r_min = std::min({s.ellipsoid.radii.x, s.ellipsoid.radii.y, s.ellipsoid.radii.z});
+    s.ellipsoid.radii = s.ellipsoid.radii * (1.f - skin / r_min);
+  }
+  return s;
+}
+
+// Everything the segment's body may touch on its way (a conservative box).
+Aabb reach(const MoveSegments::Segment& s, AgentShape shape) {
+  if (shape == AgentShape::capsule) return swept_bounds(s.capsule, s.motion);
+  Aabb b;
+  for (const Vec3& c : {s.ellipsoid.centre, s.ellipsoid.centre + s.motion}) {
+    b.grow(c - s.ellipsoid.radii);
+    b.grow(c + s.ellipsoid.radii);
+  }
+  return b;
+}
+
+// The segments swept on the brute-force path, each against the layers it sees. One that stays
+// outside the world's box meets nothing and is not swept: most of a fall off the world is the
+// drop below it.
+std::vector<SweepHit> sweep_brute(const World& world, std::span<const MoveSegments::Segment> segments,
+                                  AgentShape shape, std::uint32_t layers, int threads) {
+  std::vector<std::size_t> near;
+  for (std::size_t k = 0; k < segments.size(); ++k) {
+    if (reach(segments[k], shape).overlaps(world.bounds())) near.push_back(k);
+  }
+  std::vector<SweepHit> found(near.size()), hits(segments.size());
+  const SweepOptions brute = on_path(SweepPath::brute, threads);
+  if (shape == AgentShape::capsule) {
+    std::vector<SweepQuery> queries;
+    for (std::size_t k : near) queries.push_back({segments[k].capsule, segments[k].motion, layers});
+    world.sweep(queries, found, brute);
+  } else {
+    std::vector<SweepEllipsoidQuery> queries;
+    for (std::size_t k : near) queries.push_back({segments[k].ellipsoid, segments[k].motion, layers});
+    world.sweep_ellipsoid(queries, found, brute);
+  }
+  for (std::size_t j = 0; j < near.size(); ++j) hits[near[j]] = found[j];
+  return hits;
+}
+
+// A body that starts deeper than a skin in some triangle: each triangle it may reach on its own
+// (a batch's answer names only the deepest start contact, which hides the rest). It crosses one
+// it meets later, or one it starts in and moves deeper into.
+bool crosses_from_deep(const World& world, const MoveSegments::Segment& s, AgentShape shape, std::uint32_t layers,
+                       SweepHit& crossing) {
+  const Aabb box = reach(s, shape);
+  for (std::uint32_t i = 0; i < world.triangle_count(); ++i) {
+    if ((world.layers_of(i) & layers) == 0) continue;
+    const Triangle t = world.triangle(i);
+    if (!box.overlaps(bounds(t))) continue;
+    SweepHit h;
+    const Status status = shape == AgentShape::capsule ? sweep_capsule_triangle(s.capsule, s.motion, t, h)
+                                                       : sweep_ellipsoid_triangle(s.ellipsoid, s.motion, t, h);
+    if (status != Status::ok || !h.hit || h.t >= 1.f) continue;
+    if (h.t > 0.f || dot(s.motion, h.normal) < 0.f) {
+      crossing = h;
+      crossing.triangle = i;
+      return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace
+
+FallCheck classify_fall(const World& world, std::span<const MoveSegments::Segment> fall, AgentShape shape,
+                        std::uint32_t layers, float skin, int threads) {
+  FallCheck check;
+  auto crack = [&](std::size_t k, const SweepHit& h) {
+    check.cause = FallCause::crack;
+    check.segment = k;
+    check.hit = h;
+    return check;
+  };
+  // The exact body: a contact before the segment's end crossed a triangle; one at its start
+  // (t = 0) is a body touching or within its skin of a face, and is looked at again below.
+  const std::vector<SweepHit> hits = sweep_brute(world, fall, shape, layers, threads);
+  std::vector<std::size_t> in_contact;
+  for (std::size_t k = 0; k < fall.size(); ++k) {
+    if (!hits[k].hit || hits[k].t >= 1.f) continue;  // clear, or touching only at its end
+    if (hits[k].t > 0.f) return crack(k, hits[k]);
+    in_contact.push_back(k);
+  }
+  if (in_contact.empty()) return check;
+  // Those starting in contact, shrunk by the skin: what they meet now they went deeper than a
+  // skin into (resting on a face and leaving it, or sliding along it, meets nothing).
+  std::vector<MoveSegments::Segment> inner;
+  for (std::size_t k : in_contact) inner.push_back(shrunk(fall[k], shape, skin));
+  const std::vector<SweepHit> inner_hits = sweep_brute(world, inner, shape, layers, threads);
+  for (std::size_t j = 0; j < inner.size(); ++j) {
+    const SweepHit& h = inner_hits[j];
+    if (!h.hit || h.t >= 1.f) continue;
+    SweepHit crossing = h;
+    if (h.t > 0.f || crosses_from_deep(world, inner[j], shape, layers, crossing)) return crack(in_contact[j], crossing);
+  }
+  return check;
+}
 
 Crowd::Crowd(const World& world, const CrowdSettings& settings)
     : world_(world), settings_(settings), places_(world) {
@@ -72,7 +177,10 @@ Crowd::Crowd(const World& world, const CrowdSettings& settings)
   goal_.resize(n);
   speed_.resize(n);
   stuck_.assign(n, 0);
-  if (settings.trace) segments_.resize(n);
+  segments_.resize(n);  // always: the falls are classified from them
+  fall_.resize(n);
+  fall_ticks_.resize(n);
+  fall_head_.assign(n, 0);
   for (std::size_t i = 0; i < n; ++i) {
     agents_[i].capsule = placed[i];
     agents_[i].shape = bodies[i].shape;
@@ -108,6 +216,43 @@ void Crowd::respawn(std::size_t i) {
   }
 }
 
+void Crowd::record_fall(std::size_t i) {
+  const MoveSegments& s = segments_[i];
+  std::vector<MoveSegments::Segment>& ring = fall_[i];
+  std::vector<std::uint32_t>& ticks = fall_ticks_[i];
+  const std::uint32_t tick = std::uint32_t(totals_.ticks - 1);
+  for (int k = 0; k < s.count; ++k) {
+    if (s.segment[k].motion == Vec3{}) continue;  // no travel, nothing crossed
+    if (ring.size() < kFallSegments) {
+      ring.push_back(s.segment[k]);
+      ticks.push_back(tick);
+    } else {  // full: the oldest gives way
+      ring[fall_head_[i]] = s.segment[k];
+      ticks[fall_head_[i]] = tick;
+      fall_head_[i] = std::uint32_t((fall_head_[i] + 1) % kFallSegments);
+    }
+  }
+}
+
+void Crowd::end_fall(std::size_t i) {
+  std::vector<MoveSegments::Segment>& ring = fall_[i];
+  std::vector<std::uint32_t>& ticks = fall_ticks_[i];
+  std::rotate(ring.begin(), ring.begin() + fall_head_[i], ring.end());  // oldest first
+  std::rotate(ticks.begin(), ticks.begin() + fall_head_[i], ticks.end());
+  const FallCheck check = capsweep::classify_fall(world_, ring, agents_[i].shape, sees(i), settings_.move.skin,
+                                                  settings_.batch.threads);
+  if (check.cause == FallCause::crack) {
+    ++totals_.fell_through_cracks;
+    if (cracks_.size() < kCracksKept) cracks_.push_back({i, ticks[check.segment], ring[check.segment], check.hit});
+  } else {
+    ++totals_.fell_through_holes;
+  }
+  // It starts again standing: the ring's memory goes back.
+  std::vector<MoveSegments::Segment>().swap(ring);
+  std::vector<std::uint32_t>().swap(ticks);
+  fall_head_[i] = 0;
+}
+
 // Each agent's displacement for the next tick, from its own random stream: the same crowd
 // for any thread count.
 void Crowd::steer() {
@@ -137,6 +282,7 @@ void Crowd::steer() {
 }
 
 void Crowd::claims(std::vector<ClaimedMove>& out) const {
+  if (!settings_.trace) return;
   for (std::size_t i = 0; i < segments_.size(); ++i) {
     const MoveSegments& s = segments_[i];
     for (int k = 0; k < s.count; ++k) {
@@ -205,7 +351,16 @@ void Crowd::tick() {
     a.vertical_speed = r.vertical_speed;
     a.ground_triangle = settings_.carry_ground && r.grounded ? r.ground_triangle : kNoTriangle;
     grounded_[i] = r.grounded;
+    // A wedged agent's fall has stopped: it rests on the faces that hold it.
+    if (r.grounded || (r.flags & kMoveWedged)) {
+      fall_[i].clear();
+      fall_ticks_[i].clear();
+      fall_head_[i] = 0;
+    } else {
+      record_fall(i);
+    }
     if (position(body_of(a)).y < floor_) {
+      end_fall(i);
       respawn(i);
       grounded_[i] = 1;  // starts again standing
     }
@@ -216,6 +371,7 @@ void Crowd::tick() {
     totals_.held += (r.flags & kMoveHeldByAgents) != 0;
     totals_.falling += (r.flags & kMoveFalling) != 0;
     totals_.blocked += (r.flags & kMoveBlocked) != 0;
+    totals_.wedged += (r.flags & kMoveWedged) != 0;
     totals_.pushed += r.pushed;
   }
   totals_.agent_ticks += agents_.size();

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include <capsweep/world.h>
@@ -25,7 +26,9 @@ struct CrowdSettings {
   Steering steering = Steering::goals;
   MoveSettings move;
   BatchOptions batch;
-  bool trace = false;  // keep each tick's travelled segments (segments())
+  // Offer each tick's travelled segments as claims (claims()). The crowd records them either way
+  // (segments()): its falls are classified from them.
+  bool trace = false;
   bool up_to_capacity = false;  // spawn as many agents as fit, up to `agents`, instead of failing
   // Agent i collides with the layers agent_layers[i % size] (Agent::layers; empty: every layer):
   // it spawns clear of them only, and the invariants hold it to them only.
@@ -49,10 +52,40 @@ struct CrowdViolations {
 
 struct CrowdTotals {
   std::uint64_t ticks = 0, agent_ticks = 0, sweeps = 0;
-  std::uint64_t stepped = 0, snapped = 0, depenetrated = 0, held = 0, falling = 0, blocked = 0;
-  std::uint64_t respawned = 0;  // agents that fell off the world and started again
+  std::uint64_t stepped = 0, snapped = 0, depenetrated = 0, held = 0, falling = 0, blocked = 0, wedged = 0;
+  std::uint64_t respawned = 0;  // agents that fell off the world and started again: the sum of
+  std::uint64_t fell_through_holes = 0;   // nothing of the world was below their path
+  std::uint64_t fell_through_cracks = 0;  // their path crossed a triangle (a broken invariant)
   double pushed = 0;       // metres of depenetration pushes (not travel)
   double move_seconds = 0; // time inside World::move
+};
+
+// Why an agent fell off the world: through a hole of the level (its path met no triangle), or
+// through a crack between triangles (its own path crossed one: a solver or sweep bug).
+enum class FallCause { hole, crack };
+
+struct FallCheck {
+  FallCause cause = FallCause::hole;
+  std::size_t segment = 0;  // a crack: the first segment of the fall that crossed a triangle
+  SweepHit hit;             // and where
+};
+
+// Classifies a fall from the segments its agent travelled, in order, each swept with the agent's
+// exact body (no skin) on the brute-force path, against the layers it sees. A segment crosses
+// the world when it meets a triangle before its end (0 < t < 1). One that starts in contact
+// (t = 0: touching, or within the skin of a face) crosses only what it goes deeper than a skin
+// into: resting on a face and leaving it, or sliding along it, is no crack. Every travelled
+// segment ends a skin short of what it met, so a correct solver's falls are all holes.
+FallCheck classify_fall(const World& world, std::span<const MoveSegments::Segment> fall, AgentShape shape,
+                        std::uint32_t layers, float skin, int threads = 1);
+
+// A fall through a crack, for diagnostics: the agent, the tick (from 0) of the segment that
+// crossed the world, the segment and its hit.
+struct FallThroughCrack {
+  std::size_t agent = 0;
+  std::uint64_t tick = 0;
+  MoveSegments::Segment segment;
+  SweepHit hit;
 };
 
 class Crowd {
@@ -78,11 +111,16 @@ class Crowd {
   bool masked() const;
   bool has_ellipsoids() const;
   const CrowdTotals& totals() const { return totals_; }
+  // The first falls through cracks (up to kCracksKept), in the order they were found.
+  static constexpr std::size_t kCracksKept = 16;
+  const std::vector<FallThroughCrack>& cracks() const { return cracks_; }
   float tolerance() const { return tolerance_; }
 
  private:
   void steer();
   void respawn(std::size_t i);
+  void record_fall(std::size_t i);    // this tick's segments, while agent i is in the air
+  void end_fall(std::size_t i);       // classifies it, as agent i leaves the world
   std::uint32_t sees(std::size_t i) const;  // the layers agent i collides with, within the batch's
   AgentShape shape_of(std::size_t i) const;
   Body body(std::size_t i, const Capsule& person) const;  // agent i standing where `person` stands
@@ -99,6 +137,16 @@ class Crowd {
   std::vector<float> speed_;
   std::vector<std::uint32_t> stuck_;
   std::vector<Random> rng_;
+  // Each agent's fall since it last stood (or was wedged): a ring of its last kFallSegments
+  // travelled segments and their ticks, oldest at fall_head_ once full. A drop to 50 m below the
+  // world takes a free fall of one segment a tick over 3 s or more, so the ring holds the drop
+  // and what came before it (at 32 segments a tick, the most a tick has, still 32 ticks). Only
+  // agents that have been in the air hold memory, 68 KB each at most; a respawn gives it back.
+  static constexpr std::size_t kFallSegments = 1024;
+  std::vector<std::vector<MoveSegments::Segment>> fall_;
+  std::vector<std::vector<std::uint32_t>> fall_ticks_;
+  std::vector<std::uint32_t> fall_head_;
+  std::vector<FallThroughCrack> cracks_;
   CrowdTotals totals_;
   float tolerance_;
   float floor_;  // below this an agent has fallen off the world

@@ -14,6 +14,7 @@
 #include "tests/support/test_files.h"
 #include "tests/support/scene_oracle.h"
 #include "tests/support/scene_queries.h"
+#include "tests/support/test_meshes.h"
 #include "io/query_format.h"
 
 namespace {
@@ -193,6 +194,44 @@ TEST_F(Command, EllipsoidCrowdsTraceValidateAndSweepClean) {
   ASSERT_EQ(collide.code, 0) << collide.output;
   EXPECT_NE(collide.output.find("invariants: 0 agent-ticks inside the skin, 0 overlapping"), std::string::npos)
       << collide.output;
+}
+
+// Falls off the world are explained: on a floor with a square hole in it, every agent that walks
+// into the hole fell through a hole of the level, none through a crack between triangles.
+TEST_F(Command, CrowdSaysItsFallsOffTheWorldWereThroughHoles) {
+  std::string obj;
+  int vertices = 0;
+  const std::vector<Triangle> floor = testmesh::Mesh()
+                                          .floor(-10, -10, 10, -2, 1)
+                                          .floor(-10, 2, 10, 10, 1)
+                                          .floor(-10, -2, -2, 2, 1)
+                                          .floor(2, -2, 10, 2, 1)
+                                          .triangles();
+  char line[96];
+  for (const Triangle& t : floor) {
+    for (const Vec3& v : t.v) {
+      std::snprintf(line, sizeof line, "v %g %g %g\n", double(v.x), double(v.y), double(v.z));
+      obj += line;
+    }
+    std::snprintf(line, sizeof line, "f %d %d %d\n", vertices + 1, vertices + 2, vertices + 3);
+    obj += line;
+    vertices += 3;
+  }
+  const CommandRun run =
+      capsweep_cmd("crowd --scene " + write("holed.obj", obj) + " --agents 60 --ticks 900 --seed 3 --threads 2");
+  ASSERT_EQ(run.code, 0) << run.output;
+  const std::string said = "respawned after falling off the world: ";
+  const std::size_t at = run.output.find(said);
+  ASSERT_NE(at, std::string::npos) << run.output;
+  const unsigned long fell = std::stoul(run.output.substr(at + said.size()));
+  EXPECT_GT(fell, 0u) << run.output;
+  EXPECT_NE(run.output.find(said + std::to_string(fell) + " (" + std::to_string(fell) +
+                            " through holes of the level, 0 through cracks between triangles)"),
+            std::string::npos)
+      << run.output;
+  EXPECT_NE(run.output.find(", wedged 0\n"), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("overlapping agent pairs, 0 falls through cracks between triangles"), std::string::npos)
+      << run.output;
 }
 
 TEST_F(Command, ValidateFlagsAMoveThroughAWall) {

@@ -294,10 +294,11 @@ void check_crowd(const World& world, const std::vector<Triangle>& triangles, con
   // The crowd really moved: most agent-ticks were not held in place.
   EXPECT_GT(segments.load(), t.agent_ticks / 2);
   std::printf("%s %s: %llu agent-moves, %zu segments checked, %llu steps up, %llu held, %llu falling, %llu "
-              "respawned, %.3f m pushed\n",
+              "wedged, %llu respawned (%llu through holes, %llu through cracks), %.3f m pushed\n",
               scene.c_str(), speed.name, (unsigned long long)t.agent_ticks, segments.load(),
               (unsigned long long)t.stepped, (unsigned long long)t.held, (unsigned long long)t.falling,
-              (unsigned long long)t.respawned, t.pushed);
+              (unsigned long long)t.wedged, (unsigned long long)t.respawned, (unsigned long long)t.fell_through_holes,
+              (unsigned long long)t.fell_through_cracks, t.pushed);
 }
 
 void check_crowd(const std::string& scene, const Speed& speed) {
