@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Quake 3 BSP level -> Wavefront OBJ triangle soup (metres, Y up) for capsweep's tests.
 
-  q3bsp_to_obj.py INPUT -o OUT.obj [--gzip] [--level 4] [--world-only]
+  q3bsp_to_obj.py INPUT -o OUT.obj [--gzip] [--level 4] [--all-models]
 
 INPUT is a .bsp file, or a map inside a .pk3 (zip) written `PK3:maps/name.bsp`, e.g.
 `/usr/share/games/openarena/baseoa/pak0.pk3:maps/oa_dm1.bsp`. IBSP versions 46 (Quake 3,
@@ -15,9 +15,11 @@ flags, content flags) has SURF_NODRAW or SURF_SKY, or lacks CONTENTS_SOLID (wate
 player clip, triggers, non-solid decals and foliage). SURF_NODRAW is not read on patches: q3map2
 writes every patch's shader entry with SURF_NODRAW | SURF_NOLIGHTMAP | SURF_POINTLIGHT (0xc80),
 visible ones included (the game collides with every patch whose contents are solid, and draws
-patches by their shader script), so a patch is skipped only for SURF_SKY or non-solid contents. With --world-only, only the faces of model 0
-(worldspawn) are kept; otherwise the brush entities' faces (doors, platforms) are kept too, where
-the map places them.
+patches by their shader script), so a patch is skipped only for SURF_SKY or non-solid contents. Only the faces of model 0
+(worldspawn) are kept: the other models are brush entities (doors, lifts, bobbing platforms,
+triggers) that the game moves or makes non-solid, and a func_plat, for one, is stored at its top
+position although the game lowers it when the map starts. --all-models keeps their faces too,
+where the map file places them.
 
 Output: `v x y z` and `f a b c` lines only (1-based, triangles only). A Quake unit is 0.0254 m;
 Z up becomes Y up as (x, y, z) -> (x, z, -y), a proper rotation, so windings keep their sense.
@@ -187,9 +189,8 @@ def convert(data, name, level, world_only):
     stats = {"faces": len(faces), "kept faces": 0, "billboard": 0, "nodraw": 0, "sky": 0,
              "non-solid": 0, "other type": 0, "bad patch": 0, "clockwise faces": 0,
              "counter-clockwise faces": 0, "undecided faces": 0, "degenerate": 0,
-             "duplicate": 0, "submodel faces": 0, "bad index": 0}
-    if not world_only and models:
-        stats["submodel faces"] = len(faces) - models[0][7]
+             "duplicate": 0, "bad index": 0}
+    stats["brush entity faces"] = len(faces) - len(face_range)
 
     vertex_index = {}     # written coordinates -> 1-based index
     vertex_text = []      # "x y z" strings, in order of first use
@@ -354,13 +355,15 @@ def main(argv=None):
     parser.add_argument("-o", "--output", required=True, help="the .obj (or, with --gzip, .obj.gz) to write")
     parser.add_argument("--gzip", action="store_true", help="gzip the output (mtime 0, no name: deterministic)")
     parser.add_argument("--level", type=int, default=4, help="patch tessellation level (default 4)")
-    parser.add_argument("--world-only", action="store_true", help="keep only model 0 (worldspawn), no brush entities")
+    parser.add_argument("--all-models", action="store_true",
+                        help="also keep the brush entities' faces (doors, lifts, platforms) where the file places them; "
+                             "by default only model 0 (worldspawn)")
     args = parser.parse_args(argv)
     if args.level < 1:
         parser.error("--level must be at least 1")
     try:
         data, name = read_input(args.input)
-        version, payload, tris, xyz, stats = convert(data, name, args.level, args.world_only)
+        version, payload, tris, xyz, stats = convert(data, name, args.level, not args.all_models)
         if not tris:
             raise ConvertError(f"{name}: no visible solid triangle")
         write_output(args.output, payload, args.gzip)
@@ -377,8 +380,8 @@ def main(argv=None):
         digest = hashlib.sha256(f.read()).hexdigest()
     print(f"{name}: IBSP {version}, {stats['faces']} faces, {stats['kept faces']} kept "
           f"(skipped: {stats['nodraw']} nodraw, {stats['sky']} sky, {stats['non-solid']} non-solid, "
-          f"{stats['billboard']} billboards, {stats['bad patch']} bad patches, {stats['other type']} other types"
-          f"{', ' + str(stats['submodel faces']) + ' of all faces in brush entities' if not args.world_only else ''})",
+          f"{stats['billboard']} billboards, {stats['bad patch']} bad patches, {stats['other type']} other types, "
+          f"{stats['brush entity faces']} of brush entities)",
           file=sys.stderr)
     print(f"  windings about the stored normals: {stats['clockwise faces']} clockwise faces (flipped), "
           f"{stats['counter-clockwise faces']} counter-clockwise, {stats['undecided faces']} undecided", file=sys.stderr)
