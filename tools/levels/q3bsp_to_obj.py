@@ -12,14 +12,14 @@ triangles are listed by the meshverts lump, and type 2 (Bezier patch), whose gri
 biquadratic control patches is tessellated at --level (default 4: 5x5 points a patch). Type 4
 (billboards) is skipped, and so is every surface whose shader (textures lump: name, surface
 flags, content flags) has SURF_NODRAW or SURF_SKY, or lacks CONTENTS_SOLID (water, lava, fog,
-player clip, triggers, non-solid decals and foliage). SURF_NODRAW is not read on patches: q3map2
-writes every patch's shader entry with SURF_NODRAW | SURF_NOLIGHTMAP | SURF_POINTLIGHT (0xc80),
-visible ones included (the game collides with every patch whose contents are solid, and draws
-patches by their shader script), so a patch is skipped only for SURF_SKY or non-solid contents. Only the faces of model 0
-(worldspawn) are kept: the other models are brush entities (doors, lifts, bobbing platforms,
-triggers) that the game moves or makes non-solid, and a func_plat, for one, is stored at its top
-position although the game lowers it when the map starts. --all-models keeps their faces too,
-where the map file places them.
+player clip, triggers, non-solid decals and foliage). SURF_NODRAW is not read on patches: the
+map compiler writes the shader entries of patches with SURF_NODRAW | SURF_NOLIGHTMAP |
+SURF_POINTLIGHT (0xc80), visible ones included (e.g. textures/e8/e8_base1 in am_thornish), and the
+game's collision with a patch reads its contents only; so a patch is skipped only for SURF_SKY or
+non-solid contents. Only the faces of model 0 (worldspawn) are kept: the other models are brush
+entities (doors, lifts, bobbing platforms, triggers) that the game moves or makes non-solid, and
+a func_plat, for one, is stored at its top position although the game lowers it when the map
+starts. --all-models keeps their faces too, where the map file places them.
 
 Output: `v x y z` and `f a b c` lines only (1-based, triangles only). A Quake unit is 0.0254 m;
 Z up becomes Y up as (x, y, z) -> (x, z, -y), a proper rotation, so windings keep their sense.
@@ -109,7 +109,8 @@ def lumps_of(data, name):
     for i in range(LUMP_COUNT):
         offset, length = struct.unpack_from("<ii", data, 8 + 8 * i)
         if offset < 0 or length < 0 or offset + length > len(data):
-            raise ConvertError(f"{name}: lump {i} ({offset}, {length}) lies outside the {len(data)}-byte file")
+            raise ConvertError(f"{name}: lump {i} ({offset}, {length}) lies outside the "
+                               f"{len(data)}-byte file")
         lumps.append((offset, length))
     return version, lumps
 
@@ -246,7 +247,8 @@ def convert(data, name, level, world_only):
             stats["other type"] += 1
             continue
         if not 0 <= texture < len(textures):
-            raise ConvertError(f"{name}: face {f} uses shader {texture}, the textures lump has {len(textures)}")
+            raise ConvertError(f"{name}: face {f} uses shader {texture}, the textures lump has "
+                               f"{len(textures)}")
         _shader, surface_flags, contents = textures[texture]
         if surface_flags & SURF_NODRAW and kind != FACE_PATCH:
             stats["nodraw"] += 1
@@ -258,19 +260,22 @@ def convert(data, name, level, world_only):
             stats["non-solid"] += 1
             continue
         if first_vertex < 0 or n_vertexes < 0 or first_vertex + n_vertexes > len(vertexes):
-            raise ConvertError(f"{name}: face {f} lists vertices {first_vertex}..{first_vertex + n_vertexes}, the lump has {len(vertexes)}")
+            raise ConvertError(f"{name}: face {f} lists vertices {first_vertex}.."
+                               f"{first_vertex + n_vertexes}, the lump has {len(vertexes)}")
         verts = vertexes[first_vertex:first_vertex + n_vertexes]
         points = [v[0:3] for v in verts]
         normals = [v[7:10] for v in verts]
 
         if kind == FACE_PATCH:
-            if size_w < 3 or size_h < 3 or size_w % 2 == 0 or size_h % 2 == 0 or size_w * size_h != n_vertexes:
+            if (size_w < 3 or size_h < 3 or size_w % 2 == 0 or size_h % 2 == 0
+                    or size_w * size_h != n_vertexes):
                 stats["bad patch"] += 1
                 continue
             points, normals, local = tessellate(points, normals, size_w, size_h, level)
         else:
             if first_meshvert < 0 or n_meshverts < 0 or first_meshvert + n_meshverts > len(meshverts):
-                raise ConvertError(f"{name}: face {f} lists meshverts {first_meshvert}..{first_meshvert + n_meshverts}, the lump has {len(meshverts)}")
+                raise ConvertError(f"{name}: face {f} lists meshverts {first_meshvert}.."
+                                   f"{first_meshvert + n_meshverts}, the lump has {len(meshverts)}")
             ids = meshverts[first_meshvert:first_meshvert + n_meshverts]
             local = []
             for t in range(0, len(ids) - 2, 3):
@@ -353,10 +358,12 @@ def main(argv=None):
         description="Quake 3 BSP (IBSP 46/47) -> OBJ triangle soup in metres, Y up.")
     parser.add_argument("input", help="a .bsp file, or ARCHIVE.pk3:maps/name.bsp")
     parser.add_argument("-o", "--output", required=True, help="the .obj (or, with --gzip, .obj.gz) to write")
-    parser.add_argument("--gzip", action="store_true", help="gzip the output (mtime 0, no name: deterministic)")
+    parser.add_argument("--gzip", action="store_true",
+                        help="gzip the output (mtime 0, no name: deterministic)")
     parser.add_argument("--level", type=int, default=4, help="patch tessellation level (default 4)")
     parser.add_argument("--all-models", action="store_true",
-                        help="also keep the brush entities' faces (doors, lifts, platforms) where the file places them; "
+                        help="also keep the brush entities' faces (doors, lifts, platforms) where the "
+                             "file places them; "
                              "by default only model 0 (worldspawn)")
     args = parser.parse_args(argv)
     if args.level < 1:
@@ -380,11 +387,13 @@ def main(argv=None):
         digest = hashlib.sha256(f.read()).hexdigest()
     print(f"{name}: IBSP {version}, {stats['faces']} faces, {stats['kept faces']} kept "
           f"(skipped: {stats['nodraw']} nodraw, {stats['sky']} sky, {stats['non-solid']} non-solid, "
-          f"{stats['billboard']} billboards, {stats['bad patch']} bad patches, {stats['other type']} other types, "
+          f"{stats['billboard']} billboards, {stats['bad patch']} bad patches, "
+          f"{stats['other type']} other types, "
           f"{stats['brush entity faces']} of brush entities)",
           file=sys.stderr)
     print(f"  windings about the stored normals: {stats['clockwise faces']} clockwise faces (flipped), "
-          f"{stats['counter-clockwise faces']} counter-clockwise, {stats['undecided faces']} undecided", file=sys.stderr)
+          f"{stats['counter-clockwise faces']} counter-clockwise, {stats['undecided faces']} undecided",
+          file=sys.stderr)
     print(f"  dropped triangles: {stats['degenerate']} degenerate, {stats['duplicate']} duplicates, "
           f"{stats['bad index']} with a bad index", file=sys.stderr)
     print(f"  {len(tris)} triangles, {len(xyz)} vertices", file=sys.stderr)
