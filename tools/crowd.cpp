@@ -51,25 +51,27 @@ Aabb reach(const MoveSegments::Segment& s, AgentShape shape) {
   return b;
 }
 
-// The segments swept on the brute-force path, each against the layers it sees. One that stays
-// outside the world's box meets nothing and is not swept: most of a fall off the world is the
-// drop below it.
-std::vector<SweepHit> sweep_brute(const World& world, std::span<const MoveSegments::Segment> segments,
+// The segments swept on the scalar path (the BVH and the scalar kernel, which the tests hold to
+// the brute-force path byte for byte on every scene; brute force itself costs a sweep per
+// triangle, seconds a fall on the 947k-triangle terrain), each against the layers it sees. One
+// that stays outside the world's box meets nothing and is not swept: most of a fall off the
+// world is the drop below it.
+std::vector<SweepHit> sweep_exactly(const World& world, std::span<const MoveSegments::Segment> segments,
                                   AgentShape shape, std::uint32_t layers, int threads) {
   std::vector<std::size_t> near;
   for (std::size_t k = 0; k < segments.size(); ++k) {
     if (reach(segments[k], shape).overlaps(world.bounds())) near.push_back(k);
   }
   std::vector<SweepHit> found(near.size()), hits(segments.size());
-  const SweepOptions brute = on_path(SweepPath::brute, threads);
+  const SweepOptions scalar = on_path(SweepPath::scalar, threads);
   if (shape == AgentShape::capsule) {
     std::vector<SweepQuery> queries;
     for (std::size_t k : near) queries.push_back({segments[k].capsule, segments[k].motion, layers});
-    world.sweep(queries, found, brute);
+    world.sweep(queries, found, scalar);
   } else {
     std::vector<SweepEllipsoidQuery> queries;
     for (std::size_t k : near) queries.push_back({segments[k].ellipsoid, segments[k].motion, layers});
-    world.sweep_ellipsoid(queries, found, brute);
+    world.sweep_ellipsoid(queries, found, scalar);
   }
   for (std::size_t j = 0; j < near.size(); ++j) hits[near[j]] = found[j];
   return hits;
@@ -111,7 +113,7 @@ FallCheck classify_fall(const World& world, std::span<const MoveSegments::Segmen
   };
   // The exact body: a contact before the segment's end crossed a triangle; one at its start
   // (t = 0) is a body touching or within its skin of a face, and is looked at again below.
-  const std::vector<SweepHit> hits = sweep_brute(world, fall, shape, layers, threads);
+  const std::vector<SweepHit> hits = sweep_exactly(world, fall, shape, layers, threads);
   std::vector<std::size_t> in_contact;
   for (std::size_t k = 0; k < fall.size(); ++k) {
     if (!hits[k].hit || hits[k].t >= 1.f) continue;  // clear, or touching only at its end
@@ -123,7 +125,7 @@ FallCheck classify_fall(const World& world, std::span<const MoveSegments::Segmen
   // skin into (resting on a face and leaving it, or sliding along it, meets nothing).
   std::vector<MoveSegments::Segment> inner;
   for (std::size_t k : in_contact) inner.push_back(shrunk(fall[k], shape, skin));
-  const std::vector<SweepHit> inner_hits = sweep_brute(world, inner, shape, layers, threads);
+  const std::vector<SweepHit> inner_hits = sweep_exactly(world, inner, shape, layers, threads);
   for (std::size_t j = 0; j < inner.size(); ++j) {
     const SweepHit& h = inner_hits[j];
     if (!h.hit || h.t >= 1.f) continue;

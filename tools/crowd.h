@@ -71,11 +71,12 @@ struct FallCheck {
 };
 
 // Classifies a fall from the segments its agent travelled, in order, each swept with the agent's
-// exact body (no skin) on the brute-force path, against the layers it sees. A segment crosses
-// the world when it meets a triangle before its end (0 < t < 1). One that starts in contact
-// (t = 0: touching, or within the skin of a face) crosses only what it goes deeper than a skin
-// into: resting on a face and leaving it, or sliding along it, is no crack. Every travelled
-// segment ends a skin short of what it met, so a correct solver's falls are all holes.
+// exact body (no skin) on the scalar path (byte-identical to brute force), against the layers it
+// sees. A segment crosses the world when it meets a triangle before its end (0 < t < 1). One
+// that starts in contact (t = 0: touching, or within the skin of a face) crosses only what it
+// goes deeper than a skin into: resting on a face and leaving it, or sliding along it, is no
+// crack. Every travelled segment ends a skin short of what it met, so a correct solver's falls
+// are all holes.
 FallCheck classify_fall(const World& world, std::span<const MoveSegments::Segment> fall, AgentShape shape,
                         std::uint32_t layers, float skin, int threads = 1);
 
