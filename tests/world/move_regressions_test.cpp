@@ -5,7 +5,7 @@
 //     the crevice;
 //   - an agent pinched between a steep face and another agent on recast_dungeon: it moves no
 //     further than it wanted and never backwards, where the crease slide threw it back at 16 m/s.
-// The clearance is the oracle's exact distance, measured whenever the body moved.
+// The clearance is the oracle's exact distance, measured every 8th tick the body moved.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -83,7 +83,7 @@ class WedgeCrevice : public ::testing::TestWithParam<double> {
 };
 
 // Runs the agent for `ticks`, wanting `want(tick, last result)`; checks the exact clearance
-// whenever the body moved near the crevice, and counts the ticks it was held.
+// of the body near the crevice, and counts the ticks it was held.
 struct CreviceRun {
   int first_held = -1;
   std::size_t held = 0, measured = 0;
@@ -104,6 +104,7 @@ CreviceRun run_in_crevice(const Vec3d& shift, int ticks, Want&& want) {
   Agent& a = run.agent;
   a = wedged_agent(shift);
   EXPECT_GT(gap(triangles, a.capsule), clearance);
+  bool moved = false;
   for (int tick = 0; tick < ticks; ++tick) {
     a.displacement = want(tick, run.last);
     MoveResult& r = run.last;
@@ -119,8 +120,11 @@ CreviceRun run_in_crevice(const Vec3d& shift, int ticks, Want&& want) {
     if (run.first_held >= 0 && tick >= run.first_held + 10) {
       run.lowest_speed_once_held = std::min(run.lowest_speed_once_held, r.vertical_speed);
     }
-    const bool moved = !(r.capsule.a == a.capsule.a && r.capsule.b == a.capsule.b);
-    if (moved && near.overlaps(Aabb{r.capsule.a, r.capsule.a})) {
+    // Measured every 8th tick when it moved since the last measure (a drift into the skin stays
+    // until something pushes it out, which the solver does at once), and at the end.
+    moved |= !(r.capsule.a == a.capsule.a && r.capsule.b == a.capsule.b);
+    if (moved && (tick % 8 == 0 || tick + 1 == ticks) && near.overlaps(Aabb{r.capsule.a, r.capsule.a})) {
+      moved = false;
       ++run.measured;
       const double g = gap(triangles, r.capsule);
       if (g < clearance) {
