@@ -49,7 +49,7 @@ class PlaneSet {
     Vec3 along = keep_horizontal_speed && m.y > 0 ? Vec3{motion.x, -(m.x * motion.x + m.z * motion.z) / m.y, motion.z}
                                                   : motion - m * dot(motion, m);
     if (count_ == 1 || dot(along, plane_[0]) >= 0) {
-      if (count_ == 2) plane_[0] = m, face_[0] = face, count_ = 1;  // the motion leaves the first plane: forget it
+      if (count_ == 2) plane_[0] = m, face_[0] = face, count_ = 1;  // it leaves the first plane: forget it
       motion = along + m * std::fmax(kLean * len, lift);
       return true;
     }
@@ -76,9 +76,10 @@ class PlaneSet {
   }
 
   // Whether the planes met hold a falling body up: it was stopped by two or three of them, or
-  // the crease of two runs down no steeper than a walkable slope, which would hold it as a walkable slope does. A V-shaped crevice, a body
-  // between a slope and a wall. Jolt's CharacterVirtual asks the same question (is a downward
-  // motion blocked by the steep contacts together?) by solving its contact constraints for it.
+  // the crease of two runs down no steeper than a walkable slope (which would hold it as such a
+  // slope does). A V-shaped crevice, a body between a slope and a wall. Jolt's CharacterVirtual
+  // asks the same question (is a downward motion blocked by the steep contacts together?) by
+  // solving its contact constraints for it.
   bool hold_up() const {
     if (stopped_) return true;
     if (count_ < 2) return false;
