@@ -14,7 +14,7 @@
 # heightfield's with buildings: 611 s of the sanitized suite's 946 s), the every-scene path
 # comparisons (each is a few hundred thousand queries; all of them run in the normal build), and
 # the service's tests (Debian's gRPC is not instrumented; the request conversion is fuzzed
-# instead).
+# instead). The test files that hold only these are not compiled here (tests/CMakeLists.txt).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${CAPSWEEP_FUZZ_RUNS:-20000}
