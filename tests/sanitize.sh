@@ -11,7 +11,8 @@
 # file and line, at a fraction of full debug information's compile time).
 #
 # Left out under the sanitizers, for CI's time: the invariant marathons (every scene's, and the
-# heightfield's with buildings: 611 s of the sanitized suite's 946 s), the every-scene path
+# heightfield's with buildings: 611 s of the sanitized suite's 946 s; the long runs of
+# tests/world/long_runs_test.cpp and the two 100,000-tick wedge runs), the every-scene path
 # comparisons (each is a few hundred thousand queries; all of them run in the normal build), and
 # the service's tests (Debian's gRPC is not instrumented; the request conversion is fuzzed
 # instead). The test files that hold only these are not compiled here (tests/CMakeLists.txt).
