@@ -39,7 +39,11 @@ std::string check_settings(const MoveSettings& m) {
 std::string check_settings(const ValidateSettings& v) {
   std::string why;
   check_range(why, "tolerance", v.tolerance, 0, 1);
-  check_range(why, "max_speed", v.max_speed, 0, 1e6);
+  // No limit only by name (kNoSpeedLimit): a 0 left by a zero-filled struct is not "none".
+  if (why.empty() && !(v.max_speed == kNoSpeedLimit || (v.max_speed > 0 && v.max_speed <= 1e6))) {
+    why = "settings: max_speed must be within (0, 1e6] m/s, or kNoSpeedLimit (infinity) for no limit, got " +
+          std::to_string(v.max_speed);
+  }
   check_range(why, "jump_speed", v.jump_speed, 0, 1e6);
   return why.empty() ? check_settings(v.movement) : why;
 }

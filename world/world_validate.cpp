@@ -1,32 +1,21 @@
-// World::validate: a claimed move swept straight and held to what the solver allows, and where
-// the solver would have taken it instead.
+// World::validate: a claimed move held to what the movement solver allows (MoveAllowance), and
+// connected to its start by a free path of the moves the solver makes; where the solver would
+// have taken it otherwise; the state to carry into the next claim. docs/VALIDATION.md states the
+// rule.
 #include <cmath>
+#include <string>
 
 #include "parallel/executor.h"
 
 #include "world/world_collider.h"
+#include "broadphase/agent_grid.h"
+#include "core/closest_point.h"
 
 namespace capsweep {
 
 namespace {
 
-// Whether a claimed displacement lies inside its allowance (compared in double, as computed).
-bool within(const Vec3& motion, const MoveAllowance& a) {
-  const double h = std::hypot(double(motion.x), double(motion.z)), dy = motion.y;
-  return h <= a.horizontal && dy <= a.up && dy >= a.down;
-}
-
-// A claim whose start overlaps: its hit is the deepest overlap (a Contact or EllipsoidContact).
-template <class StartContact>
-SweepHit start_overlap_hit(const StartContact& contact, std::uint32_t triangle) {
-  SweepHit h;
-  h.normal = contact.normal;
-  h.point = contact.point;
-  h.depth = contact.depth;
-  h.feature = contact.feature;
-  h.triangle = triangle;
-  return h;
-}
+constexpr Vec3 kUp{0, 1, 0};
 
 // A start in the solver's skin, with half the backoff as margin for rounding (World::validate):
 // the body grown by skin + backoff / 2 (a capsule) or scaled out so that it reaches at most that
@@ -37,6 +26,346 @@ bool in_skin(const World& world, const Body& body, const MoveSettings& m, std::u
   const Ellipsoid& e = body.ellipsoid;
   const float by = m.skin + 0.5f * m.backoff * smallest_radius(e) / largest_radius(e);
   return !ellipsoid_clear(world, scaled_out(e, by), layers);
+}
+
+// Whether the body comes within `by` of the world (an ellipsoid: scaled out by it, core/body.h).
+bool touches(const World& world, const Body& body, float by, std::uint32_t layers) {
+  if (body.is_capsule()) return !world.is_clear(body.capsule, by, layers);
+  return !ellipsoid_clear(world, scaled_out(body.ellipsoid, by), layers);
+}
+
+// The other agents of a batch, where the solver meets them (movement.agents_collide): at their
+// claims' starts, as capsules (an ellipsoid's: the one holding it; a refused body: nowhere).
+struct OtherAgents {
+  AgentGrid grid;
+  std::vector<Capsule> starts;
+  std::vector<Agent> agents;  // each claim's body at its start, its index for an id
+};
+
+// One claim's judgement, with the queries it makes of the world.
+class Judge {
+ public:
+  Judge(const World& world, const ValidateSettings& settings, SweepPath path, std::uint32_t layers,
+        const ClaimedMove& claim, const OtherAgents* others, std::size_t self)
+      : world_(world), s_(settings), path_(path), layers_(layers), claim_(claim), body_(body_of(claim)),
+        shrunk_(shrunk(body_, settings.tolerance)), others_(others), self_(self) {}
+
+  // The shrunk body's deepest overlap at the start, if any.
+  bool start_overlaps(SweepHit& hit) const { return overlaps(shrunk_, hit); }
+
+  // The straight path of the shrunk body from `offset` by `motion`: its first contact.
+  SweepHit leg(const Vec3& offset, const Vec3& motion) const {
+    const Body b = moved_by(shrunk_, offset);
+    SweepHit hit;
+    if (b.is_capsule()) {
+      world_.sweep_one({b.capsule, motion}, hit, path_, layers_);
+    } else {
+      sweep_ellipsoid_one(world_, {b.ellipsoid, motion}, hit, path_, layers_);
+    }
+    return hit;
+  }
+  bool free(const Vec3& offset, const Vec3& motion) const {
+    return motion == Vec3{} || !leg(offset, motion).hit;
+  }
+
+  // Whether the shrunk body at the claimed end overlaps the world: `hit` the deepest overlap.
+  bool end_overlaps(SweepHit& hit) const { return overlaps(moved_by(shrunk_, claim_.motion), hit); }
+
+  // Walkable ground within the ground distance (and the tolerance) below the body moved by
+  // `offset`, as the solver's probe finds it.
+  bool ground_at(const Vec3& offset, SweepHit& ground) const {
+    Vec3 normal;
+    const MoveSettings& m = s_.movement;
+    return ground_below(world_, moved_by(body_, offset), m, m.ground_distance + s_.tolerance, path_, layers_, ground,
+                        normal);
+  }
+  // Whether the claimed end is within the solver's skin, backoff and the tolerance of the world,
+  // or of another agent where it started the tick (a fall lands on heads and slides off them).
+  bool end_touches() const {
+    const MoveSettings& m = s_.movement;
+    const float reach = skin_reach(body_, m.skin) + m.backoff + s_.tolerance;
+    const Body end = moved_by(body_, claim_.motion);
+    if (touches(world_, end, reach, layers_)) return true;
+    if (!others_) return false;
+    const Capsule c = agent_capsule(end);
+    const float r = c.radius + reach;
+    bool met = false;
+    others_->grid.for_each_overlapping(swept_bounds({c.a, c.b, r}, {}), [&](std::uint32_t j) {
+      if (j == self_) return false;
+      const Capsule& o = others_->starts[j];
+      const ClosestSegmentSegment near = closest_segment_segment(to_double(c.a), to_double(c.b), to_double(o.a), to_double(o.b));
+      met = length(near.on_first - near.on_second) < double(r) + o.radius;
+      return met;
+    });
+    return met;
+  }
+  // Whether the path gravity gives an airborne start (its walk, then the fall at v0 - g dt, as
+  // the solver integrates) meets the world or another agent: something may have stopped or
+  // turned the fall on the way (a fall slides off a head and on past it).
+  bool fall_meets_something(float dt) const {
+    const MoveSettings& m = s_.movement;
+    const float v = std::fmax(claim_.vertical_speed - m.gravity * dt, -m.max_fall_speed);
+    const Vec3 across{claim_.motion.x, 0, claim_.motion.z}, fall{0, std::fmin(v * dt, 0.f), 0};
+    const Body skinned = with_skin(body_, m.skin);
+    std::vector<std::uint32_t> near;
+    const WorldCollider collider = others_ ? WorldCollider(world_, path_, layers_, &others_->grid, others_->agents,
+                                                           others_->starts, self_, &near)
+                                           : WorldCollider(world_, path_, layers_, nullptr, {}, {}, 0);
+    // The walk, then the fall from its end; and the two at once.
+    MoveHit hit;
+    collider.sweep(skinned, across, hit);
+    if (hit.hit.hit) return true;
+    collider.sweep(moved_by(skinned, across), fall, hit);
+    if (hit.hit.hit) return true;
+    collider.sweep(skinned, across + fall, hit);
+    return hit.hit.hit;
+  }
+  bool start_in_skin() const { return in_skin(world_, body_, s_.movement, layers_); }
+
+  // Paths of the solver's own moves from the start to the claimed end, each leg swept with the
+  // shrunk body (the straight line was tried first, by the caller):
+  //  - walk, then snap or fall: across, then the vertical part;
+  //  - rise (or fall), then walk: the vertical part, then across;
+  //  - a step: up by the step height (above the end, if higher), across, then down.
+  bool bent_path_free() const {
+    const Vec3 d = claim_.motion;
+    const Vec3 across{d.x, 0, d.z}, vertical{0, d.y, 0};
+    if (free({}, across) && free(across, vertical)) return true;
+    if (free({}, vertical) && free(vertical, across)) return true;
+    const float lift = std::fmax(d.y, 0.f) + s_.movement.step_height;
+    if (lift > 0 && s_.movement.step_height > 0) {
+      const Vec3 up = kUp * lift;
+      if (free({}, up) && free(up, across) && free(up + across, vertical - up)) return true;
+    }
+    return false;
+  }
+
+  // One tick of the solver from the start toward the claim (the claim's horizontal part wanted,
+  // its dt and state), alone in the world: where collide-and-slide takes it.
+  MoveResult solver_tick() const {
+    MoveSettings ms = s_.movement;
+    ms.agents_collide = false;
+    if (claim_.dt > 0 && claim_.dt <= 10) ms.dt = claim_.dt;  // gravity over the claim's own duration
+    const WorldCollider collider(world_, path_, layers_, nullptr, {}, {}, 0);
+    Agent agent{claim_.from, claim_.motion, claim_.vertical_speed, 0};
+    agent.layers = layers_;
+    agent.shape = claim_.shape;
+    agent.ellipsoid = claim_.ellipsoid;
+    agent.ground_triangle = claim_.ground_triangle;
+    MoveResult r;
+    move_agent(collider, agent, ms, r);
+    return r;
+  }
+  // Whether the straight piece from where the solver ended to the claimed end is free.
+  bool free_from(const MoveResult& r) const {
+    const Vec3 at = r.shape == AgentShape::ellipsoid ? r.ellipsoid.centre - claim_.ellipsoid.centre : r.capsule.a - claim_.from.a;
+    return free(at, claim_.motion - at);
+  }
+
+ private:
+  static Body shrunk(const Body& b, float by) {
+    if (b.is_capsule()) return Body::of(Capsule{b.capsule.a, b.capsule.b, b.capsule.radius - by});
+    const Ellipsoid& e = b.ellipsoid;
+    return Body::of(Ellipsoid{e.centre, {e.radii.x - by, e.radii.y - by, e.radii.z - by}});
+  }
+  bool overlaps(const Body& b, SweepHit& hit) const {
+    std::uint32_t triangle;
+    bool found;
+    if (b.is_capsule()) {
+      Contact contact;
+      found = world_.deepest_overlap(b.capsule, contact, triangle, layers_);
+      if (found) fill(hit, contact, triangle);
+    } else {
+      EllipsoidContact contact;
+      found = deepest_ellipsoid_overlap(world_, b.ellipsoid, contact, triangle, layers_);
+      if (found) fill(hit, contact, triangle);
+    }
+    return found;
+  }
+  template <class StartContact>
+  static void fill(SweepHit& h, const StartContact& contact, std::uint32_t triangle) {
+    h = SweepHit{};
+    h.hit = true;
+    h.t = 0;
+    h.normal = contact.normal;
+    h.point = contact.point;
+    h.depth = contact.depth;
+    h.feature = contact.feature;
+    h.triangle = triangle;
+  }
+
+  const World& world_;
+  const ValidateSettings& s_;
+  SweepPath path_;
+  std::uint32_t layers_;
+  const ClaimedMove& claim_;
+  Body body_, shrunk_;
+  const OtherAgents* others_;
+  std::size_t self_;
+};
+
+// Whether a claimed displacement lies inside its allowance (compared in double, as computed).
+// No motion at all always does: the solver holds an agent where it started when its move would
+// overlap another agent's (kMoveHeldByAgents), in the air too, and the validator sees no agents.
+bool within(const Vec3& motion, const MoveAllowance& a) {
+  if (motion == Vec3{}) return true;
+  const double h = std::hypot(double(motion.x), double(motion.z)), dy = motion.y;
+  return h <= a.horizontal && dy <= a.up && dy >= a.down;
+}
+
+// The cheat a claim outside its allowance looks like, and the numbers that decide it.
+void name_excess(const Vec3& motion, bool walking, bool end_grounded, bool end_touches, Verdict& v) {
+  const MoveAllowance& a = v.allowed;
+  const double h = std::hypot(double(motion.x), double(motion.z)), dy = motion.y;
+  // Far beyond any allowance (by 1 m and the allowance again): a teleport, whatever its direction.
+  const auto beyond = [](double claimed, double limit) { return std::fabs(claimed) > 2 * std::fabs(limit) + 1; };
+  if (h > a.horizontal) {
+    v.reason = beyond(h, a.horizontal) ? Reason::teleport : Reason::speed;
+    v.claimed = float(h), v.limit = a.horizontal;
+  } else if (dy > a.up) {
+    v.reason = beyond(dy, a.up) ? Reason::teleport
+               : !walking       ? Reason::fly
+               : end_touches && !end_grounded ? Reason::wall_climb
+                                                       : Reason::super_jump;
+    v.claimed = float(dy), v.limit = a.up;
+  } else {
+    v.reason = beyond(dy, a.down) ? Reason::teleport : Reason::fast_fall;
+    v.claimed = float(dy), v.limit = a.down;
+  }
+}
+
+// The state the solver leaves an accepted claim in at its end: on the ground when it ends on
+// walkable ground not rising; else in the air at the speed gravity left it (a walk off a ledge
+// from rest; a jump at the speed its rise shows, semi-implicit as the solver integrates).
+CarriedState state_at_end(const ClaimedMove& m, const ValidateSettings& s, bool walking, bool end_grounded,
+                          const SweepHit& ground, const MoveAllowance& walked) {
+  const MoveSettings& ms = s.movement;
+  const float dt = m.dt > 0 && m.dt <= 10 ? m.dt : ms.dt;
+  float v;
+  if (walking) {
+    // A rise beyond what walking allows (`walked`: the allowance without jumps) is a jump's.
+    const bool jumped = s.jump_speed > 0 && m.motion.y > walked.up;
+    v = jumped ? std::fmin(m.motion.y / dt, s.jump_speed) : -ms.gravity * dt;
+  } else {
+    v = m.vertical_speed - ms.gravity * dt;
+  }
+  v = std::fmax(v, -ms.max_fall_speed);
+  if (end_grounded && v <= 0) return {0.f, true, ground.triangle};
+  return {v, false, kNoTriangle};
+}
+
+void place(const Body& b, Capsule& capsule, Ellipsoid& ellipsoid) {
+  capsule = b.is_capsule() ? b.capsule : bounding_capsule(b.ellipsoid);
+  if (!b.is_capsule()) ellipsoid = b.ellipsoid;
+}
+
+void judge(const World& world, const ClaimedMove& m, const ValidateSettings& settings, SweepPath path,
+           std::uint32_t batch_layers, const OtherAgents* others, std::size_t self, Verdict& v) {
+  const Body body = body_of(m);
+  v = Verdict{};
+  v.status = check_body_move(body, m.motion);
+  if (v.status == Status::ok && !(std::isfinite(m.dt) && m.dt >= 0 && std::isfinite(m.vertical_speed))) {
+    v.status = Status::non_finite_motion;
+  }
+  if (v.status == Status::ok && !(m.dt <= 1e6f && std::fabs(m.vertical_speed) <= 1e6f)) v.status = Status::out_of_range;
+  if (v.status == Status::ok) v.status = check_layers(m.layers, batch_layers);
+  const std::uint32_t layers = m.layers & batch_layers;  // what this claim is judged against
+  if (v.status != Status::ok) {
+    v.kind = VerdictKind::refused;
+    v.reason = Reason::bad_input;
+    v.legal_fraction = 0;
+    v.furthest = v.corrected = body.is_capsule() ? m.from : Capsule{};
+    v.furthest_ellipsoid = v.corrected_ellipsoid = body.is_capsule() ? Ellipsoid{} : m.ellipsoid;
+    v.next = {m.vertical_speed, m.grounded, m.ground_triangle};
+    return;
+  }
+  const Judge judge(world, settings, path, layers, m, others, self);
+  const bool tick_end = settings.rule == ClaimRule::tick_end;
+
+  if (judge.start_overlaps(v.hit)) {
+    v.kind = VerdictKind::start_overlaps;
+    v.reason = Reason::start_in_wall;
+    v.claimed = v.hit.depth + settings.tolerance, v.limit = settings.tolerance;
+    v.legal_fraction = 0;
+  } else {
+    v.hit = judge.leg({}, m.motion);
+    v.legal_fraction = v.hit.hit ? v.hit.t : 1.f;
+
+    // The ends, as far as the allowance needs them: the cheaper checks first, the looser cases
+    // looked for only when the claim is outside the tighter allowance.
+    ClaimEnds ends;
+    ends.grounded = m.grounded;
+    SweepHit ground_end;
+    const bool timed = m.dt > 0;
+    if (timed || tick_end) ends.end_grounded = judge.ground_at(m.motion, ground_end);
+    v.allowed = allowance(m, settings, ends);
+    // An agent the server did not call grounded may still stand on the ground (a fall that
+    // ended a hair above it): look, as the solver does at the start of its tick.
+    SweepHit ground_start;
+    if (!ends.grounded && !within(m.motion, v.allowed) && judge.ground_at({}, ground_start)) {
+      ends.grounded = true;
+      v.allowed = allowance(m, settings, ends);
+    }
+    // A claim ending against a face or an agent, or whose fall would meet one, may have been
+    // stopped or turned on the way (held up, or sliding down and off it).
+    const bool airborne = !(ends.grounded && m.vertical_speed <= 0);
+    if (!within(m.motion, v.allowed) && !ends.end_grounded &&
+        (judge.end_touches() || (timed && airborne && judge.fall_meets_something(m.dt)))) {
+      ends.end_touches = true;
+      v.allowed = allowance(m, settings, ends);
+    }
+    // A start inside the skin the solver keeps from surfaces: it lifts the agent back out.
+    // Agents rest skin + backoff away; halfway to that still counts as inside (rounding), an
+    // agent at rest does not (else every resting claim would get the push as slack).
+    if (!within(m.motion, v.allowed) && judge.start_in_skin()) {
+      ends.in_skin = true;
+      v.allowed = allowance(m, settings, ends);
+    }
+    v.grounded = ends.grounded;
+    v.in_skin = ends.in_skin;
+    const bool walking = ends.grounded && m.vertical_speed <= 0;
+
+    if (!within(m.motion, v.allowed)) {
+      v.kind = VerdictKind::too_fast;
+      name_excess(m.motion, walking, ends.end_grounded, !ends.end_grounded && judge.end_touches(), v);
+    } else if (!v.hit.hit) {
+      v.kind = VerdictKind::ok;
+    } else if (!tick_end) {
+      v.kind = VerdictKind::blocked;
+      v.reason = Reason::noclip;
+    } else if (SweepHit inside; judge.end_overlaps(inside)) {
+      // Ending inside geometry: a floor's or a ceiling's is under the map, a wall's noclip.
+      v.kind = VerdictKind::blocked;
+      v.reason = std::fabs(inside.normal.y) > 0.5f ? Reason::under_the_map : Reason::noclip;
+    } else if (judge.bent_path_free()) {
+      v.kind = VerdictKind::ok;
+    } else {
+      const MoveResult r = judge.solver_tick();
+      if (judge.free_from(r)) {
+        v.kind = VerdictKind::ok;
+      } else {
+        v.kind = VerdictKind::blocked;
+        // Blocked and ending below everything there is: under the map, not through a wall.
+        v.reason = bottom(moved_by(body, m.motion)) < world.bounds().min.y ? Reason::under_the_map : Reason::noclip;
+      }
+    }
+    if (v.kind == VerdictKind::blocked) v.claimed = 1.f, v.limit = v.legal_fraction;
+    if (v.kind == VerdictKind::ok) {
+      ValidateSettings no_jump = settings;
+      no_jump.jump_speed = 0;
+      v.next = state_at_end(m, settings, walking, ends.end_grounded, ground_end, allowance(m, no_jump, ends));
+    }
+  }
+  place(moved_by(body, m.motion * v.legal_fraction), v.furthest, v.furthest_ellipsoid);
+  if (v.kind == VerdictKind::ok) {
+    place(moved_by(body, m.motion), v.corrected, v.corrected_ellipsoid);
+    return;
+  }
+  // Where the agent would have got: one tick of the movement solver on the claim.
+  const MoveResult r = judge.solver_tick();
+  v.corrected = r.capsule;
+  v.corrected_ellipsoid = r.ellipsoid;
+  v.next = {r.vertical_speed, r.grounded, r.ground_triangle};
 }
 
 }  // namespace
@@ -52,117 +381,61 @@ const char* name(VerdictKind kind) {
   return "?";
 }
 
+const char* name(Reason reason) {
+  switch (reason) {
+    case Reason::none: return "none";
+    case Reason::speed: return "speed";
+    case Reason::teleport: return "teleport";
+    case Reason::fly: return "fly";
+    case Reason::super_jump: return "super_jump";
+    case Reason::wall_climb: return "wall_climb";
+    case Reason::fast_fall: return "fast_fall";
+    case Reason::noclip: return "noclip";
+    case Reason::under_the_map: return "under_the_map";
+    case Reason::start_in_wall: return "start_in_wall";
+    case Reason::bad_input: return "bad_input";
+  }
+  return "?";
+}
+
 void World::validate(std::span<const ClaimedMove> moves, const ValidateSettings& settings, std::span<Verdict> verdicts,
                      const BatchOptions& options) const {
   if (verdicts.size() != moves.size()) throw std::invalid_argument("World::validate: moves and verdicts differ in size");
   if (std::string why = check_settings(settings); !why.empty()) throw std::invalid_argument("World::validate: " + why);
+  // The tolerance must leave a body to sweep: a setting that refuses a claim's body is an error
+  // of the settings, not a verdict on the claim (a finite body only: bad bodies are refused).
+  for (std::size_t i = 0; i < moves.size(); ++i) {
+    const ClaimedMove& m = moves[i];
+    const float thinnest = m.shape == AgentShape::ellipsoid ? smallest_radius(m.ellipsoid) : m.from.radius;
+    if (std::isfinite(thinnest) && thinnest > 0 && !(settings.tolerance < thinnest)) {
+      throw std::invalid_argument("World::validate: settings: tolerance " + std::to_string(settings.tolerance) +
+                                  " m is not below claim " + std::to_string(i) + "'s radius " +
+                                  std::to_string(thinnest) + " m");
+    }
+  }
   const SweepPath path = options.path == SweepPath::simd ? SweepPath::simd : SweepPath::scalar;
+  OtherAgents others;
+  const bool agents = settings.movement.agents_collide && moves.size() > 1;
+  if (agents) {
+    others.starts.resize(moves.size());
+    others.agents.reserve(moves.size());
+    for (std::size_t i = 0; i < moves.size(); ++i) {
+      Agent a;
+      a.capsule = moves[i].from;
+      a.shape = moves[i].shape;
+      a.ellipsoid = moves[i].ellipsoid;
+      a.id = std::uint32_t(i);
+      others.starts[i] = start_capsule(a);
+      others.agents.push_back(a);
+    }
+    others.grid.build(others.starts);
+  }
   parallel::StopCheck stop(options.stop);
-  // Where a body is, in the verdict: a capsule; an ellipsoid and the capsule holding it.
-  const auto place = [](const Body& b, Capsule& capsule, Ellipsoid& ellipsoid) {
-    capsule = b.is_capsule() ? b.capsule : bounding_capsule(b.ellipsoid);
-    if (!b.is_capsule()) ellipsoid = b.ellipsoid;
-  };
   parallel::in_arena(options.threads, [&] {
     parallel::for_ranges<std::size_t>(0, moves.size(), 16, [&](const auto& range) {
       for (std::size_t i = range.begin(); i != range.end(); ++i) {
         if (stop.before(i)) return;
-        const ClaimedMove& m = moves[i];
-        const Body body = body_of(m);
-        Verdict& v = verdicts[i];
-        v = Verdict{};
-        v.status = check_body_move(body, m.motion);
-        if (v.status == Status::ok && !(std::isfinite(m.dt) && m.dt >= 0 && std::isfinite(m.vertical_speed))) {
-          v.status = Status::non_finite_motion;
-        }
-        if (v.status == Status::ok && !(m.dt <= 1e6f && std::fabs(m.vertical_speed) <= 1e6f)) v.status = Status::out_of_range;
-        const float thinnest = body.is_capsule() ? m.from.radius : smallest_radius(m.ellipsoid);
-        if (v.status == Status::ok && !(settings.tolerance >= 0 && settings.tolerance < thinnest)) {
-          v.status = Status::bad_radius;  // the tolerance must leave a body to sweep
-        }
-        if (v.status == Status::ok) v.status = check_layers(m.layers, options.layers);
-        const std::uint32_t layers = m.layers & options.layers;  // what this claim is judged against
-        if (v.status != Status::ok) {
-          v.kind = VerdictKind::refused;
-          v.legal_fraction = 0;
-          v.furthest = v.corrected = body.is_capsule() ? m.from : Capsule{};
-          v.furthest_ellipsoid = v.corrected_ellipsoid = body.is_capsule() ? Ellipsoid{} : m.ellipsoid;
-          continue;
-        }
-        // The straight path, swept with the body shrunk by the tolerance (an ellipsoid: each
-        // radius), which the body itself overlaps by at most the tolerance.
-        const float tol = settings.tolerance;
-        bool overlapping = false;
-        if (body.is_capsule()) {
-          const Capsule shrunk{m.from.a, m.from.b, m.from.radius - tol};
-          Contact contact;
-          std::uint32_t triangle;
-          overlapping = deepest_overlap(shrunk, contact, triangle, layers);
-          if (overlapping) {
-            v.hit = start_overlap_hit(contact, triangle);
-          } else {
-            sweep_one({shrunk, m.motion}, v.hit, path, layers);
-          }
-        } else {
-          const Ellipsoid& e = m.ellipsoid;
-          const Ellipsoid shrunk{e.centre, {e.radii.x - tol, e.radii.y - tol, e.radii.z - tol}};
-          EllipsoidContact contact;
-          std::uint32_t triangle;
-          overlapping = deepest_ellipsoid_overlap(*this, shrunk, contact, triangle, layers);
-          if (overlapping) {
-            v.hit = start_overlap_hit(contact, triangle);
-          } else {
-            sweep_ellipsoid_one(*this, {shrunk, m.motion}, v.hit, path, layers);
-          }
-        }
-        if (overlapping) {
-          v.kind = VerdictKind::start_overlaps;
-          v.legal_fraction = 0;
-          v.hit.hit = true;
-          v.hit.t = 0;
-        } else {
-          v.legal_fraction = v.hit.hit ? v.hit.t : 1.f;
-          // The allowance's looser cases are looked for only when the claim is outside the
-          // tighter one: most claims cost no sweep beyond their path.
-          v.grounded = m.grounded;
-          v.allowed = allowance(m, settings, v.grounded, false);
-          // An agent the server did not call grounded may still stand on the ground (a fall
-          // that ended a hair above it): look, as the solver does at the start of its tick.
-          SweepHit ground;
-          Vec3 normal;
-          if (!v.grounded && !within(m.motion, v.allowed) &&
-              ground_below(*this, body, settings.movement, settings.movement.ground_distance + settings.tolerance, path,
-                           layers, ground, normal)) {
-            v.grounded = true;
-            v.allowed = allowance(m, settings, true, false);
-          }
-          // A start inside the skin the solver keeps from surfaces: it lifts the agent back out.
-          // Agents rest skin + backoff away; halfway to that still counts as inside (rounding),
-          // an agent at rest does not (else every resting claim would get the push as slack).
-          if (!within(m.motion, v.allowed) && in_skin(*this, body, settings.movement, layers)) {
-            v.in_skin = true;
-            v.allowed = allowance(m, settings, v.grounded, true);
-          }
-          const bool too_fast = !within(m.motion, v.allowed);
-          v.kind = too_fast ? VerdictKind::too_fast : v.hit.hit ? VerdictKind::blocked : VerdictKind::ok;
-        }
-        place(moved_by(body, m.motion * v.legal_fraction), v.furthest, v.furthest_ellipsoid);
-        if (v.kind == VerdictKind::ok) {
-          place(moved_by(body, m.motion), v.corrected, v.corrected_ellipsoid);
-          continue;
-        }
-        // Where the agent would have got: one tick of the movement solver on the claim.
-        MoveSettings ms = settings.movement;
-        ms.agents_collide = false;
-        if (m.dt > 0 && m.dt <= 10) ms.dt = m.dt;  // gravity over the claim's own duration
-        const WorldCollider collider(*this, path, layers, nullptr, {}, {}, 0);
-        Agent agent{m.from, m.motion, m.vertical_speed, 0};
-        agent.shape = m.shape;
-        agent.ellipsoid = m.ellipsoid;
-        MoveResult r;
-        move_agent(collider, agent, ms, r);
-        v.corrected = r.capsule;
-        v.corrected_ellipsoid = r.ellipsoid;
+        judge(*this, moves[i], settings, path, options.layers, agents ? &others : nullptr, i, verdicts[i]);
       }
     });
   });

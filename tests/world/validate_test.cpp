@@ -140,40 +140,42 @@ VerdictKind judge(const World& w, const ClaimedMove& m, const ValidateSettings& 
 }  // namespace
 
 TEST(ValidateGravity, TheAllowanceIsTheDocumentedFormula) {
+  // A piece of a tick (the formula of straight segments; tick ends: validate_claims_test.cpp).
   ValidateSettings s;
+  s.rule = ClaimRule::straight_segment;
   s.max_speed = 7;
   const MoveSettings& m = s.movement;
   const double slack = double(s.tolerance) + m.skin + m.backoff;
   // Falling at 10 m/s for 0.1 s: gravity adds 0.981 m/s; no ground terms but the ramp a walk
   // of 0.3 m may follow (45 degrees: 0.3 m); 0.5 m of it down.
   ClaimedMove fall = at(0, 3, {0.3f, -0.5f, 0}, 0.1f, -10, false);
-  MoveAllowance a = allowance(fall, s, false, false);
+  MoveAllowance a = allowance(fall, s, {false, false});
   const double reach = (10 + 9.81 * 0.1) * 0.1;
   EXPECT_NEAR(a.down, -reach - 0.3 - slack, 1e-6);
   EXPECT_NEAR(a.up, 0.3 + slack, 1e-6);
   EXPECT_NEAR(a.horizontal, 7 * 0.1 + std::sqrt(0.5 * reach) + s.tolerance, 1e-6);
   // Terminal speed caps the fall.
   fall.vertical_speed = -100;
-  EXPECT_NEAR(allowance(fall, s, false, false).down, -m.max_fall_speed * 0.1 - 0.3 - slack, 1e-5);
+  EXPECT_NEAR(allowance(fall, s, {false, false}).down, -m.max_fall_speed * 0.1 - 0.3 - slack, 1e-5);
   // Grounded and walking 0.1 m: steps and a 45-degree ramp up, steps plus the snap down; the
   // resting agent's fall starts at 0 m/s.
   const ClaimedMove walk = at(0, 0.02f, {0.1f, 0, 0}, 1 / 60.f, -3, true);
-  a = allowance(walk, s, true, false);
+  a = allowance(walk, s, {true, false});
   const double ramp = 0.1 * std::tan(45 * 3.14159265358979 / 180), g_fall = 9.81 / 3600.0;
   const double snap = std::max(m.snap_distance, m.ground_distance);
   EXPECT_NEAR(a.up, m.step_height + ramp + slack, 1e-6);
   EXPECT_NEAR(a.down, -g_fall - m.step_height - snap - ramp - slack, 1e-6);
   EXPECT_NEAR(a.horizontal, 7 / 60.0 + s.tolerance, 1e-6);  // nothing down: no slide
   // Inside the skin: the solver's push out, 4 (skin + backoff), widens every bound.
-  const MoveAllowance in = allowance(walk, s, true, true);
+  const MoveAllowance in = allowance(walk, s, {true, true});
   const double push = 4.0 * (double(m.skin) + m.backoff);
   EXPECT_NEAR(in.up - a.up, push, 1e-6);
   EXPECT_NEAR(a.down - in.down, push, 1e-6);
   EXPECT_NEAR(in.horizontal - a.horizontal, push, 1e-6);
-  // No dt: nothing is bounded; no max_speed: the horizontal part is not.
-  EXPECT_TRUE(std::isinf(allowance(at(0, 0, {1, 1, 1}, 0, 0, false), s, false, false).up));
-  s.max_speed = 0;
-  EXPECT_TRUE(std::isinf(allowance(walk, s, true, false).horizontal));
+  // No dt: nothing is bounded; no speed limit: the horizontal part is not.
+  EXPECT_TRUE(std::isinf(allowance(at(0, 0, {1, 1, 1}, 0, 0, false), s, {false, false}).up));
+  s.max_speed = kNoSpeedLimit;
+  EXPECT_TRUE(std::isinf(allowance(walk, s, {true, false}).horizontal));
 }
 
 TEST(ValidateGravity, AFallIsOkAtTheSpeedGravityAllowsAndNotFromRest) {
@@ -200,6 +202,8 @@ TEST(ValidateGravity, AFallIsOkAtTheSpeedGravityAllowsAndNotFromRest) {
 TEST(ValidateGravity, GroundedAgentsClimbStepsAndTheValidatorFindsTheGroundItself) {
   const World w = ledge();
   ValidateSettings s;
+  // Pieces of ticks: a step's rise ends in the air (tick ends: validate_claims_test.cpp).
+  s.rule = ClaimRule::straight_segment;
   s.max_speed = 7;
   // Up a 0.3 m step while walking 0.1 m: grounded by the server's word.
   EXPECT_EQ(judge(w, at(-1, 0.02f, {0.1f, 0.3f, 0}, 1 / 60.f, 0, true), s), VerdictKind::ok);
@@ -247,6 +251,7 @@ TEST(ValidateGravity, EverySegmentACrowdTravelsIsOkWithTheStateItStartedFrom) {
   ASSERT_GT(falls, 20u);   // the test sees real falls ...
   ASSERT_GT(climbs, 20u);  // ... and real steps
   ValidateSettings s;
+  s.rule = ClaimRule::straight_segment;  // the client sends its segments
   s.max_speed = cs.max_speed;  // the crowd's own fastest walker
   std::vector<Verdict> v(claims.size());
   w.validate(claims, s, v);
