@@ -111,8 +111,11 @@ class Judge {
     const WorldCollider collider = others_ ? WorldCollider(world_, path_, layers_, &others_->grid, others_->agents,
                                                            others_->starts, self_, &near)
                                            : WorldCollider(world_, path_, layers_, nullptr, {}, {}, 0);
-    // The walk, then the fall from its end; and the two at once.
+    // The fall from the start; the walk, then the fall from its end; and the two at once (the
+    // walk's own path is bent by what the fall slides along, so each is a guess at it).
     MoveHit hit;
+    collider.sweep(skinned, fall, hit);
+    if (hit.hit.hit) return true;
     collider.sweep(skinned, across, hit);
     if (hit.hit.hit) return true;
     collider.sweep(moved_by(skinned, across), fall, hit);

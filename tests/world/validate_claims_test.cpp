@@ -101,10 +101,8 @@ ClaimedMove tick_claim(const Crowd& crowd, std::size_t i, float dt, const Carrie
 
 // A crowd walking the arena (stairs, a ramp, a platform to fall from, crates), capsules and
 // ellipsoids, agents colliding, at each rate, judged tick by tick with only what a server has:
-// each tick's end and the state the last verdict carried. Each tick flagged is printed. Issue
-// 36's target is at most 1 in 100,000 at every rate (the goal none); this run stands at 3 in
-// 215,400 (falls turned by what they slid along, which the validator's paths do not meet), and
-// the test holds it there: at most 1 in 50,000 over the four rates.
+// each tick's end and the state the last verdict carried. Each tick flagged is printed; at most 1
+// in 100,000 may be (issue 36's target; the goal, and this run, none).
 TEST(ValidateClaims, EveryTickOfACrowdIsOkWithTheStateTheVerdictsCarry) {
   const World w(make_arena());
   std::size_t all_flagged = 0, all_ticks = 0;
@@ -156,7 +154,7 @@ TEST(ValidateClaims, EveryTickOfACrowdIsOkWithTheStateTheVerdictsCarry) {
     all_flagged += flagged;
     all_ticks += ticks;
   }
-  EXPECT_LE(all_flagged * 50000, all_ticks) << all_flagged << " of " << all_ticks << " genuine ticks flagged";
+  EXPECT_LE(all_flagged * 100000, all_ticks) << all_flagged << " of " << all_ticks << " genuine ticks flagged";
 }
 
 // Each cheat of the catalogue, beyond its allowance by a stated margin, is caught and named.
