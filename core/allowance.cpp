@@ -51,8 +51,10 @@ MoveAllowance allowance(const ClaimedMove& move, const ValidateSettings& setting
   }
   if (walking) {
     // Up a walkable plane, or a step, only onto ground: a rise that ends in the air is a jump's.
-    // A jump (the caller sets an upward speed of at most jump_speed) walks without steps.
-    const double climb = ends.end_grounded ? ramp + m.step_height : 0.0;
+    // A jump (the caller sets an upward speed of at most jump_speed) walks without steps. A walk
+    // follows a walkable plane, or a trough of steep faces whose crease is walkable, and may end
+    // against them off the ground: a ramp's rise needs ground or a face at the end.
+    const double climb = ends.end_grounded ? ramp + m.step_height : ends.end_touches ? ramp : 0.0;
     const double jump = settings.jump_speed > 0 ? settings.jump_speed * dt + (ends.end_grounded ? ramp : 0.0) : 0.0;
     a.up = float(std::max(climb, jump) + slack);
     a.down = float(fall - ramp - m.step_height - snap - slack);
@@ -62,16 +64,18 @@ MoveAllowance allowance(const ClaimedMove& move, const ValidateSettings& setting
     // up); steep faces turn it (a fall slides down them) or hold it (a crease, a wedge).
     const bool stopped = ends.end_grounded || ends.end_touches;
     a.up = float((stopped ? std::max(v, 0.0) * dt + ramp : v * dt) + slack);
-    a.down = float(fall - ramp - slack);
+    // v0 bounds the agent's speed from above (CarriedState: where a fall was turned, the solver's
+    // may be lower), so a drop is bounded by terminal speed alone.
+    a.down = float(-double(m.max_fall_speed) * dt - ramp - slack);
   }
-  // A fall of reach f that slides down a face at angle b from the vertical travels f cos b, of
-  // which f cos b sin b sideways and f cos^2 b down: the sideways part is sqrt(down (f - down)),
-  // below sqrt(down f) for any face or crease. Only a claim that ends against a face it did not
-  // land on (or stand on) slid down one: on open ground a dip buys no speed.
+  // A drop turned sideways by a face steeper than walkable (a fall or a snap sliding down it, a
+  // crease, a head) goes sideways at most drop / tan(max_slope). Only a claim ending on ground
+  // or against something has it: on open ground a dip buys no speed, and a claim cannot dip
+  // below the ground it ends on.
   const double down = std::max(-double(move.motion.y), 0.0);
-  const double slide = ends.end_touches && !ends.end_grounded ? std::sqrt(down * (-fall + (walking ? snap : 0.0))) : 0.0;
+  const double turned = ends.end_grounded || ends.end_touches ? down / std::max(slope, 1e-6) : 0.0;
   if (std::isfinite(settings.max_speed)) {
-    a.horizontal = float(double(settings.max_speed) * dt + slide + settings.tolerance + push);
+    a.horizontal = float(double(settings.max_speed) * dt + turned + settings.tolerance + push);
   }
   return a;
 }

@@ -104,8 +104,10 @@ class Judge {
   // turned the fall on the way (a fall slides off a head and on past it).
   bool fall_meets_something(float dt) const {
     const MoveSettings& m = s_.movement;
+    // The fall: gravity's from v0, or the claim's own drop where it is longer (v0 bounds the
+    // agent's speed from above: CarriedState).
     const float v = std::fmax(claim_.vertical_speed - m.gravity * dt, -m.max_fall_speed);
-    const Vec3 across{claim_.motion.x, 0, claim_.motion.z}, fall{0, std::fmin(v * dt, 0.f), 0};
+    const Vec3 across{claim_.motion.x, 0, claim_.motion.z}, fall{0, std::fmin(std::fmin(v * dt, claim_.motion.y), 0.f), 0};
     const Body skinned = with_skin(body_, m.skin);
     std::vector<std::uint32_t> near;
     const WorldCollider collider = others_ ? WorldCollider(world_, path_, layers_, &others_->grid, others_->agents,
@@ -237,23 +239,29 @@ void name_excess(const Vec3& motion, bool walking, bool end_grounded, bool end_t
   }
 }
 
-// The state the solver leaves an accepted claim in at its end: on the ground when it ends on
-// walkable ground not rising; else in the air at the speed gravity left it (a walk off a ledge
-// from rest; a jump at the speed its rise shows, semi-implicit as the solver integrates).
-CarriedState state_at_end(const ClaimedMove& m, const ValidateSettings& s, bool walking, bool end_grounded,
+// The state an accepted claim leaves the agent in at its end: on the ground when it ends on
+// walkable ground not rising; else in the air, at a vertical speed that is never below the
+// solver's (the rule for the next claim's rise, validate.h, needs an upper bound): gravity's from
+// a free fall or a walk off a ledge, as the solver integrates it (semi-implicit); 0 where the fall
+// met something (the solver zeroes a speed held up by steep faces, kMoveWedged, and the validator
+// cannot tell held from turned), and where other agents held it in place; a jump's take-off as
+// its rise shows it.
+CarriedState state_at_end(const ClaimedMove& m, const ValidateSettings& s, bool walking, const ClaimEnds& ends,
                           const SweepHit& ground, const MoveAllowance& walked) {
   const MoveSettings& ms = s.movement;
   const float dt = m.dt > 0 && m.dt <= 10 ? m.dt : ms.dt;
   float v;
-  if (walking) {
+  if (walking && s.jump_speed > 0 && m.motion.y > walked.up) {
     // A rise beyond what walking allows (`walked`: the allowance without jumps) is a jump's.
-    const bool jumped = s.jump_speed > 0 && m.motion.y > walked.up;
-    v = jumped ? std::fmin(m.motion.y / dt, s.jump_speed) : -ms.gravity * dt;
+    v = std::fmin(m.motion.y / dt, s.jump_speed);
   } else {
-    v = m.vertical_speed - ms.gravity * dt;
+    v = (walking ? 0.f : m.vertical_speed) - ms.gravity * dt;
+    // Held in place by other agents (no motion), or a fall that met something: the solver's
+    // speed may be as high as 0 (kMoveWedged), or its own (held: it keeps what its tick found).
+    if (ends.end_touches || m.motion == Vec3{}) v = std::fmax(v, 0.f);
   }
   v = std::fmax(v, -ms.max_fall_speed);
-  if (end_grounded && v <= 0) return {0.f, true, ground.triangle};
+  if (ends.end_grounded && v <= 0) return {0.f, true, ground.triangle};
   return {v, false, kNoTriangle};
 }
 
@@ -310,9 +318,11 @@ void judge(const World& world, const ClaimedMove& m, const ValidateSettings& set
       v.allowed = allowance(m, settings, ends);
     }
     // A claim ending against a face or an agent, or whose fall would meet one, may have been
-    // stopped or turned on the way (held up, or sliding down and off it).
+    // stopped or turned on the way (held up, or sliding down and off it). Looked for in every
+    // timed claim that ends in the air under tick_end, for the state it leaves (state_at_end).
     const bool airborne = !(ends.grounded && m.vertical_speed <= 0);
-    if (!within(m.motion, v.allowed) && !ends.end_grounded &&
+    const bool ends_in_air = tick_end && timed && !ends.end_grounded;
+    if ((ends_in_air || !within(m.motion, v.allowed)) && !ends.end_grounded &&
         (judge.end_touches() || (timed && airborne && judge.fall_meets_something(m.dt)))) {
       ends.end_touches = true;
       v.allowed = allowance(m, settings, ends);
@@ -356,7 +366,7 @@ void judge(const World& world, const ClaimedMove& m, const ValidateSettings& set
     if (v.kind == VerdictKind::ok) {
       ValidateSettings no_jump = settings;
       no_jump.jump_speed = 0;
-      v.next = state_at_end(m, settings, walking, ends.end_grounded, ground_end, allowance(m, no_jump, ends));
+      v.next = state_at_end(m, settings, walking, ends, ground_end, allowance(m, no_jump, ends));
     }
   }
   place(moved_by(body, m.motion * v.legal_fraction), v.furthest, v.furthest_ellipsoid);

@@ -84,19 +84,20 @@ struct ClaimEnds {
 // fall(v) = min(max(v - g dt, -max_fall_speed) dt, 0) the furthest drop under gravity, and
 // slack = tolerance + skin + backoff + push, under ClaimRule::tick_end:
 //   walking (grounded, v0 <= 0; the solver stands it still vertically):
-//     up   = max([end_grounded] (ramp + step_height), [jump_speed > 0] (jump_speed dt + [end_grounded] ramp)) + slack
+//     up   = max([end_grounded] (ramp + step_height) or [end_touches] ramp, [jump_speed > 0] (jump_speed dt +
+//            [end_grounded] ramp)) + slack
 //     down = fall(0) - ramp - step_height - snap - slack
 //   in the air (not grounded, or rising):
 //     up   = v0 dt + slack, or where something stopped or turned the fall (end_grounded or
 //            end_touches: ground, or steep faces it slides down or is held by) max(v0, 0) dt + ramp + slack
-//     down = fall(v0) - ramp - slack
-//   horizontal = max_speed dt + [end_touches and not end_grounded] sqrt(max(-y, 0) (|fall| + [walking] snap))
-//                + tolerance + push
+//     down = -max_fall_speed dt - ramp - slack (v0, what the verdicts carry, bounds the speed from
+//            above: after a fall was turned the solver's may be lower, so only terminal speed bounds a drop)
+//   horizontal = max_speed dt + [end_grounded or end_touches] max(-y, 0) / tan(max_slope) + tolerance + push
 // A climb (a ramp's or a step's) needs ground under the end: a rise ending in the air is a
 // jump's, and one from the air is what its speed gives, so fly and phantom steps are caught away
-// from geometry (a claim ending against a face may have been held there: not a fly). A
-// fall sliding down a steep face turns part of its reach f sideways, at most sqrt(drop f): only a
-// claim ending against a face it does not stand on has it, so a dip buys no speed.
+// from geometry (a claim ending against a face may have been held there: not a fly). A drop
+// turned by a face steeper than walkable goes sideways at most drop / tan(max_slope): only a
+// claim ending on ground or against something has it, so a dip in open air buys no speed.
 // Under ClaimRule::straight_segment (a piece of a tick, whose ends say nothing of its tick) the
 // window is the whole tick's: up = max([grounded] max(v0, jump_speed), v0, 0) dt + ramp +
 // [grounded] step_height + slack, down = fall - ramp - [grounded] (step_height + snap) - slack, and
@@ -129,7 +130,7 @@ enum class Reason : std::uint8_t {
   fly,            // too_fast: airborne and higher than gravity allows (the vertical part, metres)
   super_jump,     // too_fast: from the ground, higher than a jump or a step allows, ending in the air
   wall_climb,     // too_fast: from the ground, higher than allowed, ending against a steep face
-  fast_fall,      // too_fast: lower than gravity and the ground allow (the vertical part, metres)
+  fast_fall,      // too_fast: lower than terminal speed, or a walk and the ground, allow (metres)
   noclip,         // blocked: through geometry (the free fraction of the straight path against 1)
   under_the_map,  // blocked: ending inside geometry, or below the world with no free path there
   start_in_wall,  // start_overlaps: the start is inside geometry (its depth against the tolerance)
