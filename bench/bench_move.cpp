@@ -176,6 +176,7 @@ void BM_Validate(benchmark::State& state, const std::string& scene, AgentShape s
   const MoveFixture& f = fixture(scene, shape);
   ValidateSettings vs;
   vs.max_speed = 7;
+  vs.rule = ClaimRule::straight_segment;  // the crowd's traced segments
   BatchOptions chosen;
   chosen.threads = threads;
   std::vector<Verdict> verdicts(f.claims.size());

@@ -3,6 +3,7 @@
 // have taken it otherwise; the state to carry into the next claim. docs/VALIDATION.md states the
 // rule.
 #include <cmath>
+#include <numbers>
 #include <string>
 
 #include "parallel/executor.h"
@@ -76,8 +77,19 @@ class Judge {
   bool ground_at(const Vec3& offset, SweepHit& ground) const {
     Vec3 normal;
     const MoveSettings& m = s_.movement;
-    return ground_below(world_, moved_by(body_, offset), m, m.ground_distance + s_.tolerance, path_, layers_, ground,
-                        normal);
+    const float reach = m.ground_distance + s_.tolerance;
+    // The ground the claim says it stood on, first: a walk mostly ends over the same triangle,
+    // and one triangle costs a fraction of the world's probe (the solver's carried ground).
+    if (claim_.ground_triangle != kNoTriangle) {
+      const WorldCollider collider(world_, path_, layers_, nullptr, {}, {}, 0);
+      MoveHit hit;
+      collider.sweep_triangle(with_skin(moved_by(body_, offset), m.skin), Vec3{0, -reach, 0}, claim_.ground_triangle, hit);
+      if (hit.hit.hit && collider.walkable(hit, std::cos(m.max_slope_degrees * std::numbers::pi_v<float> / 180.f), normal)) {
+        ground = hit.hit;
+        return true;
+      }
+    }
+    return ground_below(world_, moved_by(body_, offset), m, reach, path_, layers_, ground, normal);
   }
   // Whether the claimed end is within the solver's skin, backoff and the tolerance of the world,
   // or of another agent where it started the tick (a fall lands on heads and slides off them).
@@ -308,7 +320,7 @@ void judge(const World& world, const ClaimedMove& m, const ValidateSettings& set
     ends.grounded = m.grounded;
     SweepHit ground_end;
     const bool timed = m.dt > 0;
-    if (timed || tick_end) ends.end_grounded = judge.ground_at(m.motion, ground_end);
+    if (tick_end) ends.end_grounded = judge.ground_at(m.motion, ground_end);
     v.allowed = allowance(m, settings, ends);
     // An agent the server did not call grounded may still stand on the ground (a fall that
     // ended a hair above it): look, as the solver does at the start of its tick.
@@ -363,7 +375,10 @@ void judge(const World& world, const ClaimedMove& m, const ValidateSettings& set
       }
     }
     if (v.kind == VerdictKind::blocked) v.claimed = 1.f, v.limit = v.legal_fraction;
-    if (v.kind == VerdictKind::ok) {
+    if (v.kind == VerdictKind::ok && !tick_end) {
+      // A client that sends its segments carries its own tick's state: passed through.
+      v.next = {m.vertical_speed, m.grounded, m.ground_triangle};
+    } else if (v.kind == VerdictKind::ok) {
       ValidateSettings no_jump = settings;
       no_jump.jump_speed = 0;
       v.next = state_at_end(m, settings, walking, ends, ground_end, allowance(m, no_jump, ends));
