@@ -3,7 +3,7 @@
 // genuine ticks; and the cheats made of those ticks, caught and named, by class.
 //
 //   capsweep_validate_tables [--scenes a,b] [--rates 10,20,30,60] [--agents 300] [--seconds 60]
-//                            [--seed 1] [--cheat-every 10] [--examples 3]
+//                            [--seed 1] [--jump-chance 0.2] [--cheat-every 10] [--examples 3]
 //
 // Scenes are the files of the repository's scenes/ folder and "@arena" (tools/arena.h); one
 // thread throughout.
@@ -93,6 +93,8 @@ int main(int argc, char** argv) {
       base.seconds = std::stof(value);
     } else if (flag == "--seed") {
       base.seed = std::stoull(value);
+    } else if (flag == "--jump-chance") {
+      base.jump_chance = std::stof(value);
     } else if (flag == "--cheat-every") {
       base.cheat_every = std::stoul(value);
     } else if (flag == "--examples") {
@@ -104,7 +106,7 @@ int main(int argc, char** argv) {
   }
   if (argc % 2 == 0) {
     std::fprintf(stderr, "usage: %s [--scenes a,b] [--rates 10,20,30,60] [--agents 300] [--seconds 60] [--seed 1] "
-                 "[--cheat-every 10] [--examples 3]\n", argv[0]);
+                 "[--jump-chance 0.2] [--cheat-every 10] [--examples 3]\n", argv[0]);
     return 2;
   }
   base.examples_kept = std::max<std::size_t>(examples, 1);
@@ -156,6 +158,18 @@ int main(int argc, char** argv) {
       }
     }
     std::printf("\n");
+  }
+
+  // What the false flags were named, by scene and rate.
+  std::printf("\nFalse flags by reason:\n\n| scene | rate | reasons |\n|---|---|---|\n");
+  for (const Run& run : runs) {
+    std::string reasons;
+    for (std::size_t q = 0; q < run.report.flagged_by_reason.size(); ++q) {
+      if (run.report.flagged_by_reason[q] == 0) continue;
+      if (!reasons.empty()) reasons += ", ";
+      reasons += std::string(name(Reason(q))) + " " + with_commas(run.report.flagged_by_reason[q]);
+    }
+    if (!reasons.empty()) std::printf("| %s | %g Hz | %s |\n", run.scene.c_str(), run.rate, reasons.c_str());
   }
 
   // Cheat class x catch rate, over every scene and rate.

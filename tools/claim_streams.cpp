@@ -62,7 +62,8 @@ std::string describe(const JudgedClaim& j) {
     << ": " << name(v.kind) << ' ' << name(v.reason) << " claimed " << v.claimed << " limit " << v.limit
     << "; motion " << c.motion.x << ' ' << c.motion.y << ' ' << c.motion.z << " from " << from.x << ' ' << from.y
     << ' ' << from.z << " dt " << c.dt << " v0 " << c.vertical_speed << " grounded " << c.grounded
-    << " flags " << int(j.flags) << "; allowed h " << v.allowed.horizontal << " up " << v.allowed.up << " down "
+    << " flags " << int(j.flags) << " (true v0 " << j.true_vertical_speed << " grounded " << j.true_grounded
+    << "); allowed h " << v.allowed.horizontal << " up " << v.allowed.up << " down "
     << v.allowed.down << (v.grounded ? " counted grounded" : "") << (v.in_skin ? " in skin" : "");
   return o.str();
 }
@@ -95,6 +96,18 @@ ClaimedMove tick_claim(const Crowd& crowd, std::size_t i, float dt, const Carrie
   c.ground_triangle = state.ground_triangle;
   c.layers = a.layers;
   return c;
+}
+
+JudgedClaim judged(const Crowd& crowd, std::uint64_t tick, std::size_t i, const ClaimedMove& c, const Verdict& v) {
+  JudgedClaim j;
+  j.tick = tick;
+  j.agent = i;
+  j.flags = crowd.results()[i].flags;
+  j.true_vertical_speed = crowd.previous()[i].vertical_speed;
+  j.true_grounded = crowd.previous()[i].ground_triangle != kNoTriangle;
+  j.claim = c;
+  j.verdict = v;
+  return j;
 }
 
 Vec3 horizontal(const Vec3& v) { return {v.x, 0, v.z}; }
@@ -226,7 +239,9 @@ ClaimStreamReport run_claim_stream(const World& world, const ClaimStreamSettings
       if (v.kind != VerdictKind::ok) {
         ++report.flagged;
         ++report.flagged_by_reason[std::size_t(v.reason)];
-        if (report.false_flags.size() < settings.examples_kept) report.false_flags.push_back({t, i, r.flags, claims[i], v});
+        if (report.false_flags.size() < settings.examples_kept) {
+          report.false_flags.push_back(judged(crowd, t, i, claims[i], v));
+        }
       }
     }
     // The cheats: each ok claim of this tick turned into one cheat, judged in the tick's batch.
@@ -276,7 +291,7 @@ ClaimStreamReport run_claim_stream(const World& world, const ClaimStreamSettings
           tally.named += v.reason == expected_reason(k);
         } else {
           tally.missed_in_skin += v.in_skin;
-          if (tally.missed.size() < settings.examples_kept) tally.missed.push_back({t, i, crowd.results()[i].flags, cheats[i], v});
+          if (tally.missed.size() < settings.examples_kept) tally.missed.push_back(judged(crowd, t, i, cheats[i], v));
         }
       }
     }

@@ -64,6 +64,10 @@ struct JudgedClaim {
   std::uint64_t tick = 0;
   std::size_t agent = 0;
   std::uint8_t flags = 0;  // the MoveResult's flags of the genuine tick
+  // The agent's own state at the start of the tick (what the crowd knew; the claim carries what
+  // the verdicts carried): a false flag where the two differ is the carried state's.
+  float true_vertical_speed = 0;
+  bool true_grounded = false;
   ClaimedMove claim;
   Verdict verdict;
 };
