@@ -255,6 +255,16 @@ void Crowd::end_fall(std::size_t i) {
   fall_head_[i] = 0;
 }
 
+// A grounded agent takes off with probability jump_chance x dt (no draw at all when jumps are
+// off, so that the agent's stream is the one crowds without jumps had). Agents spawn standing.
+void Crowd::jump(std::size_t i) {
+  if (settings_.jump_chance <= 0) return;
+  const bool grounded = i >= grounded_.size() || grounded_[i] != 0;
+  if (rng_[i].uniform(0, 1) < double(settings_.jump_chance) * settings_.move.dt && grounded) {
+    agents_[i].vertical_speed = settings_.jump_speed;
+  }
+}
+
 // Each agent's displacement for the next tick, from its own random stream: the same crowd
 // for any thread count.
 void Crowd::steer() {
@@ -266,6 +276,7 @@ void Crowd::steer() {
       if (settings_.steering == Steering::directions) {
         const double angle = rng_[i].uniform(0, 2 * std::numbers::pi);
         a.displacement = {float(std::cos(angle)) * step, 0, float(std::sin(angle)) * step};
+        jump(i);
         continue;
       }
       Vec3 to_goal = goal_[i] - position(body_of(a));
@@ -279,6 +290,7 @@ void Crowd::steer() {
         distance = length(to_goal);
       }
       a.displacement = distance > 1e-6f ? to_goal * (std::min(step, distance) / distance) : Vec3{};
+      jump(i);
     }
   });
 }

@@ -40,6 +40,12 @@ struct CrowdSettings {
   // Pass each agent's ground triangle back into its next tick (Agent::ground_triangle), as a
   // game would; false: every tick probes for ground (the solver before the hint existed).
   bool carry_ground = true;
+  // Jumps: a grounded agent takes off (Agent::vertical_speed = jump_speed, m/s up) with
+  // probability jump_chance per second (per tick: jump_chance x dt), drawn from the agent's own
+  // stream after its steering. jump_chance = 0 (the default) draws nothing: crowds without jumps
+  // are byte-identical to the crowds before jumps existed.
+  float jump_speed = 0;
+  float jump_chance = 0;  // per second
 };
 
 // Checks of one tick's end state (counted, not thrown: the demo prints them).
@@ -119,6 +125,7 @@ class Crowd {
 
  private:
   void steer();
+  void jump(std::size_t i);  // agent i may take off (CrowdSettings::jump_chance)
   void respawn(std::size_t i);
   void record_fall(std::size_t i);    // this tick's segments, while agent i is in the air
   void end_fall(std::size_t i);       // classifies it, as agent i leaves the world
