@@ -51,11 +51,12 @@ MoveAllowance allowance(const ClaimedMove& move, const ValidateSettings& setting
   }
   if (walking) {
     // Up a walkable plane, or a step, only onto ground: a rise that ends in the air is a jump's.
-    // A jump (the caller sets an upward speed of at most jump_speed) walks without steps. A walk
+    // A jump (the caller sets an upward speed of at most jump_speed) walks without steps, up a
+    // walkable plane as any walk (the solver's walk follows planes whatever the speed). A walk
     // follows a walkable plane, or a trough of steep faces whose crease is walkable, and may end
     // against them off the ground: a ramp's rise needs ground or a face at the end.
     const double climb = ends.end_grounded ? ramp + m.step_height : ends.end_touches ? ramp : 0.0;
-    const double jump = settings.jump_speed > 0 ? settings.jump_speed * dt + (ends.end_grounded ? ramp : 0.0) : 0.0;
+    const double jump = settings.jump_speed > 0 ? settings.jump_speed * dt + ramp : 0.0;
     a.up = float(std::max(climb, jump) + slack);
     a.down = float(fall - ramp - m.step_height - snap - slack);
   } else {
@@ -75,7 +76,10 @@ MoveAllowance allowance(const ClaimedMove& move, const ValidateSettings& setting
   const double down = std::max(-double(move.motion.y), 0.0);
   const double turned = ends.end_grounded || ends.end_touches ? down / std::max(slope, 1e-6) : 0.0;
   if (std::isfinite(settings.max_speed)) {
-    a.horizontal = float(double(settings.max_speed) * dt + turned + settings.tolerance + push);
+    // The push out is sideways only where the start lies in the skin of something beside it, not
+    // just of the ground below (which pushes it up).
+    const double sideways = ends.in_skin_sideways ? push : 0.0;
+    a.horizontal = float(double(settings.max_speed) * dt + turned + settings.tolerance + sideways);
   }
   return a;
 }

@@ -138,6 +138,12 @@ class Judge {
     return hit.hit.hit;
   }
   bool start_in_skin() const { return in_skin(world_, body_, s_.movement, layers_); }
+  // In the skin of something beside or above it, not only of the ground below: lifted clear of
+  // the skin below (by its reach and the backoff), still in a skin.
+  bool start_in_skin_sideways() const {
+    const MoveSettings& m = s_.movement;
+    return in_skin(world_, moved_by(body_, kUp * (skin_reach(body_, m.skin) + m.backoff)), m, layers_);
+  }
 
   // Paths of the solver's own moves from the start to the claimed end, each leg swept with the
   // shrunk body (the straight line was tried first, by the caller):
@@ -264,7 +270,9 @@ CarriedState state_at_end(const ClaimedMove& m, const ValidateSettings& s, bool 
   const float dt = m.dt > 0 && m.dt <= 10 ? m.dt : ms.dt;
   float v;
   if (walking && s.jump_speed > 0 && m.motion.y > walked.up) {
-    // A rise beyond what walking allows (`walked`: the allowance without jumps) is a jump's.
+    // A rise from the ground that a jump explains may be one (even where a step or a ramp also
+    // would: `walked` is the allowance of a walk on the flat): the speed it shows, semi-implicit
+    // as the solver integrates (dy = v1 dt), bounds the solver's from above either way.
     v = std::fmin(m.motion.y / dt, s.jump_speed);
   } else {
     v = (walking ? 0.f : m.vertical_speed) - ms.gravity * dt;
@@ -345,6 +353,10 @@ void judge(const World& world, const ClaimedMove& m, const ValidateSettings& set
     if (!within(m.motion, v.allowed) && judge.start_in_skin()) {
       ends.in_skin = true;
       v.allowed = allowance(m, settings, ends);
+      if (!within(m.motion, v.allowed) && judge.start_in_skin_sideways()) {
+        ends.in_skin_sideways = true;
+        v.allowed = allowance(m, settings, ends);
+      }
     }
     v.grounded = ends.grounded;
     v.in_skin = ends.in_skin;
@@ -381,7 +393,11 @@ void judge(const World& world, const ClaimedMove& m, const ValidateSettings& set
     } else if (v.kind == VerdictKind::ok) {
       ValidateSettings no_jump = settings;
       no_jump.jump_speed = 0;
-      v.next = state_at_end(m, settings, walking, ends, ground_end, allowance(m, no_jump, ends));
+      ClaimedMove flat = m;
+      flat.motion.x = flat.motion.z = 0;  // no ramp
+      ClaimEnds open = ends;
+      open.end_grounded = open.end_touches = false;  // no step, no trough
+      v.next = state_at_end(m, settings, walking, ends, ground_end, allowance(flat, no_jump, open));
     }
   }
   place(moved_by(body, m.motion * v.legal_fraction), v.furthest, v.furthest_ellipsoid);

@@ -75,6 +75,7 @@ struct ClaimEnds {
   bool in_skin = false;       // the start lay inside the solver's skin (it then pushes out)
   bool end_grounded = false;  // walkable ground lies under the claimed end (it landed or stepped)
   bool end_touches = false;   // the claimed end touches geometry (a face stopped or turned it)
+  bool in_skin_sideways = false;  // in_skin, and not only the ground's below: pushed sideways too
 };
 
 // How far a claimed move may go in dt seconds, metres: the horizontal length and the window of
@@ -85,14 +86,15 @@ struct ClaimEnds {
 // slack = tolerance + skin + backoff + push, under ClaimRule::tick_end:
 //   walking (grounded, v0 <= 0; the solver stands it still vertically):
 //     up   = max([end_grounded] (ramp + step_height) or [end_touches] ramp, [jump_speed > 0] (jump_speed dt +
-//            [end_grounded] ramp)) + slack
+//            ramp)) + slack
 //     down = fall(0) - ramp - step_height - snap - slack
 //   in the air (not grounded, or rising):
 //     up   = v0 dt + slack, or where something stopped or turned the fall (end_grounded or
 //            end_touches: ground, or steep faces it slides down or is held by) max(v0, 0) dt + ramp + slack
 //     down = -max_fall_speed dt - ramp - slack (v0, what the verdicts carry, bounds the speed from
 //            above: after a fall was turned the solver's may be lower, so only terminal speed bounds a drop)
-//   horizontal = max_speed dt + [end_grounded or end_touches] max(-y, 0) / tan(max_slope) + tolerance + push
+//   horizontal = max_speed dt + [end_grounded or end_touches] max(-y, 0) / tan(max_slope) + tolerance
+//                + [in_skin_sideways] push
 // A climb (a ramp's or a step's) needs ground under the end: a rise ending in the air is a
 // jump's, and one from the air is what its speed gives, so fly and phantom steps are caught away
 // from geometry (a claim ending against a face may have been held there: not a fly). A drop

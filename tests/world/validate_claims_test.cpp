@@ -331,7 +331,7 @@ TEST(ValidateClaims, TheTickEndAllowanceIsTheDocumentedFormula) {
   a = allowance(c, s, {true, false, true, false});
   EXPECT_NEAR(a.up, ramp + m.step_height + slack, 1e-6);
   s.jump_speed = 5;
-  EXPECT_NEAR(allowance(c, s, {true, false, false, false}).up, 5 * dt + slack, 1e-6);
+  EXPECT_NEAR(allowance(c, s, {true, false, false, false}).up, 5 * dt + ramp + slack, 1e-6);
   s.jump_speed = 0;
   // Against a face, or on ground: a drop turned sideways (0.5 m at 45 degrees).
   a = allowance(c, s, {true, false, false, true});
@@ -349,7 +349,9 @@ TEST(ValidateClaims, TheTickEndAllowanceIsTheDocumentedFormula) {
   const MoveAllowance in = allowance(c, s, {false, true, false, false});
   EXPECT_NEAR(in.up - a.up, push, 1e-6);
   EXPECT_NEAR(a.down - in.down, push, 1e-6);
-  EXPECT_NEAR(in.horizontal - a.horizontal, push, 1e-6);
+  EXPECT_NEAR(in.horizontal, a.horizontal, 1e-6);  // pushed up off the ground below
+  const MoveAllowance beside = allowance(c, s, {false, true, false, false, true});
+  EXPECT_NEAR(beside.horizontal - a.horizontal, push, 1e-6);
 }
 
 }  // namespace
