@@ -176,15 +176,18 @@ TEST(Layers, AgentsMoveThroughWhatTheyDoNotSee) {
   EXPECT_TRUE(floor_only.grounded);
   EXPECT_FALSE(walls_only.grounded) << "no floor on layer 2";
   EXPECT_LT(walls_only.capsule.a.y, 0.37f);
-  // The validator agrees: the walk is blocked only where the wall is seen.
+  // The validator agrees: the walk is blocked only where the wall is seen (a 1 m walk in a tick:
+  // no speed limit, by name).
   const ClaimedMove claim{walker.capsule, walker.displacement, 1.f / 60};
   std::vector<Verdict> verdict(1);
   BatchOptions o;
   o.layers = 1u | 2u;
-  world.validate(std::span(&claim, 1), ValidateSettings{}, verdict, o);
+  ValidateSettings unlimited;
+  unlimited.max_speed = kNoSpeedLimit;
+  world.validate(std::span(&claim, 1), unlimited, verdict, o);
   EXPECT_EQ(verdict[0].kind, VerdictKind::blocked);
   o.layers = 1u;
-  world.validate(std::span(&claim, 1), ValidateSettings{}, verdict, o);
+  world.validate(std::span(&claim, 1), unlimited, verdict, o);
   EXPECT_EQ(verdict[0].kind, VerdictKind::ok);
 }
 

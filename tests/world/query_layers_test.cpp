@@ -258,7 +258,10 @@ TEST(AgentLayers, EachAgentWalksThroughWhatItDoesNotSee) {
   std::vector<ClaimedMove> claims;
   for (const Agent& a : agents) claims.push_back({a.capsule, a.displacement, 1.f / 60, 0.f, true, a.layers});
   std::vector<Verdict> v(claims.size());
-  world.validate(claims, ValidateSettings{}, v);
+  ValidateSettings unlimited;  // 1 m walks in a tick: no speed limit, by name
+  unlimited.max_speed = kNoSpeedLimit;
+  unlimited.movement.agents_collide = false;  // each claim judged as alone (compared below)
+  world.validate(claims, unlimited, v);
   EXPECT_EQ(v[0].kind, VerdictKind::ok);
   EXPECT_EQ(v[1].kind, VerdictKind::blocked);
   EXPECT_EQ(v[3].kind, VerdictKind::refused);
@@ -271,7 +274,7 @@ TEST(AgentLayers, EachAgentWalksThroughWhatItDoesNotSee) {
     BatchOptions o;
     o.layers = claims[i].layers;
     Verdict a;
-    world.validate(std::span(&alone, 1), ValidateSettings{}, std::span(&a, 1), o);
+    world.validate(std::span(&alone, 1), unlimited, std::span(&a, 1), o);
     EXPECT_TRUE(answers::same(a, v[i])) << "claim " << i;
   }
 }
