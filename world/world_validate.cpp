@@ -269,10 +269,13 @@ CarriedState state_at_end(const ClaimedMove& m, const ValidateSettings& s, bool 
   const MoveSettings& ms = s.movement;
   const float dt = m.dt > 0 && m.dt <= 10 ? m.dt : ms.dt;
   float v;
+  // Ending over ground: standing there, or a jump's first tick still within the probe's reach,
+  // which the next claim judges from the ground as a walk that may jump (the same window).
+  if (ends.end_grounded) return {0.f, true, ground.triangle};
   if (walking && s.jump_speed > 0 && m.motion.y > walked.up) {
-    // A rise from the ground that a jump explains may be one (even where a step or a ramp also
-    // would: `walked` is the allowance of a walk on the flat): the speed it shows, semi-implicit
-    // as the solver integrates (dy = v1 dt), bounds the solver's from above either way.
+    // A rise from the ground ending in the air that a jump explains may be one (even where a
+    // trough's ramp also would: `walked` is the allowance of a walk on the flat): the speed it
+    // shows, semi-implicit as the solver integrates (dy = v1 dt), bounds the solver's from above.
     v = std::fmin(m.motion.y / dt, s.jump_speed);
   } else {
     v = (walking ? 0.f : m.vertical_speed) - ms.gravity * dt;
@@ -281,7 +284,6 @@ CarriedState state_at_end(const ClaimedMove& m, const ValidateSettings& s, bool 
     if (ends.end_touches || m.motion == Vec3{}) v = std::fmax(v, 0.f);
   }
   v = std::fmax(v, -ms.max_fall_speed);
-  if (ends.end_grounded && v <= 0) return {0.f, true, ground.triangle};
   return {v, false, kNoTriangle};
 }
 
