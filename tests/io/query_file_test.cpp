@@ -71,9 +71,9 @@ TEST_F(QueryFile, RefusesBadMagicVersionAndLength) {
   expect_error(write("magic.cwsq", bad), "bad magic");
   bad = good;
   bad[4] = 3;  // version 3 holds ellipsoids: read_queries does not take it, and says what it holds
-  expect_error(write("version.cwsq", bad), "version 3 is not supported (expected 1, 2, 4, 5 or 7)");
+  expect_error(write("version.cwsq", bad), "version 3 is not supported (expected 1, 2, 4, 5, 7 or 8)");
   bad[4] = 9;
-  expect_error(write("version9.cwsq", bad), "version 9 is not supported (expected 1, 2, 4, 5 or 7)");
+  expect_error(write("version9.cwsq", bad), "version 9 is not supported (expected 1, 2, 4, 5, 7 or 8)");
   expect_error(write("short.cwsq", good.substr(0, good.size() - 3)), "truncated");
   expect_error(write("long.cwsq", good + "xyz"), "bytes after the header");
   expect_error(write("tiny.cwsq", "CWS"), "too short");
@@ -385,7 +385,7 @@ TEST_F(QueryFile, MaskedEllipsoidsRoundTripAsVersionSix) {
   const auto back = read_ellipsoid_queries(path("e.cwsq"));
   ASSERT_EQ(back.size(), 2u);
   EXPECT_EQ(std::memcmp(back.data(), q.data(), sizeof(SweepEllipsoidQuery) * 2), 0);
-  expect_error(path("e.cwsq"), "version 6 is not supported (expected 1, 2, 4, 5 or 7): it holds ellipsoid sweeps");
+  expect_error(path("e.cwsq"), "version 6 is not supported (expected 1, 2, 4, 5, 7 or 8): it holds ellipsoid sweeps");
   std::string bad = bytes;
   std::memset(bad.data() + kHeaderBytes + kMaskedEllipsoidQueryBytes + 36, 0, 4);
   expect_ellipsoid_error(write("zero.cwsq", bad), "ellipsoid 1: its layer mask is 0");
