@@ -467,3 +467,37 @@ TEST_F(QueryFile, ClaimedMovesOfEitherShapeRoundTripAsVersionSeven) {
   QueryWriter plain(path("p.cwsq"), {}, QueryRecords::claimed_moves);
   EXPECT_THROW(plain.add(e), std::invalid_argument);
 }
+
+// Version 8 is cs_claimed_move byte for byte: a version 7 record, then the ground triangle. Older
+// versions read as no triangle known, and a writer of one refuses a claim that carries one.
+TEST_F(QueryFile, ClaimedMovesWithTheirGroundTriangleRoundTripAsVersionEight) {
+  std::vector<ClaimedMove> moves = some_moves();
+  moves[0].ground_triangle = 41;
+  moves[0].shape = AgentShape::ellipsoid;
+  moves[0].ellipsoid = {{1, 0.92f, 3}, {0.35f, 0.9f, 0.35f}};
+  moves[0].from = {};
+  QueryWriter w(path("m.cwsq"), {}, QueryRecords::grounded_claimed_moves);
+  for (const ClaimedMove& m : moves) w.add(m);
+  w.finish();
+  const std::string bytes = read(path("m.cwsq"));
+  EXPECT_EQ(query_file_version(path("m.cwsq")), kGroundedClaimedMoveVersion);
+  ASSERT_EQ(bytes.size(), kHeaderBytes + moves.size() * kGroundedClaimedMoveBytes);
+  QueryWriter seven(path("v7.cwsq"), {}, QueryRecords::shaped_claimed_moves);
+  seven.add(moves[1]);
+  seven.finish();
+  EXPECT_EQ(bytes.substr(kHeaderBytes + kGroundedClaimedMoveBytes, kShapedClaimedMoveBytes),
+            read(path("v7.cwsq")).substr(kHeaderBytes));
+  std::uint32_t triangle = 0;
+  std::memcpy(&triangle, bytes.data() + kHeaderBytes + kShapedClaimedMoveBytes, 4);
+  EXPECT_EQ(triangle, 41u);
+  const auto back = read_claimed_moves(path("m.cwsq"));
+  ASSERT_EQ(back.size(), moves.size());
+  for (std::size_t i = 0; i < moves.size(); ++i) EXPECT_EQ(back[i].ground_triangle, moves[i].ground_triangle) << i;
+  EXPECT_EQ(back[0].shape, AgentShape::ellipsoid);
+  EXPECT_EQ(read_claimed_moves(path("v7.cwsq"))[0].ground_triangle, kNoTriangle);
+  QueryWriter older(path("o.cwsq"), {}, QueryRecords::shaped_claimed_moves);
+  EXPECT_THROW(older.add(moves[0]), std::invalid_argument);
+  std::string bad = bytes;
+  bad[kHeaderBytes + 49] = 2;
+  expect_error(write("bad.cwsq", bad), "move 0: shape must be 0 (a capsule) or 1 (an ellipsoid)");
+}
