@@ -9,6 +9,7 @@
 #include <future>
 #include <limits>
 #include <thread>
+#include <type_traits>
 
 #include "tools/arena.h"
 #include "tools/crowd.h"
@@ -73,7 +74,10 @@ void poison(std::vector<Q>& batch, Capsule Q::*capsule_field) {
 template <class T>
 void expect_same(const std::vector<T>& a, const std::vector<T>& b, const char* what) {
   ASSERT_EQ(a.size(), b.size());
-  for (std::size_t i = 0; i < a.size(); ++i) ASSERT_TRUE(answers::same(a[i], b[i])) << what << " " << i;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    ASSERT_TRUE(answers::same(a[i], b[i])) << what << " " << i;
+    if constexpr (std::is_same_v<T, Verdict>) ASSERT_TRUE(answers::same_ground(a[i], b[i])) << what << " " << i;
+  }
 }
 
 class ServiceScenes : public ::testing::TestWithParam<std::string> {};

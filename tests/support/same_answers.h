@@ -38,8 +38,12 @@ inline bool same(const capsweep::Verdict& x, const capsweep::Verdict& y) {
          bits(x.allowed.down, y.allowed.down) && bits(x.allowed.up, y.allowed.up) &&
          bits(x.furthest_ellipsoid, y.furthest_ellipsoid) && bits(x.corrected_ellipsoid, y.corrected_ellipsoid) &&
          x.reason == y.reason && bits(x.claimed, y.claimed) && bits(x.limit, y.limit) &&
-         bits(x.next.vertical_speed, y.next.vertical_speed) && x.next.grounded == y.next.grounded &&
-         x.next.ground_triangle == y.next.ground_triangle;
+         bits(x.next.vertical_speed, y.next.vertical_speed) && x.next.grounded == y.next.grounded;
+}
+// next.ground_triangle is left to this: a triangle index, which worlds of the same ground in
+// another triangle order (a terrain and its mesh twin) do not share.
+inline bool same_ground(const capsweep::Verdict& x, const capsweep::Verdict& y) {
+  return x.next.ground_triangle == y.next.ground_triangle;
 }
 
 inline bool same(const capsweep::Contact& x, const capsweep::Contact& y) {
