@@ -230,7 +230,7 @@ int cs_validate(const cs_world* world, const cs_validate_args* args) {
     const SweepOptions options = batch_options(a.layer_mask, a.threads);
     std::vector<ClaimedMove> in(a.count);
     for (std::size_t i = 0; i < a.count; ++i) {
-      // The record is a CWSQ version 7 record: refused here as the file reader refuses it (a
+      // The record is a CWSQ version 8 record: refused here as the file reader refuses it (a
       // mask of 0 as World refuses it: the move's status).
       const cs_claimed_move& m = a.moves[i];
       require(m.grounded <= 1, "move " + std::to_string(i) + ": grounded must be 0 or 1");
@@ -238,6 +238,8 @@ int cs_validate(const cs_world* world, const cs_validate_args* args) {
       require(m.reserved[0] == 0 && m.reserved[1] == 0, "move " + std::to_string(i) + ": reserved bytes must be 0");
       in[i] = records::claimed_move(m);
     }
+    require(!a.settings || a.settings->rule <= CS_RULE_STRAIGHT_SEGMENT,
+            "settings: rule must be 0 (CS_RULE_TICK_END) or 1 (CS_RULE_STRAIGHT_SEGMENT)");
     std::vector<Verdict> out(a.count);
     world->world.validate(in, a.settings ? records::settings(*a.settings) : ValidateSettings{}, out, options);
     for (std::size_t i = 0; i < a.count; ++i) a.verdicts[i] = records::record(out[i]);

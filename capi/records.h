@@ -30,18 +30,25 @@ static_assert(sizeof(cs_sweep_hit) == kResultBytes && offsetof(cs_sweep_hit, hit
 static_assert(sizeof(cs_masked_sweep_query) == kMaskedQueryBytes && offsetof(cs_masked_sweep_query, layers) == kQueryBytes &&
               sizeof(cs_masked_ellipsoid_query) == kMaskedEllipsoidQueryBytes &&
               offsetof(cs_masked_ellipsoid_query, layers) == kEllipsoidQueryBytes);
-static_assert(sizeof(cs_claimed_move) == kShapedClaimedMoveBytes && offsetof(cs_claimed_move, grounded) == 48 &&
+static_assert(sizeof(cs_claimed_move) == kGroundedClaimedMoveBytes && offsetof(cs_claimed_move, grounded) == 48 &&
+              offsetof(cs_claimed_move, ground_triangle) == kShapedClaimedMoveBytes &&
               offsetof(cs_claimed_move, shape) == 49 && offsetof(cs_claimed_move, layers) == kClaimedMoveBytes &&
               offsetof(cs_claimed_move, from_ellipsoid) == kMaskedClaimedMoveBytes);
 static_assert(sizeof(cs_ellipsoid) == 24 && offsetof(cs_agent, shape) == 52 && offsetof(cs_agent, grounded) == 53 &&
               offsetof(cs_agent, ellipsoid) == 56 && offsetof(cs_agent, ground_triangle) == 80 &&
               offsetof(cs_move_result, shape) == 66 && offsetof(cs_move_result, ellipsoid) == 200 &&
-              offsetof(cs_verdict, furthest_ellipsoid) == 116 && int(AgentShape::ellipsoid) == CS_SHAPE_ELLIPSOID);
+              offsetof(cs_verdict, furthest_ellipsoid) == 116 &&
+              offsetof(cs_verdict, reason) == 164 && offsetof(cs_verdict, next_grounded) == 165 &&
+              offsetof(cs_verdict, claimed) == 168 && offsetof(cs_verdict, limit) == 172 &&
+              offsetof(cs_verdict, next_vertical_speed) == 176 && offsetof(cs_verdict, next_ground_triangle) == 180 &&
+              offsetof(cs_validate_settings, rule) == 64 && int(AgentShape::ellipsoid) == CS_SHAPE_ELLIPSOID);
 static_assert(sizeof(cs_agent) == 84 && sizeof(cs_move_settings) == 52 && sizeof(cs_move_contact) == 32 &&
               sizeof(cs_move_result) == 224 &&
-              sizeof(cs_validate_settings) == 64 && sizeof(cs_verdict) == 164 && sizeof(cs_overlap_result) == 52);
+              sizeof(cs_validate_settings) == 68 && sizeof(cs_verdict) == 184 && sizeof(cs_overlap_result) == 52);
 static_assert(int(Status::out_of_range) == CS_STATUS_OUT_OF_RANGE && int(Status::bad_layers) == CS_STATUS_BAD_LAYERS && int(Feature::vertex) == CS_FEATURE_VERTEX &&
-              int(VerdictKind::refused) == CS_VERDICT_REFUSED && int(SweepPath::brute) == CS_PATH_BRUTE &&
+              int(VerdictKind::refused) == CS_VERDICT_REFUSED &&
+              int(Reason::bad_input) == CS_REASON_BAD_INPUT && int(Reason::noclip) == CS_REASON_NOCLIP &&
+              int(ClaimRule::straight_segment) == CS_RULE_STRAIGHT_SEGMENT && kNoTriangle == CS_NO_TRIANGLE && int(SweepPath::brute) == CS_PATH_BRUTE &&
               int(kMoveHeldByAgents) == int(CS_MOVE_HELD_BY_AGENTS) && int(kMoveWedged) == int(CS_MOVE_WEDGED) &&
                   kMaxMoveContacts == 4);
 
@@ -143,9 +150,12 @@ inline ValidateSettings settings(const cs_validate_settings& s) {
   v.max_speed = s.max_speed;
   v.jump_speed = s.jump_speed;
   v.movement = settings(s.movement);
+  v.rule = ClaimRule(s.rule);  // checked where settings enter (cs_validate)
   return v;
 }
-inline cs_validate_settings record(const ValidateSettings& v) { return {v.tolerance, v.max_speed, v.jump_speed, record(v.movement)}; }
+inline cs_validate_settings record(const ValidateSettings& v) {
+  return {v.tolerance, v.max_speed, v.jump_speed, record(v.movement), std::uint32_t(v.rule)};
+}
 
 inline cs_move_result record(const MoveResult& m, Status status) {
   cs_move_result r;
@@ -175,7 +185,7 @@ inline cs_move_result record(const MoveResult& m, Status status) {
 
 inline ClaimedMove claimed_move(const cs_claimed_move& m) {
   return {capsule(m.from),   vec(m.motion),           m.dt, m.vertical_speed, m.grounded != 0, m.layers,
-          AgentShape(m.shape), ellipsoid(m.from_ellipsoid)};
+          AgentShape(m.shape), ellipsoid(m.from_ellipsoid), m.ground_triangle};
 }
 inline cs_claimed_move record(const ClaimedMove& m) {
   cs_claimed_move r;
@@ -188,6 +198,7 @@ inline cs_claimed_move record(const ClaimedMove& m) {
   r.layers = m.layers;
   r.shape = std::uint8_t(m.shape);
   r.from_ellipsoid = record(m.ellipsoid);
+  r.ground_triangle = m.ground_triangle;
   return r;
 }
 
@@ -222,6 +233,12 @@ inline cs_verdict record(const Verdict& v) {
   r.allowed_up = v.allowed.up;
   r.furthest_ellipsoid = record(v.furthest_ellipsoid);
   r.corrected_ellipsoid = record(v.corrected_ellipsoid);
+  r.reason = std::uint8_t(v.reason);
+  r.claimed = v.claimed;
+  r.limit = v.limit;
+  r.next_vertical_speed = v.next.vertical_speed;
+  r.next_grounded = v.next.grounded ? 1 : 0;
+  r.next_ground_triangle = v.next.ground_triangle;
   return r;
 }
 

@@ -57,10 +57,10 @@ SceneOptions scene_options(const SceneArgs& scene) { return {scene.scale, scene.
 SweepFile read_sweep_file(const std::string& path) {
   SweepFile f;
   const std::uint32_t version = query_file_version(path);
-  // Claimed moves of either shape (version 7): swept as the shape of the first (a file that
+  // Claimed moves of either shape (versions 7, 8): swept as the shape of the first (a file that
   // mixes them is refused by the reader, naming the first move of the other shape).
   f.of_ellipsoids = holds_ellipsoids(version) ||
-                    (version == kShapedClaimedMoveVersion && [&] {
+                    (holds_shapes(version) && [&] {
                       const std::vector<ClaimedMove> moves = read_claimed_moves(path);
                       return !moves.empty() && moves[0].shape == AgentShape::ellipsoid;
                     }());

@@ -304,7 +304,8 @@ Command add_crowd(CLI::App& app) {
   c->add_option("--ticks", a->ticks, "Ticks at 60 Hz")->required()->check(CLI::Range(1, 10'000'000));
   c->add_option("--trace", a->trace,
                 "Every straight segment travelled as a claimed move (CWSQ version 2, 5 with --mask, 7 with ellipsoids: "
-                "the body where it starts, its displacement, the agent's state)");
+                "the body where it starts, its displacement, the agent's state); validate it with --rule "
+                "straight_segment, since each claim is one straight piece of a tick");
   c->add_option("--png", a->png, "The trails from above");
   add_crowd_options(*c, *a);
   return [a] {
@@ -318,12 +319,35 @@ Command add_crowd(CLI::App& app) {
   };
 }
 
+namespace {
+
+// --max-speed: m/s within (0, 1e6], or "none" for no limit (0 is not "none": it would refuse
+// every move that goes anywhere).
+float speed_limit(const std::string& text) {
+  if (text == "none") return kNoSpeedLimit;
+  float v = 0;
+  std::size_t used = 0;
+  try {
+    v = std::stof(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != text.size() || !(v > 0 && v <= 1e6f)) {
+    throw UsageError("--max-speed " + text + ": a speed limit must be within (0, 1e6] m/s; use --max-speed none for "
+                     "no limit");
+  }
+  return v;
+}
+
+}  // namespace
+
 Command add_validate(CLI::App& app) {
   struct Args {
     SceneArgs scene;
     std::string moves, out;
     double dt = 0;
-    float max_speed = 0;
+    std::string max_speed = "7";
+    std::string rule = "tick_end";
     float jump_speed = 0;
     float tolerance = ValidateSettings{}.tolerance;
     int threads = 0;
@@ -335,17 +359,25 @@ Command add_validate(CLI::App& app) {
                                    "displacement; version 2 adds dt, vertical speed and grounded): one CSV line per move");
   add_scene_options(*c, a->scene);
   c->add_option("--moves", a->moves,
-                "The claimed moves (CWSQ version 1, 2, 4, 5 or 7; 4, 5 and 7 carry each move's layers, 7 capsule or "
-                "ellipsoid agents)")
+                "The claimed moves (CWSQ version 1, 2, 4, 5, 7 or 8; 4, 5, 7 and 8 carry each move's layers, 7 and 8 "
+                "capsule or ellipsoid agents, 8 the ground triangle)")
       ->required();
   c->add_option("--out", a->out, "The verdicts (CSV), written atomically")->required();
   add_mask(*c, a->layers, "The layers the batch sees, e.g. 1,3 (with each move's own, from a version 4 or 5 file: both); "
                           "default every layer");
-  CLI::Option* dt = c->add_option("--dt", a->dt, "Seconds each move took, for a version 1 file (version 2 moves carry their own)")
+  CLI::Option* dt = c->add_option("--dt", a->dt,
+                                  "Seconds each move took, for a version 1 or 4 file (the others' moves carry their "
+                                  "own); without it their dt is unknown and no speed is checked")
                         ->check(CLI::Range(0.0, 1e6));
-  c->add_option("--max-speed", a->max_speed,
-                "Fastest legal walking speed, m/s, over the horizontal part (0: no limit); a version 1 file needs --dt")
-      ->check(CLI::Range(0.f, 1e6f))
+  CLI::Option* max_speed =
+      c->add_option("--max-speed", a->max_speed,
+                    "Fastest legal speed, m/s, over the horizontal part, or none for no limit (the library's default: "
+                    "7); claims of unknown dt (a version 1 or 4 file without --dt) get no speed check")
+          ->capture_default_str();
+  c->add_option("--rule", a->rule,
+                "How a claim's path is judged: tick_end (the claim is where a tick ended, as a server sees it) or "
+                "straight_segment (one straight piece travelled, as a crowd --trace holds)")
+      ->check(CLI::IsMember({"tick_end", "straight_segment"}))
       ->capture_default_str();
   c->add_option("--jump-speed", a->jump_speed, "Fastest take-off from the ground, m/s (0: agents do not jump)")
       ->check(CLI::Range(0.f, 1e6f))
@@ -354,9 +386,10 @@ Command add_validate(CLI::App& app) {
       ->check(CLI::Range(0.f, 0.999999f))
       ->capture_default_str();
   add_threads(*c, a->threads);
-  return [a, dt] {
+  return [a, dt, max_speed] {
     ValidateSettings vs;
-    vs.max_speed = a->max_speed;
+    vs.max_speed = speed_limit(a->max_speed);
+    vs.rule = a->rule == "straight_segment" ? ClaimRule::straight_segment : ClaimRule::tick_end;
     vs.jump_speed = a->jump_speed;
     vs.tolerance = a->tolerance;
     // Usage before files: which dt the moves have is known from the header alone.
@@ -365,9 +398,11 @@ Command add_validate(CLI::App& app) {
       throw UsageError("--dt applies to version 1 and 4 files; " + a->moves + " is version " + std::to_string(version) +
                        ", whose moves carry their own dt");
     }
-    if (vs.max_speed > 0 && !holds_claim_state(version) && !(a->dt > 0)) {
+    // The default limit quietly checks nothing on moves of unknown dt; a limit asked for would
+    // check nothing too, which is worth saying.
+    if (max_speed->count() > 0 && std::isfinite(vs.max_speed) && !holds_claim_state(version) && !(a->dt > 0)) {
       throw UsageError("--max-speed requires --dt (the seconds each move took) > 0 for " + a->moves +
-                       ", which is not a version 2 or 5 CWSQ file (whose moves carry their own dt)");
+                       ", which is not a version 2, 5, 7 or 8 CWSQ file (whose moves carry their own dt)");
     }
     const std::string out_path = a->out;
     const std::vector<ClaimedMove> moves = read_claimed_moves(a->moves, float(a->dt));
@@ -394,7 +429,8 @@ Command add_validate(CLI::App& app) {
     std::ostringstream out;
     out << "move,verdict,legal_fraction,triangle,normal_x,normal_y,normal_z,point_x,point_y,point_z,"
            "furthest_x,furthest_y,furthest_z,corrected_x,corrected_y,corrected_z,grounded,in_skin,allowed_horizontal,"
-           "allowed_down,allowed_up,reason\n";
+           "allowed_down,allowed_up,reason,claimed,limit,next_vertical_speed,next_grounded,next_ground_triangle,"
+           "detail\n";
     out.precision(9);
     for (std::size_t i = 0; i < verdicts.size(); ++i) {
       const Verdict& v = verdicts[i];
@@ -410,7 +446,10 @@ Command add_validate(CLI::App& app) {
           << ',' << furthest.x << ',' << furthest.y << ',' << furthest.z << ',' << corrected.x << ',' << corrected.y
           << ',' << corrected.z << ',' << (v.grounded ? 1 : 0) << ',' << (v.in_skin ? 1 : 0)
           << ',' << v.allowed.horizontal
-          << ',' << v.allowed.down << ',' << v.allowed.up << ',';
+          << ',' << v.allowed.down << ',' << v.allowed.up << ',' << name(v.reason) << ',' << v.claimed << ','
+          << v.limit << ',' << v.next.vertical_speed << ',' << (v.next.grounded ? 1 : 0) << ',';
+      if (v.next.ground_triangle != kNoTriangle) out << v.next.ground_triangle;
+      out << ',';
       if (v.kind == VerdictKind::refused) out << describe(v.status);
       if (v.kind == VerdictKind::too_fast) out << too_fast_reason(moves[i].motion, v.allowed);
       out << '\n';

@@ -57,7 +57,7 @@ struct Accepted {
 std::string holds(std::uint32_t version) {
   if (holds_ellipsoids(version)) return ": it holds ellipsoid sweeps (read_ellipsoid_queries, capsweep sweep)";
   if (version >= kFormatVersion && version <= kMaskedClaimedMoveVersion) return ": it holds capsule sweeps";
-  if (version == kShapedClaimedMoveVersion) return ": it holds claimed moves of capsule and ellipsoid agents";
+  if (holds_shapes(version)) return ": it holds claimed moves of capsule and ellipsoid agents";
   return "";
 }
 
@@ -112,8 +112,9 @@ std::string header(std::uint32_t magic, std::size_t count, std::size_t record_by
   return out;
 }
 
-// Every CWSQ record of capsule sweeps or claimed moves (versions 1, 2, 4, 5, 7), checked; sweeps
-// get `dt_if_absent` and no state, records without a mask every layer. `version_out`: the file's.
+// Every CWSQ record of capsule sweeps or claimed moves (versions 1, 2, 4, 5, 7, 8), checked; sweeps
+// get `dt_if_absent` and no state, records without a mask every layer, claims before version 8
+// no ground triangle. `version_out`: the file's.
 std::vector<ClaimedMove> read_records(const std::string& path, float dt_if_absent, std::uint32_t* version_out = nullptr) {
   const std::string bytes = read_file(path);
   std::uint32_t version = 0;
@@ -121,12 +122,14 @@ std::vector<ClaimedMove> read_records(const std::string& path, float dt_if_absen
       check_header(path, bytes, kQueryMagic, "CWSQ",
                    {{kFormatVersion, kQueryBytes}, {kClaimedMoveVersion, kClaimedMoveBytes},
                     {kMaskedQueryVersion, kMaskedQueryBytes}, {kMaskedClaimedMoveVersion, kMaskedClaimedMoveBytes},
-                    {kShapedClaimedMoveVersion, kShapedClaimedMoveBytes}},
+                    {kShapedClaimedMoveVersion, kShapedClaimedMoveBytes},
+                    {kGroundedClaimedMoveVersion, kGroundedClaimedMoveBytes}},
                    &version);
   if (version_out) *version_out = version;
   const bool claims = holds_claim_state(version), masked = holds_masks(version);
-  const bool shaped = version == kShapedClaimedMoveVersion;
-  const std::size_t record_bytes = shaped   ? kShapedClaimedMoveBytes
+  const bool shaped = holds_shapes(version), grounded_triangles = version == kGroundedClaimedMoveVersion;
+  const std::size_t record_bytes = grounded_triangles ? kGroundedClaimedMoveBytes
+                                   : shaped           ? kShapedClaimedMoveBytes
                                    : claims ? (masked ? kMaskedClaimedMoveBytes : kClaimedMoveBytes)
                                             : (masked ? kMaskedQueryBytes : kQueryBytes);
   std::vector<ClaimedMove> moves(count);
@@ -172,6 +175,8 @@ std::vector<ClaimedMove> read_records(const std::string& path, float dt_if_absen
       throw fail("reserved bytes must be 0");
     }
     m.grounded = grounded != 0;
+    // Any index: a hint the validator checks against the world, never trusts.
+    if (grounded_triangles) m.ground_triangle = load<std::uint32_t>(p + kShapedClaimedMoveBytes);
   }
   return moves;
 }
@@ -183,7 +188,7 @@ void store_query(std::string& out, const SweepQuery& q) {
   }
 }
 
-// A claimed move's first 52 bytes (version 2); `shaped`: byte 49 is its shape (version 7).
+// A claimed move's first 52 bytes (version 2); `shaped`: byte 49 is its shape (versions 7, 8).
 void store_move(std::string& out, const ClaimedMove& m, bool shaped = false) {
   const bool ellipsoid = shaped && m.shape == AgentShape::ellipsoid;
   store_query(out, {ellipsoid ? Capsule{} : m.from, m.motion});
@@ -224,7 +229,7 @@ std::vector<SweepQuery> read_queries(const std::string& path) {
 }
 
 std::vector<SweepEllipsoidQuery> read_ellipsoid_queries(const std::string& path) {
-  if (query_file_version(path) == kShapedClaimedMoveVersion) {  // claimed moves: their paths
+  if (holds_shapes(query_file_version(path))) {  // claimed moves: their paths
     const std::vector<ClaimedMove> moves = read_records(path, 0.f);
     std::vector<SweepEllipsoidQuery> queries(moves.size());
     for (std::size_t i = 0; i < moves.size(); ++i) {
@@ -335,6 +340,9 @@ QueryWriter::QueryWriter(const std::string& path, std::span<const std::string> i
     case QueryRecords::shaped_claimed_moves:
       s.buffer = header(kQueryMagic, 0, kShapedClaimedMoveBytes, kShapedClaimedMoveVersion);
       break;
+    case QueryRecords::grounded_claimed_moves:
+      s.buffer = header(kQueryMagic, 0, kGroundedClaimedMoveBytes, kGroundedClaimedMoveVersion);
+      break;
   }
 }
 
@@ -376,13 +384,18 @@ void QueryWriter::add(const SweepQuery& q) {
 void QueryWriter::add(const ClaimedMove& m) {
   State& s = *state_;
   if (s.records != QueryRecords::claimed_moves && s.records != QueryRecords::masked_claimed_moves &&
-      s.records != QueryRecords::shaped_claimed_moves) {
+      s.records != QueryRecords::shaped_claimed_moves && s.records != QueryRecords::grounded_claimed_moves) {
     throw std::logic_error("QueryWriter: a sweep file takes SweepQuery");
   }
-  const bool shaped = s.records == QueryRecords::shaped_claimed_moves;
+  const bool with_triangle = s.records == QueryRecords::grounded_claimed_moves;
+  const bool shaped = with_triangle || s.records == QueryRecords::shaped_claimed_moves;
   if (!shaped && m.shape != AgentShape::capsule) {
     throw std::invalid_argument(s.path + ": record " + std::to_string(s.count) +
-                                " is an ellipsoid agent's move: write it to version 7");
+                                " is an ellipsoid agent's move: write it to version 7 or 8");
+  }
+  if (!with_triangle && m.ground_triangle != kNoTriangle) {
+    throw std::invalid_argument(s.path + ": record " + std::to_string(s.count) +
+                                " carries a ground triangle: write it to version 8");
   }
   store_move(s.buffer, m, shaped);
   if (s.take_mask(m.layers, s.records != QueryRecords::claimed_moves)) store(s.buffer, m.layers);
@@ -390,6 +403,7 @@ void QueryWriter::add(const ClaimedMove& m) {
     const Ellipsoid e = m.shape == AgentShape::ellipsoid ? m.ellipsoid : Ellipsoid{};
     for (float v : {e.centre.x, e.centre.y, e.centre.z, e.radii.x, e.radii.y, e.radii.z}) store(s.buffer, v);
   }
+  if (with_triangle) store(s.buffer, m.ground_triangle);
   ++s.count;
   if (s.buffer.size() >= (1u << 20)) s.flush();
 }

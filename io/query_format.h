@@ -37,19 +37,29 @@ inline constexpr std::size_t kMaskedEllipsoidQueryBytes = 40;
 // a version 5 record whose byte 49 is the shape, followed by the ellipsoid (centre, radii).
 inline constexpr std::uint32_t kShapedClaimedMoveVersion = 7;
 inline constexpr std::size_t kShapedClaimedMoveBytes = 80;
+// Version 8: claimed moves with the ground triangle the agent stood on (the C API's
+// cs_claimed_move, 84 bytes): a version 7 record followed by a u32 triangle (0xFFFFFFFF: none).
+// Versions 2, 5 and 7 read as no ground triangle known.
+inline constexpr std::uint32_t kGroundedClaimedMoveVersion = 8;
+inline constexpr std::size_t kGroundedClaimedMoveBytes = 84;
 
 // What a version's records are: ellipsoid sweeps (3, 6), capsule sweeps (1, 2, 4, 5), either
-// (7: each record says); claimed moves that carry their own dt and state (2, 5, 7); records that
-// carry a layer mask (4, 5, 6, 7).
+// (7, 8: each record says); claimed moves that carry their own dt and state (2, 5, 7, 8); records
+// that carry a layer mask (4, 5, 6, 7, 8).
 constexpr bool holds_ellipsoids(std::uint32_t version) {
   return version == kEllipsoidVersion || version == kMaskedEllipsoidVersion;
 }
 constexpr bool holds_claim_state(std::uint32_t version) {
-  return version == kClaimedMoveVersion || version == kMaskedClaimedMoveVersion || version == kShapedClaimedMoveVersion;
+  return version == kClaimedMoveVersion || version == kMaskedClaimedMoveVersion || version == kShapedClaimedMoveVersion ||
+         version == kGroundedClaimedMoveVersion;
+}
+// Versions whose records say each agent's shape (capsule or ellipsoid).
+constexpr bool holds_shapes(std::uint32_t version) {
+  return version == kShapedClaimedMoveVersion || version == kGroundedClaimedMoveVersion;
 }
 constexpr bool holds_masks(std::uint32_t version) {
   return version == kMaskedQueryVersion || version == kMaskedClaimedMoveVersion || version == kMaskedEllipsoidVersion ||
-         version == kShapedClaimedMoveVersion;
+         version == kShapedClaimedMoveVersion || version == kGroundedClaimedMoveVersion;
 }
 
 }  // namespace capsweep

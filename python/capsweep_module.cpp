@@ -163,9 +163,10 @@ void register_dtypes(py::module_& m) {
   PYBIND11_NUMPY_DTYPE(cs_move_result, capsule, moved, vertical_speed, grounded, flags, contact_count, status,
                        ground_normal, ground_triangle, sweeps, shape, reserved, pushed, contacts, ellipsoid);
   PYBIND11_NUMPY_DTYPE(cs_claimed_move, from, motion, dt, vertical_speed, grounded, shape, reserved, layers,
-                       from_ellipsoid);
+                       from_ellipsoid, ground_triangle);
   PYBIND11_NUMPY_DTYPE(cs_verdict, kind, status, grounded, in_skin, legal_fraction, hit, furthest, corrected,
-                       allowed_horizontal, allowed_down, allowed_up, furthest_ellipsoid, corrected_ellipsoid);
+                       allowed_horizontal, allowed_down, allowed_up, furthest_ellipsoid, corrected_ellipsoid, reason,
+                       next_grounded, reserved, claimed, limit, next_vertical_speed, next_ground_triangle);
   PYBIND11_NUMPY_DTYPE(cs_overlap_result, clear, overlapping, status, feature, distance, depth, normal, point,
                        point_on_axis, triangle);
   m.attr("CAPSULE_DTYPE") = py::dtype::of<cs_capsule>();
@@ -255,8 +256,8 @@ PYBIND11_MODULE(_capsweep, m) {
              check(code);
            })
       .def("_validate",
-           [](const PyWorld& w, const py::array& in, float tolerance, float max_speed, float jump_speed,
-              const py::dict& movement, py::array& out, std::uint32_t layer_mask, int threads) {
+           [](const PyWorld& w, const py::array& in, float tolerance, bool default_speed, float max_speed,
+              float jump_speed, std::uint32_t rule, const py::dict& movement, py::array& out, std::uint32_t layer_mask, int threads) {
              std::size_t m_out = 0;
              cs_validate_args args;
              cs_validate_args_default(&args);
@@ -266,8 +267,9 @@ PYBIND11_MODULE(_capsweep, m) {
              cs_validate_settings s;
              cs_validate_settings_default(&s);
              s.tolerance = tolerance;
-             s.max_speed = max_speed;
+             if (!default_speed) s.max_speed = max_speed;
              s.jump_speed = jump_speed;
+             s.rule = rule;
              s.movement = move_settings(movement);
              args.settings = &s;
              args.layer_mask = layer_mask;

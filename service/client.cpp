@@ -110,17 +110,19 @@ class Client::Impl {
     }
   }
 
-  // Splits n queries into batches and sends up to in_flight of them at once.
+  // Splits n queries into batches of `batch` (0: options_.batch) and sends up to in_flight of
+  // them at once.
   template <class Part>
-  void in_batches(std::size_t n, Part&& part) {
-    const std::size_t parts = std::max<std::size_t>(1, (n + options_.batch - 1) / options_.batch);
+  void in_batches(std::size_t n, Part&& part, std::size_t batch = 0) {
+    if (batch == 0) batch = options_.batch;
+    const std::size_t parts = std::max<std::size_t>(1, (n + batch - 1) / batch);
     std::atomic<std::size_t> next{0};
     std::mutex failed;
     std::optional<ServiceError> error;
     auto worker = [&] {
       for (std::size_t p; (p = next++) < parts;) {
         try {
-          part(p * options_.batch, std::min(options_.batch, n - std::min(n, p * options_.batch)));
+          part(p * batch, std::min(batch, n - std::min(n, p * batch)));
         } catch (const ServiceError& e) {
           std::lock_guard lock(failed);
           if (!error) error = e;
@@ -198,6 +200,16 @@ void Client::move(const std::string& world, std::span<const Agent> agents, const
   if (!read_response(resp, results, status)) Impl::malformed();
 }
 
+namespace {
+
+// The batch size a validate call is sent in: whole when its agents collide, since World::validate
+// then judges each claim against the others' starts (split, the verdicts would change).
+std::size_t one_judgement(const ValidateSettings& settings, std::size_t n) {
+  return settings.movement.agents_collide ? std::max<std::size_t>(n, 1) : 0;
+}
+
+}  // namespace
+
 void Client::validate(const std::string& world, std::span<const ClaimedMove> moves, const ValidateSettings& settings,
                       std::span<Verdict> verdicts, SweepPath path, std::uint32_t layers) {
   if (verdicts.size() != moves.size()) throw std::invalid_argument("Client::validate: moves and verdicts differ in size");
@@ -211,7 +223,7 @@ void Client::validate(const std::string& world, std::span<const ClaimedMove> mov
     pb::ValidateResponse resp;
     impl_->call(resp, [&](grpc::ClientContext& ctx) { return impl_->stub_->Validate(&ctx, req, &resp); });
     if (!read_response(resp, verdicts.subspan(at, k))) Impl::malformed();
-  });
+  }, one_judgement(settings, moves.size()));
 }
 
 void Client::overlap(const std::string& world, std::span<const Capsule> capsules, float clearance,

@@ -114,6 +114,7 @@ ValidateSettings from_pb(const pb::ValidateSettings& v) {
   if (v.has_tolerance()) s.tolerance = v.tolerance();
   if (v.has_max_speed()) s.max_speed = v.max_speed();
   if (v.has_jump_speed()) s.jump_speed = v.jump_speed();
+  s.rule = ClaimRule(v.rule());  // the server refuses a value past the enum (rule_known)
   s.movement = from_pb(v.movement());
   return s;
 }
@@ -123,6 +124,7 @@ pb::ValidateSettings to_pb(const ValidateSettings& s) {
   v.set_tolerance(s.tolerance);
   v.set_max_speed(s.max_speed);
   v.set_jump_speed(s.jump_speed);
+  v.set_rule(pb::ClaimRule(s.rule));
   *v.mutable_movement() = to_pb(s.movement);
   return v;
 }
@@ -267,6 +269,11 @@ void write_request(std::span<const ClaimedMove> moves, pb::ValidateRequest& r) {
     grounded[i] = moves[i].grounded;
   }
   write_layers(moves, r.mutable_element_layers());
+  // The ground triangles only when some claim knows one (else the column stays empty: none).
+  if (std::any_of(moves.begin(), moves.end(), [](const ClaimedMove& m) { return m.ground_triangle != kNoTriangle; })) {
+    std::uint32_t* ground = sized(r.mutable_ground_triangle(), n);
+    for (std::size_t i = 0; i < n; ++i) ground[i] = moves[i].ground_triangle;
+  }
 }
 
 BatchShape shape_of(const pb::ValidateRequest& r) {
@@ -277,6 +284,7 @@ BatchShape shape_of(const pb::ValidateRequest& r) {
   s.optional_column("vertical_speed", std::size_t(r.vertical_speed_size()));
   s.optional_column("grounded", std::size_t(r.grounded_size()));
   s.optional_column("element_layers", std::size_t(r.element_layers_size()));
+  s.optional_column("ground_triangle", std::size_t(r.ground_triangle_size()));
   return s;
 }
 
@@ -290,7 +298,8 @@ std::vector<ClaimedMove> read_request(const pb::ValidateRequest& r, std::size_t 
                 r.grounded_size() ? r.grounded(int(i)) : false,
                 layers_at(r.element_layers(), i),
                 shape_at(r.shape(), i),
-                ellipsoid_at(r.from_ellipsoid_centre(), r.from_ellipsoid_radii(), i)};
+                ellipsoid_at(r.from_ellipsoid_centre(), r.from_ellipsoid_radii(), i),
+                r.ground_triangle_size() ? r.ground_triangle(int(i)) : kNoTriangle};
   }
   return moves;
 }
@@ -432,8 +441,20 @@ void write_response(std::span<const Verdict> verdicts, pb::ValidateResponse& r) 
   float* horizontal = sized(r.mutable_allowed_horizontal(), n);
   float* down = sized(r.mutable_allowed_down(), n);
   float* up = sized(r.mutable_allowed_up(), n);
+  int* reason = sized(r.mutable_reason(), n);
+  float* claimed = sized(r.mutable_claimed(), n);
+  float* limit = sized(r.mutable_limit(), n);
+  float* next_vertical_speed = sized(r.mutable_next_vertical_speed(), n);
+  bool* next_grounded = sized(r.mutable_next_grounded(), n);
+  std::uint32_t* next_ground_triangle = sized(r.mutable_next_ground_triangle(), n);
   for (std::size_t i = 0; i < n; ++i) {
     const Verdict& v = verdicts[i];
+    reason[i] = int(v.reason);
+    claimed[i] = v.claimed;
+    limit[i] = v.limit;
+    next_vertical_speed[i] = v.next.vertical_speed;
+    next_grounded[i] = v.next.grounded;
+    next_ground_triangle[i] = v.next.ground_triangle;
     grounded[i] = v.grounded;
     in_skin[i] = v.in_skin;
     horizontal[i] = v.allowed.horizontal;
@@ -471,7 +492,10 @@ bool read_response(const pb::ValidateResponse& r, std::span<Verdict> verdicts) {
       std::size_t(r.legal_fraction_size()) != n || !has(r.furthest(), n) || !has(r.corrected(), n) ||
       std::size_t(r.grounded_size()) != n || std::size_t(r.in_skin_size()) != n ||
       std::size_t(r.allowed_horizontal_size()) != n ||
-      std::size_t(r.allowed_down_size()) != n || std::size_t(r.allowed_up_size()) != n) {
+      std::size_t(r.allowed_down_size()) != n || std::size_t(r.allowed_up_size()) != n ||
+      std::size_t(r.reason_size()) != n || std::size_t(r.claimed_size()) != n || std::size_t(r.limit_size()) != n ||
+      std::size_t(r.next_vertical_speed_size()) != n || std::size_t(r.next_grounded_size()) != n ||
+      std::size_t(r.next_ground_triangle_size()) != n) {
     return false;
   }
   const bool ellipsoids = r.furthest_ellipsoid_centre().x_size() != 0;
@@ -480,10 +504,24 @@ bool read_response(const pb::ValidateResponse& r, std::span<Verdict> verdicts) {
     return false;
   }
   for (std::size_t i = 0; i < n; ++i) {
-    if (r.kind(int(i)) < 0 || r.kind(int(i)) > int(VerdictKind::refused)) return false;
-    verdicts[i] = {VerdictKind(r.kind(int(i))), status[i], hits[i], r.legal_fraction(int(i)),
-                   capsule_at(r.furthest(), i), capsule_at(r.corrected(), i), r.grounded(int(i)), r.in_skin(int(i)),
-                   {r.allowed_horizontal(int(i)), r.allowed_down(int(i)), r.allowed_up(int(i))}};
+    const int j = int(i);
+    if (r.kind(j) < 0 || r.kind(j) > int(VerdictKind::refused)) return false;
+    if (r.reason(j) < 0 || r.reason(j) > int(Reason::bad_input)) return false;
+    Verdict& v = verdicts[i];
+    v = {};
+    v.kind = VerdictKind(r.kind(j));
+    v.status = status[i];
+    v.reason = Reason(r.reason(j));
+    v.claimed = r.claimed(j);
+    v.limit = r.limit(j);
+    v.hit = hits[i];
+    v.legal_fraction = r.legal_fraction(j);
+    v.furthest = capsule_at(r.furthest(), i);
+    v.corrected = capsule_at(r.corrected(), i);
+    v.grounded = r.grounded(j);
+    v.in_skin = r.in_skin(j);
+    v.allowed = {r.allowed_horizontal(j), r.allowed_down(j), r.allowed_up(j)};
+    v.next = {r.next_vertical_speed(j), r.next_grounded(j), r.next_ground_triangle(j)};
     if (ellipsoids) {
       verdicts[i].furthest_ellipsoid = ellipsoid_at(r.furthest_ellipsoid_centre(), r.furthest_ellipsoid_radii(), i);
       verdicts[i].corrected_ellipsoid = ellipsoid_at(r.corrected_ellipsoid_centre(), r.corrected_ellipsoid_radii(), i);

@@ -7,12 +7,15 @@
 #include "parallel/executor.h"
 
 #include <chrono>
+#include <cmath>
 #include <map>
 #include <mutex>
 #include <new>
 #include <optional>
+#include <span>
 #include <stdexcept>
 
+#include "core/body.h"
 #include "service/capsweep.grpc.pb.h"
 #include "service/convert.h"
 #include "service/metrics.h"
@@ -27,6 +30,20 @@ using Clock = std::chrono::steady_clock;
 constexpr std::size_t kChunk = 4096;
 
 double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+
+// The library's refusal of a tolerance that leaves some claim no body (World::validate throws it),
+// in its words and with its claim numbers: "" when every claim keeps a body.
+std::string tolerance_error(std::span<const ClaimedMove> moves, const ValidateSettings& settings) {
+  for (std::size_t i = 0; i < moves.size(); ++i) {
+    const ClaimedMove& m = moves[i];
+    const float thinnest = m.shape == AgentShape::ellipsoid ? smallest_radius(m.ellipsoid) : m.from.radius;
+    if (std::isfinite(thinnest) && thinnest > 0 && !(settings.tolerance < thinnest)) {
+      return "World::validate: settings: tolerance " + std::to_string(settings.tolerance) + " m is not below claim " +
+             std::to_string(i) + "'s radius " + std::to_string(thinnest) + " m";
+    }
+  }
+  return "";
+}
 
 grpc::Status deadline_passed() {
   return {grpc::StatusCode::DEADLINE_EXCEEDED, "the deadline passed before the batch was answered"};
@@ -154,11 +171,20 @@ class Server::Impl final : public RawService {
       SweepPath path;
       if (grpc::Status s = admit(ctx, req->world(), shape_of(*req), req->path(), held, world, n, path); !s.ok()) return s;
       if (grpc::Status s = check_layers(*req); !s.ok()) return s;
+      if (!pb::ClaimRule_IsValid(req->settings().rule())) {
+        return {grpc::StatusCode::INVALID_ARGUMENT, "settings: rule must be CLAIM_RULE_TICK_END or CLAIM_RULE_STRAIGHT_SEGMENT"};
+      }
       const ValidateSettings settings = from_pb(req->settings());
       if (std::string why = check_settings(settings); !why.empty()) return {grpc::StatusCode::INVALID_ARGUMENT, why};
       const std::vector<ClaimedMove> moves = read_request(*req, n);
+      // Before the chunks, which would number the claims from each chunk's start.
+      if (std::string why = tolerance_error(moves, settings); !why.empty()) {
+        return {grpc::StatusCode::INVALID_ARGUMENT, why};
+      }
       std::vector<Verdict> verdicts(n);
-      if (grpc::Status s = in_chunks(ctx, n, [&](std::size_t at, std::size_t k) {
+      // Whole when agents collide: each claim is then judged against the others' starts.
+      const std::size_t chunk = settings.movement.agents_collide ? std::max<std::size_t>(n, 1) : kChunk;
+      if (grpc::Status s = in_chunks(ctx, n, chunk, [&](std::size_t at, std::size_t k) {
             world->validate(std::span(moves).subspan(at, k), settings, std::span(verdicts).subspan(at, k), with(path, ctx, layers_of(*req)));
           });
           !s.ok()) {
@@ -356,10 +382,14 @@ class Server::Impl final : public RawService {
 
   template <class Work>
   grpc::Status in_chunks(grpc::ServerContextBase* ctx, std::size_t n, Work&& work) {
+    return in_chunks(ctx, n, kChunk, std::forward<Work>(work));
+  }
+  template <class Work>
+  grpc::Status in_chunks(grpc::ServerContextBase* ctx, std::size_t n, std::size_t chunk, Work&& work) {
     try {
-      for (std::size_t at = 0; at < n; at += kChunk) {
+      for (std::size_t at = 0; at < n; at += chunk) {
         if (gave_up(ctx)) return deadline_passed();
-        run([&] { work(at, std::min(kChunk, n - at)); });
+        run([&] { work(at, std::min(chunk, n - at)); });
       }
     } catch (const Cancelled&) {
       return deadline_passed();

@@ -29,6 +29,7 @@
 #ifndef CAPSWEEP_CAPSWEEP_C_H
 #define CAPSWEEP_CAPSWEEP_C_H
 
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -223,10 +224,10 @@ typedef struct cs_move_result {
 
 /* A move a client claims: the body at its last accepted position (a capsule or an ellipsoid),
  * the displacement since then, over dt seconds (0 = unknown: no speed check), and the server's
- * state there: the last accepted vertical speed and whether the agent stood on the ground
- * (cs_move_result's vertical_speed and grounded), and the agent's layers. 80 bytes: exactly a
- * CWSQ version 7 record (docs/FORMATS.md; its first 56 bytes, with shape 0, are a version 5
- * record, and its first 52 a version 2 record). */
+ * state there (the last verdict's next_* fields, or the last accepted cs_move_result's
+ * vertical_speed, grounded and ground_triangle), and the agent's layers. 84 bytes: exactly a
+ * CWSQ version 8 record (docs/FORMATS.md; its first 80 bytes are a version 7 record, its first
+ * 56, with shape 0, a version 5 record, and its first 52 a version 2 record). */
 typedef struct cs_claimed_move {
   cs_capsule from;      /* a capsule agent's body */
   float motion[3];
@@ -237,14 +238,29 @@ typedef struct cs_claimed_move {
   uint8_t reserved[2];  /* 0 */
   uint32_t layers;      /* the agent's layers (cs_agent's; see above) */
   cs_ellipsoid from_ellipsoid; /* an ellipsoid agent's body */
+  uint32_t ground_triangle;    /* the triangle it stood on at `from`, or CS_NO_TRIANGLE: a hint,
+                                  checked, never trusted */
 } cs_claimed_move;
 
-/* cs_validate_settings_default() fills the defaults. 64 bytes. */
+/* How a claim's path is judged (capsweep::ClaimRule; docs/VALIDATION.md). */
+enum cs_claim_rule {
+  CS_RULE_TICK_END = 0,        /* the claim is where a tick ended: any path the solver makes */
+  CS_RULE_STRAIGHT_SEGMENT = 1 /* the claim is one straight piece travelled (a crowd trace) */
+};
+
+/* cs_validate_settings.max_speed: no horizontal speed limit, by name (infinity). */
+#define CS_NO_SPEED_LIMIT HUGE_VALF
+
+/* cs_validate_settings_default() fills the defaults (max_speed 7 m/s, CS_RULE_TICK_END).
+ * 68 bytes. */
 typedef struct cs_validate_settings {
-  float tolerance;  /* graze allowance, metres: the path is swept with the capsule shrunk by it */
-  float max_speed;  /* m/s over the horizontal part; 0 = no limit */
+  float tolerance;  /* graze allowance, metres: the path is swept with the body shrunk by it; it
+                       must be below every claim's radius (else the call is CS_ERROR_ARGUMENT) */
+  float max_speed;  /* m/s over the horizontal part, in (0, 1e6], or CS_NO_SPEED_LIMIT; 0 is
+                       refused (CS_ERROR_ARGUMENT) */
   float jump_speed; /* m/s, fastest take-off from the ground; 0 = agents do not jump */
   cs_move_settings movement; /* bounds the vertical part (gravity, steps, ...); the correction */
+  uint32_t rule;    /* enum cs_claim_rule */
 } cs_validate_settings;
 
 enum cs_verdict_kind {
@@ -255,7 +271,22 @@ enum cs_verdict_kind {
   CS_VERDICT_REFUSED = 4
 };
 
-/* 164 bytes. */
+/* Why a claim is not ok (cs_verdict.reason; capsweep::Reason says which number decided each). */
+enum cs_reason {
+  CS_REASON_NONE = 0,
+  CS_REASON_SPEED = 1,
+  CS_REASON_TELEPORT = 2,
+  CS_REASON_FLY = 3,
+  CS_REASON_SUPER_JUMP = 4,
+  CS_REASON_WALL_CLIMB = 5,
+  CS_REASON_FAST_FALL = 6,
+  CS_REASON_NOCLIP = 7,
+  CS_REASON_UNDER_THE_MAP = 8,
+  CS_REASON_START_IN_WALL = 9,
+  CS_REASON_BAD_INPUT = 10
+};
+
+/* 184 bytes. */
 typedef struct cs_verdict {
   uint8_t kind;     /* enum cs_verdict_kind */
   uint8_t status;   /* enum cs_status, for CS_VERDICT_REFUSED */
@@ -271,6 +302,12 @@ typedef struct cs_verdict {
   /* an ellipsoid agent's claim: the ellipsoid at the end of the free part and where
    * collide-and-slide takes it (furthest and corrected then hold the capsules holding them) */
   cs_ellipsoid furthest_ellipsoid, corrected_ellipsoid;
+  uint8_t reason;        /* enum cs_reason */
+  uint8_t next_grounded; /* the state to carry into the next claim (its grounded, ... ) */
+  uint8_t reserved[2];   /* 0 */
+  float claimed, limit;  /* a verdict not ok: the claimed number that decided it, and its limit */
+  float next_vertical_speed;     /* the next claim's vertical_speed */
+  uint32_t next_ground_triangle; /* the next claim's ground_triangle */
 } cs_verdict;
 
 /* A static capsule against the world. 52 bytes. */

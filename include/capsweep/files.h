@@ -93,7 +93,7 @@ std::string describe_heightmap(const std::string& path, const HeightmapOptions& 
 
 }  // namespace capsweep
 
-// Reading and writing the CWSQ (queries, versions 1 to 7) and CWSR (results, version 1) files;
+// Reading and writing the CWSQ (queries, versions 1 to 8) and CWSR (results, version 1) files;
 // docs/FORMATS.md says what their bytes are.
 // Little-endian, fixed-size records, so that recorded moves and benchmarks are reproducible
 // with any tool.
@@ -107,17 +107,18 @@ class FormatError : public std::runtime_error {
 };
 
 // Reads and validates every query (finite, radius >= 0, within range, a mask that is not 0) of
-// a file of capsule sweeps (versions 1, 2, 4, 5, and 7 when every move is a capsule agent's; a
+// a file of capsule sweeps (versions 1, 2, 4, 5, and 7 or 8 when every move is a capsule agent's; a
 // claimed move's state is checked, then left out; its mask is kept).
 std::vector<SweepQuery> read_queries(const std::string& path);
 
-// Reads and validates every claimed move: a version 2, 5 or 7 file's records as they are; a
-// version 1 or 4 file's queries as moves over `dt_if_absent` seconds from an unknown state
-// (vertical speed 0, not known to be grounded).
+// Reads and validates every claimed move: a version 2, 5, 7 or 8 file's records as they are
+// (before version 8 with no ground triangle, kNoTriangle); a version 1 or 4 file's queries as
+// moves over `dt_if_absent` seconds from an unknown state (vertical speed 0, not known to be
+// grounded).
 std::vector<ClaimedMove> read_claimed_moves(const std::string& path, float dt_if_absent = 0.f);
 
 // Reads and validates every ellipsoid sweep of a version 3 or 6 file (finite, each radius > 0,
-// within range, a mask that is not 0), or of a version 7 file whose moves are all ellipsoid
+// within range, a mask that is not 0), or of a version 7 or 8 file whose moves are all ellipsoid
 // agents' (their paths); a file of another version is refused, saying what it holds.
 std::vector<SweepEllipsoidQuery> read_ellipsoid_queries(const std::string& path);
 // Writes version 3, or version 6 when some query sees fewer than every layer.
@@ -142,6 +143,7 @@ enum class QueryRecords {
   masked_sweeps,         // version 4: SweepQuery records with their masks
   masked_claimed_moves,  // version 5: ClaimedMove records with their masks
   shaped_claimed_moves,  // version 7: ClaimedMove records of capsule or ellipsoid agents
+  grounded_claimed_moves,  // version 8: version 7 records with the ground triangle
 };
 
 // Writes a CWSQ file record by record (traces too large to hold in memory). The header's count
@@ -158,8 +160,9 @@ class QueryWriter {
   // A sweeps file only (std::logic_error otherwise). A mask that is not kAllLayers needs a
   // masked file (std::invalid_argument: an unmasked file cannot carry it), and 0 is never written.
   void add(const SweepQuery& query);
-  // A claimed-moves file only; masks as for sweeps; an ellipsoid agent's move needs version 7
-  // (std::invalid_argument otherwise).
+  // A claimed-moves file only; masks as for sweeps; an ellipsoid agent's move needs version 7 or
+  // 8, and a move with a ground triangle (not kNoTriangle) version 8 (std::invalid_argument
+  // otherwise: a file must not drop what the claim carries).
   void add(const ClaimedMove& move);
   void finish();  // throws FormatError if the file could not be written
   std::uint64_t count() const;

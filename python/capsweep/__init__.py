@@ -39,6 +39,10 @@ ELLIPSOID_QUERY_DTYPE = _capsweep.ELLIPSOID_QUERY_DTYPE
 #: mask of 0 names no layer and is refused (a record's with status "bad_layers"), so a zeroed
 #: record must have its mask set.
 ALL_LAYERS = 0xFFFFFFFF
+#: A claim's ground_triangle (and a verdict's next_ground_triangle) when none is known (CS_NO_TRIANGLE).
+NO_TRIANGLE = 0xFFFFFFFF
+#: validate's max_speed for no horizontal speed limit (CS_NO_SPEED_LIMIT); None is the library's 7 m/s.
+NO_SPEED_LIMIT = float("inf")
 #: One sweep with its own layers (bit k = layer k + 1): the CWSQ version 4 record.
 MASKED_QUERY_DTYPE = _capsweep.MASKED_QUERY_DTYPE
 #: One moving ellipsoid with its own layers: the CWSQ version 6 record.
@@ -66,6 +70,12 @@ STATUS = ("ok", "non_finite_capsule", "bad_radius", "non_finite_motion", "non_fi
           "bad_layers")
 #: VERDICT_DTYPE's kind (enum cs_verdict_kind).
 VERDICTS = ("ok", "blocked", "start_overlaps", "too_fast", "refused")
+#: VERDICT_DTYPE's reason (enum cs_reason): why a claim is not ok.
+REASONS = ("none", "speed", "teleport", "fly", "super_jump", "wall_climb", "fast_fall", "noclip", "under_the_map",
+           "start_in_wall", "bad_input")
+#: validate's rule (enum cs_claim_rule): a tick's end (a server's claims), or one straight piece
+#: travelled (a crowd trace's segments).
+RULES = ("tick_end", "straight_segment")
 _PATHS = {"simd": 0, "scalar": 1, "brute": 2}
 
 default_move_settings = _capsweep.default_move_settings
@@ -114,6 +124,7 @@ def _claimed_moves(moves):
         raise Error(f"moves: expected shape (n, 11) or (n, 13) or an array of records, got shape {a.shape}")
     m = _np.zeros(len(a), CLAIMED_MOVE_DTYPE)
     m["layers"] = ALL_LAYERS
+    m["ground_triangle"] = NO_TRIANGLE
     f = a.astype("<f4")
     m["from"]["a"], m["from"]["b"], m["from"]["radius"] = f[:, 0:3], f[:, 3:6], f[:, 6]
     m["motion"], m["dt"] = f[:, 7:10], f[:, 10]
@@ -152,11 +163,6 @@ def _settings(settings, what):
         raise Error(f"{what} must be a dict of movement settings (default_move_settings() lists them), "
                     f"got {type(settings).__name__}")
     return dict(settings)
-
-
-def _thinnest_radius(moves):
-    """Each claimed body's smallest radius (a capsule's radius, an ellipsoid's least one)."""
-    return _np.where(moves["shape"] == 1, moves["from_ellipsoid"]["radii"].min(axis=1), moves["from"]["radius"])
 
 
 def _mesh_arrays(vertices, indices, layers):
@@ -258,24 +264,25 @@ class World:
         self._native._move(a, _settings(settings, "settings"), results, self._layers, _threads(threads))
         return results
 
-    def validate(self, moves, tolerance=0.01, max_speed=0.0, movement=None, threads=0, jump_speed=0.0):
+    def validate(self, moves, tolerance=0.01, max_speed=None, movement=None, threads=0, jump_speed=0.0,
+                 rule="tick_end"):
         """Judges CLAIMED_MOVE_DTYPE records (each against its agent's layers), or
         numbers of shape (n, 11) (capsule, motion, dt) or (n, 13) (then vertical_speed, grounded);
-        returns VERDICT_DTYPE records (kind: VERDICTS, and the allowance each move was held to).
-        The tolerance must be smaller than every claimed body's radius (else capsweep.Error)."""
+        returns VERDICT_DTYPE records (kind: VERDICTS, reason: REASONS with the claimed number and
+        its limit, the allowance each move was held to, and the next_* state to carry into the
+        agent's next claim). max_speed: m/s over the horizontal part; None = the library's
+        default (7 m/s), NO_SPEED_LIMIT = none; 0 is refused. rule: "tick_end" (claims are where
+        ticks ended) or "straight_segment" (claims are straight pieces travelled, as a crowd trace
+        holds). A tolerance at or above some claimed body's radius, or settings the library
+        refuses, raise capsweep.Error with the library's message."""
         m = _claimed_moves(moves)
-        tolerance = _number(tolerance, "tolerance")
-        # The library sweeps each body shrunk by the tolerance and refuses, claim by claim, one
-        # it leaves nothing of: a tolerance too large for the batch would refuse every honest claim.
-        thinnest = _thinnest_radius(m)
-        swallowed = _np.flatnonzero((thinnest > 0) & _np.isfinite(thinnest) & (_np.float32(tolerance) >= thinnest))
-        if swallowed.size:
-            i = int(swallowed[0])
-            raise Error(f"tolerance {tolerance:g} must be smaller than every body's radius: "
-                        f"move {i}'s is {float(thinnest[i]):g}")
+        if rule not in RULES:
+            raise Error(f"rule must be one of {', '.join(RULES)}, got {rule!r}")
+        speed = 0.0 if max_speed is None else _number(max_speed, "max_speed")
         verdicts = _np.empty(len(m), VERDICT_DTYPE)
-        self._native._validate(m, tolerance, _number(max_speed, "max_speed"), _number(jump_speed, "jump_speed"),
-                               _settings(movement, "movement"), verdicts, self._layers, _threads(threads))
+        self._native._validate(m, _number(tolerance, "tolerance"), max_speed is None, speed, _number(jump_speed, "jump_speed"),
+                               RULES.index(rule), _settings(movement, "movement"), verdicts, self._layers,
+                               _threads(threads))
         return verdicts
 
     def overlap(self, capsules, clearance=0.0, threads=0):
@@ -386,7 +393,7 @@ def write_results(path, hits):
 
 
 __all__ = ["World", "load", "heightfield", "load_heightmap", "read_queries", "read_ellipsoid_queries", "read_claimed_moves", "write_results", "ELLIPSOID_QUERY_DTYPE",
-           "MASKED_QUERY_DTYPE", "MASKED_ELLIPSOID_QUERY_DTYPE", "ALL_LAYERS", "ELLIPSOID_DTYPE", "SHAPES",
+           "MASKED_QUERY_DTYPE", "MASKED_ELLIPSOID_QUERY_DTYPE", "ALL_LAYERS", "NO_TRIANGLE", "NO_SPEED_LIMIT", "REASONS", "RULES", "ELLIPSOID_DTYPE", "SHAPES",
            "default_move_settings", "Error",
            "QUERY_DTYPE",
            "HIT_DTYPE", "CAPSULE_DTYPE", "AGENT_DTYPE", "MOVE_RESULT_DTYPE", "MOVE_CONTACT_DTYPE",

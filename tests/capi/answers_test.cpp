@@ -129,6 +129,27 @@ TEST(CApi, LoadsAFileAndAnswersEveryKindOfRequestAsTheCppApi) {
   EXPECT_GT(kinds[CS_VERDICT_OK], 0);
   EXPECT_GT(kinds[CS_VERDICT_BLOCKED], 0);
   EXPECT_GT(kinds[CS_VERDICT_TOO_FAST], 0);
+  {  // the other rule, with ground triangles carried on some claims: the same bytes again
+    for (std::size_t i = 0; i < cpp_claims.size(); i += 3) {
+      cpp_claims[i].ground_triangle = std::uint32_t(i % world.triangles().size());
+      claims[i].ground_triangle = cpp_claims[i].ground_triangle;
+    }
+    vs.rule = CS_RULE_STRAIGHT_SEGMENT;
+    cpp_vs.rule = ClaimRule::straight_segment;
+    ASSERT_EQ(cs_validate(h.w, &vargs), CS_OK) << cs_last_error();
+    world.validate(cpp_claims, cpp_vs, expected_verdicts);
+    int reasons[CS_REASON_BAD_INPUT + 1] = {};
+    for (std::size_t i = 0; i < claims.size(); ++i) {
+      const cs_verdict want = records::record(expected_verdicts[i]);
+      ASSERT_EQ(std::memcmp(&verdicts[i], &want, sizeof want), 0) << "straight segment claim " << i;
+      ++reasons[verdicts[i].reason];
+    }
+    EXPECT_GT(reasons[CS_REASON_NONE], 0);
+    EXPECT_GT(reasons[CS_REASON_NOCLIP], 0);
+    vs.rule = 2;  // no such rule
+    EXPECT_EQ(cs_validate(h.w, &vargs), CS_ERROR_ARGUMENT);
+    EXPECT_STREQ(cs_last_error(), "cs_validate: settings: rule must be 0 (CS_RULE_TICK_END) or 1 (CS_RULE_STRAIGHT_SEGMENT)");
+  }
 
   std::vector<cs_capsule> capsules;
   for (const Capsule& c : b.capsules) capsules.push_back(records::record(c));

@@ -367,7 +367,53 @@ TEST(CApi, DefaultSettingsAreTheCppDefaults) {
   cs_validate_settings v;
   cs_validate_settings_default(&v);
   EXPECT_EQ(v.tolerance, ValidateSettings{}.tolerance);
+  EXPECT_EQ(v.max_speed, kDefaultMaxSpeed);
+  EXPECT_EQ(v.max_speed, 7.f);
+  EXPECT_EQ(v.jump_speed, ValidateSettings{}.jump_speed);
+  EXPECT_EQ(v.rule, std::uint32_t(CS_RULE_TICK_END));
+  EXPECT_EQ(CS_NO_SPEED_LIMIT, kNoSpeedLimit);
   EXPECT_STREQ(cs_version(), CAPSWEEP_VERSION_STRING);
+}
+
+// cs_validate with nothing set refuses a speed hack (the default 7 m/s), and settings the library
+// refuses (a max_speed of 0, a tolerance at or above a claim's radius) are CS_ERROR_ARGUMENT with
+// its message, not refused verdicts.
+TEST(CApi, ValidateDefaultsRefuseASpeedHackAndBadSettingsAreErrors) {
+  const float vertices[] = {-50, 0, -50, -50, 0, 50, 50, 0, 50, 50, 0, -50};
+  const uint32_t indices[] = {0, 1, 2, 0, 2, 3};
+  WorldHandle h;
+  ASSERT_EQ(create(vertices, 4, indices, 2, &h.w), CS_OK) << cs_last_error();
+  cs_claimed_move claim{};
+  claim.from = {{0, 0.32f, 0}, {0, 1.5f, 0}, 0.3f};
+  claim.motion[0] = 3.f;  // 30 m/s
+  claim.dt = 0.1f;
+  claim.grounded = 1;
+  claim.layers = CS_ALL_LAYERS;
+  claim.ground_triangle = CS_NO_TRIANGLE;
+  cs_verdict verdict;
+  cs_validate_args args = validate_args(&claim, 1, nullptr, &verdict);
+  ASSERT_EQ(cs_validate(h.w, &args), CS_OK) << cs_last_error();
+  EXPECT_EQ(verdict.kind, CS_VERDICT_TOO_FAST);
+  EXPECT_TRUE(verdict.reason == CS_REASON_SPEED || verdict.reason == CS_REASON_TELEPORT) << int(verdict.reason);
+  EXPECT_FLOAT_EQ(verdict.claimed, 3.f);
+  EXPECT_LT(verdict.limit, 1.f);
+
+  cs_validate_settings settings;
+  cs_validate_settings_default(&settings);
+  args.settings = &settings;
+  settings.max_speed = CS_NO_SPEED_LIMIT;
+  ASSERT_EQ(cs_validate(h.w, &args), CS_OK) << cs_last_error();
+  EXPECT_NE(verdict.reason, CS_REASON_SPEED);
+  EXPECT_NE(verdict.reason, CS_REASON_TELEPORT);
+  settings.max_speed = 0.f;
+  EXPECT_EQ(cs_validate(h.w, &args), CS_ERROR_ARGUMENT);
+  EXPECT_NE(std::string(cs_last_error()).find("max_speed"), std::string::npos) << cs_last_error();
+  settings.max_speed = 7.f;
+  settings.tolerance = 0.3f;
+  EXPECT_EQ(cs_validate(h.w, &args), CS_ERROR_ARGUMENT);
+  EXPECT_NE(std::string(cs_last_error()).find("tolerance 0.300000 m is not below claim 0's radius 0.300000 m"),
+            std::string::npos)
+      << cs_last_error();
 }
 
 // The *_default calls fill what SweepOptions and the file options default to: capsules on the

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
+#include <sstream>
 
 #include <capsweep/files.h>
 #include <capsweep/version.h>
@@ -150,8 +152,9 @@ TEST_F(Command, CrowdTraceIsFreeOfTheMeshAndEveryTracedMoveValidates) {
   // Any tool can check the trace: here, the brute-force sweep finds no contact on any segment.
   ASSERT_EQ(capsweep_cmd("sweep --scene @arena --path brute --queries " + path("t.cwsq") + " --out " + path("r.cwsr")).code, 0);
   for (const SweepHit& h : read_results(path("r.cwsr"))) ASSERT_FALSE(h.hit);
-  // And every segment is a legal move.
-  const CommandRun v = capsweep_cmd("validate --scene @arena --moves " + path("t.cwsq") + " --out " + path("v.csv"));
+  // And every segment is a legal move (each a straight piece of a tick: --rule straight_segment).
+  const CommandRun v = capsweep_cmd("validate --scene @arena --moves " + path("t.cwsq") + " --out " + path("v.csv") +
+                                    " --rule straight_segment");
   ASSERT_EQ(v.code, 0) << v.output;
   EXPECT_NE(v.output.find(std::to_string(trace.size()) + " ok"), std::string::npos) << v.output;
   EXPECT_NE(read(path("v.csv")).find("move,verdict,legal_fraction"), std::string::npos);
@@ -176,7 +179,7 @@ TEST_F(Command, EllipsoidCrowdsTraceValidateAndSweepClean) {
     EXPECT_EQ(ellipsoids == std::ptrdiff_t(trace.size()), shape == "ellipsoid");
     EXPECT_GT(ellipsoids, std::ptrdiff_t(trace.size() / 3));
     const CommandRun v = capsweep_cmd("validate --scene @arena --moves " + path("t.cwsq") + " --out " + path("v.csv") +
-                                      " --max-speed 2");
+                                      " --max-speed 2 --rule straight_segment");
     ASSERT_EQ(v.code, 0) << v.output;
     EXPECT_NE(v.output.find(std::to_string(trace.size()) + " ok"), std::string::npos) << v.output;
     const CommandRun sweep =
@@ -311,6 +314,69 @@ TEST_F(Command, MaxSpeedWithoutDtIsAUsageError) {
   const CommandRun run = capsweep_cmd("validate --scene @arena --moves x --out y --max-speed 7");
   EXPECT_EQ(run.code, 2);
   EXPECT_NE(run.output.find("--max-speed requires --dt"), std::string::npos) << run.output;
+}
+
+// The default limit (7 m/s) refuses a 30 m/s claim with nothing set, as the library does: the
+// CSV's reason, claimed, limit and next state are the C++ verdict's; none lifts the limit, 0 is
+// refused naming --max-speed; a version 1 file without --dt (unknown dt) checks no speed.
+TEST_F(Command, ValidateDefaultsRefuseASpeedHackAsTheLibraryDoes) {
+  const World arena(load_scene_or_builtin(kArenaName));
+  std::vector<ClaimedMove> claims(2);
+  claims[0] = {{{0, 30, 0}, {0, 31, 0}, 0.35f}, {3, 0, 0}, 0.1f};  // 30 m/s, in the air
+  claims[1] = {{{0, 30, 0}, {0, 31, 0}, 0.35f}, {0.3f, 0, 0}, 0.1f};
+  claims[1].ground_triangle = 7;  // a hint the validator checks: carried in a version 8 file
+  QueryWriter w(path("c.cwsq"), {}, QueryRecords::grounded_claimed_moves);
+  for (const ClaimedMove& m : claims) w.add(m);
+  w.finish();
+  EXPECT_EQ(query_file_version(path("c.cwsq")), kGroundedClaimedMoveVersion);
+  ASSERT_EQ(read_claimed_moves(path("c.cwsq"))[1].ground_triangle, 7u);
+  const CommandRun v = capsweep_cmd("validate --scene @arena --moves " + path("c.cwsq") + " --out " + path("v.csv"));
+  ASSERT_EQ(v.code, 0) << v.output;
+  std::vector<Verdict> want(claims.size());
+  arena.validate(claims, ValidateSettings{}, want);
+  ASSERT_EQ(want[0].kind, VerdictKind::too_fast);
+  const std::string csv = read(path("v.csv"));
+  EXPECT_EQ(csv.substr(0, csv.find('\n')),
+            "move,verdict,legal_fraction,triangle,normal_x,normal_y,normal_z,point_x,point_y,point_z,furthest_x,"
+            "furthest_y,furthest_z,corrected_x,corrected_y,corrected_z,grounded,in_skin,allowed_horizontal,allowed_down,"
+            "allowed_up,reason,claimed,limit,next_vertical_speed,next_grounded,next_ground_triangle,detail");
+  std::istringstream lines(csv);
+  std::string line;
+  std::getline(lines, line);
+  for (std::size_t i = 0; i < claims.size(); ++i) {
+    ASSERT_TRUE(std::getline(lines, line));
+    std::vector<std::string> cells;
+    std::istringstream row(line);
+    for (std::string cell; std::getline(row, cell, ',');) cells.push_back(cell);
+    ASSERT_GE(cells.size(), 27u) << line;
+    EXPECT_EQ(cells[1], name(want[i].kind)) << line;
+    EXPECT_EQ(cells[21], name(want[i].reason)) << line;
+    EXPECT_FLOAT_EQ(std::stof(cells[22]), want[i].claimed) << line;
+    EXPECT_FLOAT_EQ(std::stof(cells[23]), want[i].limit) << line;
+    EXPECT_FLOAT_EQ(std::stof(cells[24]), want[i].next.vertical_speed) << line;
+    EXPECT_EQ(cells[25], want[i].next.grounded ? "1" : "0") << line;
+    EXPECT_EQ(cells[26], want[i].next.ground_triangle == kNoTriangle ? "" : std::to_string(want[i].next.ground_triangle));
+  }
+  EXPECT_TRUE(csv.find("\n0,too_fast,") != std::string::npos && (csv.find(",speed,") != std::string::npos ||
+                                                                  csv.find(",teleport,") != std::string::npos))
+      << csv;
+  const CommandRun free = capsweep_cmd("validate --scene @arena --moves " + path("c.cwsq") + " --out " + path("w.csv") +
+                                       " --max-speed none");
+  ASSERT_EQ(free.code, 0) << free.output;
+  EXPECT_EQ(read(path("w.csv")).find(",speed,"), std::string::npos);
+  const CommandRun zero = capsweep_cmd("validate --scene @arena --moves " + path("c.cwsq") + " --out " + path("z.csv") +
+                                       " --max-speed 0");
+  EXPECT_EQ(zero.code, 2);
+  EXPECT_NE(zero.output.find("--max-speed 0: a speed limit must be within (0, 1e6] m/s; use --max-speed none"),
+            std::string::npos)
+      << zero.output;
+  EXPECT_FALSE(std::filesystem::exists(path("z.csv")));
+  EXPECT_EQ(capsweep_cmd("validate --scene @arena --moves " + path("c.cwsq") + " --out " + path("z.csv") +
+                         " --rule sideways").code, 2);
+  write_queries(path("q.cwsq"), {{{{0, 30, 0}, {0, 31, 0}, 0.35f}, {3, 0, 0}}});
+  const CommandRun unknown_dt = capsweep_cmd("validate --scene @arena --moves " + path("q.cwsq") + " --out " + path("u.csv"));
+  ASSERT_EQ(unknown_dt.code, 0) << unknown_dt.output;
+  EXPECT_NE(unknown_dt.output.find("0 too_fast"), std::string::npos) << unknown_dt.output;
 }
 
 TEST_F(Command, AnIsaTheCpuDoesNotRunIsRefused) {
@@ -538,7 +604,8 @@ TEST_F(Command, LayerTablesAndMasksFromTheCommandLine) {
   ASSERT_GT(claims.size(), 1000u);
   for (const ClaimedMove& m : claims) ASSERT_EQ(m.layers, 1u);
   const CommandRun judged = capsweep_cmd("validate --scene " + obj + " --layers " + table + " --moves " +
-                                         path("masked_trace.cwsq") + " --out " + path("v.csv") + " --max-speed 2");
+                                         path("masked_trace.cwsq") + " --out " + path("v.csv") +
+                                         " --max-speed 2 --rule straight_segment");
   ASSERT_EQ(judged.code, 0) << judged.output;
   EXPECT_NE(judged.output.find(std::to_string(claims.size()) + " ok"), std::string::npos) << judged.output;
   const CommandRun typo = capsweep_cmd("sweep --scene " + obj + " --layers " + write("typo.txt", "wal 2\n") +

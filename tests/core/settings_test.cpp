@@ -57,7 +57,7 @@ TEST(SettingsCheck, ValidateSettingsOutOfRangeAreNamed) {
   EXPECT_EQ(check_settings(v), "settings: tolerance must be within [0.000000, 1.000000], got -0.010000");
   v = {};
   v.max_speed = NAN;
-  EXPECT_EQ(check_settings(v), "settings: max_speed must be within [0.000000, 1000000.000000], got nan");
+  EXPECT_EQ(check_settings(v), "settings: max_speed must be within (0, 1e6] m/s, or kNoSpeedLimit (infinity) for no limit, got nan");
   v = {};
   v.jump_speed = -1;
   EXPECT_EQ(check_settings(v), "settings: jump_speed must be within [0.000000, 1000000.000000], got -1.000000");

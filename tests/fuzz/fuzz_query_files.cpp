@@ -1,4 +1,4 @@
-// libFuzzer: the CWSQ (versions 1 to 7) and CWSR readers on any bytes. Each input is written to a file of this
+// libFuzzer: the CWSQ (versions 1 to 8) and CWSR readers on any bytes. Each input is written to a file of this
 // process and read back; the readers must refuse with FormatError or return records that obey
 // the format (checked), and never crash, leak or read out of bounds (ASan, UBSan).
 #include <cmath>

@@ -71,9 +71,9 @@ TEST_F(QueryFile, RefusesBadMagicVersionAndLength) {
   expect_error(write("magic.cwsq", bad), "bad magic");
   bad = good;
   bad[4] = 3;  // version 3 holds ellipsoids: read_queries does not take it, and says what it holds
-  expect_error(write("version.cwsq", bad), "version 3 is not supported (expected 1, 2, 4, 5 or 7)");
+  expect_error(write("version.cwsq", bad), "version 3 is not supported (expected 1, 2, 4, 5, 7 or 8)");
   bad[4] = 9;
-  expect_error(write("version9.cwsq", bad), "version 9 is not supported (expected 1, 2, 4, 5 or 7)");
+  expect_error(write("version9.cwsq", bad), "version 9 is not supported (expected 1, 2, 4, 5, 7 or 8)");
   expect_error(write("short.cwsq", good.substr(0, good.size() - 3)), "truncated");
   expect_error(write("long.cwsq", good + "xyz"), "bytes after the header");
   expect_error(write("tiny.cwsq", "CWS"), "too short");
@@ -385,7 +385,7 @@ TEST_F(QueryFile, MaskedEllipsoidsRoundTripAsVersionSix) {
   const auto back = read_ellipsoid_queries(path("e.cwsq"));
   ASSERT_EQ(back.size(), 2u);
   EXPECT_EQ(std::memcmp(back.data(), q.data(), sizeof(SweepEllipsoidQuery) * 2), 0);
-  expect_error(path("e.cwsq"), "version 6 is not supported (expected 1, 2, 4, 5 or 7): it holds ellipsoid sweeps");
+  expect_error(path("e.cwsq"), "version 6 is not supported (expected 1, 2, 4, 5, 7 or 8): it holds ellipsoid sweeps");
   std::string bad = bytes;
   std::memset(bad.data() + kHeaderBytes + kMaskedEllipsoidQueryBytes + 36, 0, 4);
   expect_ellipsoid_error(write("zero.cwsq", bad), "ellipsoid 1: its layer mask is 0");
@@ -466,4 +466,38 @@ TEST_F(QueryFile, ClaimedMovesOfEitherShapeRoundTripAsVersionSeven) {
   expect_move_error(negative, third + 48, 1, "move 2: every radius of the ellipsoid must be positive");
   QueryWriter plain(path("p.cwsq"), {}, QueryRecords::claimed_moves);
   EXPECT_THROW(plain.add(e), std::invalid_argument);
+}
+
+// Version 8 is cs_claimed_move byte for byte: a version 7 record, then the ground triangle. Older
+// versions read as no triangle known, and a writer of one refuses a claim that carries one.
+TEST_F(QueryFile, ClaimedMovesWithTheirGroundTriangleRoundTripAsVersionEight) {
+  std::vector<ClaimedMove> moves = some_moves();
+  moves[0].ground_triangle = 41;
+  moves[0].shape = AgentShape::ellipsoid;
+  moves[0].ellipsoid = {{1, 0.92f, 3}, {0.35f, 0.9f, 0.35f}};
+  moves[0].from = {};
+  QueryWriter w(path("m.cwsq"), {}, QueryRecords::grounded_claimed_moves);
+  for (const ClaimedMove& m : moves) w.add(m);
+  w.finish();
+  const std::string bytes = read(path("m.cwsq"));
+  EXPECT_EQ(query_file_version(path("m.cwsq")), kGroundedClaimedMoveVersion);
+  ASSERT_EQ(bytes.size(), kHeaderBytes + moves.size() * kGroundedClaimedMoveBytes);
+  QueryWriter seven(path("v7.cwsq"), {}, QueryRecords::shaped_claimed_moves);
+  seven.add(moves[1]);
+  seven.finish();
+  EXPECT_EQ(bytes.substr(kHeaderBytes + kGroundedClaimedMoveBytes, kShapedClaimedMoveBytes),
+            read(path("v7.cwsq")).substr(kHeaderBytes));
+  std::uint32_t triangle = 0;
+  std::memcpy(&triangle, bytes.data() + kHeaderBytes + kShapedClaimedMoveBytes, 4);
+  EXPECT_EQ(triangle, 41u);
+  const auto back = read_claimed_moves(path("m.cwsq"));
+  ASSERT_EQ(back.size(), moves.size());
+  for (std::size_t i = 0; i < moves.size(); ++i) EXPECT_EQ(back[i].ground_triangle, moves[i].ground_triangle) << i;
+  EXPECT_EQ(back[0].shape, AgentShape::ellipsoid);
+  EXPECT_EQ(read_claimed_moves(path("v7.cwsq"))[0].ground_triangle, kNoTriangle);
+  QueryWriter older(path("o.cwsq"), {}, QueryRecords::shaped_claimed_moves);
+  EXPECT_THROW(older.add(moves[0]), std::invalid_argument);
+  std::string bad = bytes;
+  bad[kHeaderBytes + 49] = 2;
+  expect_error(write("bad.cwsq", bad), "move 0: shape must be 0 (a capsule) or 1 (an ellipsoid)");
 }

@@ -80,12 +80,15 @@ PINNED = {
     "CLAIMED_MOVE_DTYPE": _struct([("from", _CAPSULE, 0), ("motion", _V3, 28), ("dt", "<f4", 40),
                                    ("vertical_speed", "<f4", 44), ("grounded", "u1", 48), ("shape", "u1", 49),
                                    ("reserved", ("u1", (2,)), 50), ("layers", "<u4", 52),
-                                   ("from_ellipsoid", _ELLIPSOID, 56)], 80),
+                                   ("from_ellipsoid", _ELLIPSOID, 56), ("ground_triangle", "<u4", 80)], 84),
     "VERDICT_DTYPE": _struct([("kind", "u1", 0), ("status", "u1", 1), ("grounded", "u1", 2), ("in_skin", "u1", 3),
                               ("legal_fraction", "<f4", 4), ("hit", _HIT, 8), ("furthest", _CAPSULE, 48),
                               ("corrected", _CAPSULE, 76), ("allowed_horizontal", "<f4", 104),
                               ("allowed_down", "<f4", 108), ("allowed_up", "<f4", 112),
-                              ("furthest_ellipsoid", _ELLIPSOID, 116), ("corrected_ellipsoid", _ELLIPSOID, 140)], 164),
+                              ("furthest_ellipsoid", _ELLIPSOID, 116), ("corrected_ellipsoid", _ELLIPSOID, 140),
+                              ("reason", "u1", 164), ("next_grounded", "u1", 165), ("reserved", ("u1", (2,)), 166),
+                              ("claimed", "<f4", 168), ("limit", "<f4", 172), ("next_vertical_speed", "<f4", 176),
+                              ("next_ground_triangle", "<u4", 180)], 184),
     "OVERLAP_DTYPE": _struct([("clear", "u1", 0), ("overlapping", "u1", 1), ("status", "u1", 2), ("feature", "u1", 3),
                               ("distance", "<f4", 4), ("depth", "<f4", 8), ("normal", _V3, 12), ("point", _V3, 24),
                               ("point_on_axis", _V3, 36), ("triangle", "<u4", 48)], 52),
@@ -248,7 +251,9 @@ def test_each_query_agent_and_claim_sees_its_own_layers(tmp_path):
     claims = np.zeros(2, capsweep.CLAIMED_MOVE_DTYPE)
     claims["from"], claims["motion"], claims["dt"] = agents["capsule"], agents["displacement"], 0.1
     claims["layers"] = agents["layers"]
-    assert [capsweep.VERDICTS[k] for k in world.validate(claims)["kind"]] == ["ok", "blocked"]
+    # 10 m/s: past the default limit, which this test is not about
+    verdicts = world.validate(claims, max_speed=capsweep.NO_SPEED_LIMIT)
+    assert [capsweep.VERDICTS[k] for k in verdicts["kind"]] == ["ok", "blocked"]
 
     obj, table = tmp_path / "room.obj", tmp_path / "layers.txt"
     obj.write_text("v -5 0 -5\nv 5 0 -5\nv 5 0 5\nv -5 0 5\nv 2 0 -5\nv 2 3 -5\nv 2 3 5\nv 2 0 5\n"
@@ -327,12 +332,12 @@ def test_ellipsoid_agents_move_and_their_crowds_trace_validates(tmp_path):
     trace, csv = tmp_path / "t.cwsq", tmp_path / "v.csv"
     run("crowd", "--scene", "@arena", "--agents", 150, "--ticks", 40, "--seed", 2, "--shape", "mixed",
         "--no-agent-collisions", "--trace", trace)
-    run("validate", "--scene", "@arena", "--moves", trace, "--out", csv, "--max-speed", 2)
+    run("validate", "--scene", "@arena", "--moves", trace, "--out", csv, "--max-speed", 2, "--rule", "straight_segment")
     moves = capsweep.read_claimed_moves(trace)
     assert moves.dtype == capsweep.CLAIMED_MOVE_DTYPE and set(moves["shape"]) == {0, 1}
     arena = tmp_path / "arena.obj"
     run("arena", "--out", arena)
-    verdicts = capsweep.load(arena).validate(moves, max_speed=2)
+    verdicts = capsweep.load(arena).validate(moves, max_speed=2, rule="straight_segment")
     kinds = [line.split(",")[1] for line in csv.read_text().splitlines()[1:]]
     assert [capsweep.VERDICTS[k] for k in verdicts["kind"]] == kinds == ["ok"] * len(moves)
     ellipsoids = moves["shape"] == 1
@@ -477,8 +482,9 @@ def test_validate_and_overlap():
         m["from"]["a"], m["from"]["b"], m["from"]["radius"] = (-0.5, 0.15, 0), (-0.5, 0.6, 0), 0.1
         m["motion"] = (dx, 0, 0)
         m["dt"] = 0.1
-    verdicts = world.validate(moves)
+    verdicts = world.validate(moves, max_speed=capsweep.NO_SPEED_LIMIT)  # 10 m/s: past the default limit
     assert [capsweep.VERDICTS[k] for k in verdicts["kind"]] == ["ok", "blocked"]
+    assert capsweep.REASONS[verdicts["reason"][1]] == "noclip"
     assert verdicts["hit"]["normal"][1][0] == pytest.approx(-1.0)
     assert 0 < verdicts["legal_fraction"][1] < 1
     too_fast = world.validate(moves[:1], max_speed=1.0)
@@ -679,9 +685,9 @@ def test_a_tolerance_that_leaves_no_body_is_refused_by_name():
     claims[2]["shape"] = 1
     claims[2]["from_ellipsoid"]["centre"] = (0, 1, 0)
     claims[2]["from_ellipsoid"]["radii"] = (0.5, 0.2, 0.5)
-    with pytest.raises(capsweep.Error, match=r"tolerance 0.3 must be smaller than every body's radius: move 1's is 0.3"):
+    with pytest.raises(capsweep.Error, match=r"tolerance 0.30* m is not below claim 1's radius 0.30* m"):
         world.validate(claims, tolerance=0.3)
-    with pytest.raises(capsweep.Error, match=r"tolerance 0.2 must be smaller .* move 1's is 0.2"):
+    with pytest.raises(capsweep.Error, match=r"tolerance 0.20* m is not below claim 1's radius 0.20* m"):
         world.validate(claims[[0, 2]], tolerance=0.2)
     verdicts = world.validate(claims, tolerance=0.19)
     assert [capsweep.VERDICTS[k] for k in verdicts["kind"]] == ["ok", "ok", "ok"]
@@ -689,3 +695,24 @@ def test_a_tolerance_that_leaves_no_body_is_refused_by_name():
     claims[0]["from"]["radius"] = -1
     verdicts = world.validate(claims, tolerance=0.19)
     assert capsweep.VERDICTS[verdicts["kind"][0]] == "refused" and capsweep.STATUS[verdicts["status"][0]] == "bad_radius"
+
+
+def test_the_defaults_refuse_a_speed_hack_and_bad_limits_are_refused_by_name():
+    """With nothing set, max_speed is the library's 7 m/s: 3 m in 0.1 s (30 m/s) is too fast,
+    with its reason and numbers; NO_SPEED_LIMIT lets it through; 0 and an unknown rule are refused."""
+    world = floor()
+    claims = np.zeros(1, capsweep.CLAIMED_MOVE_DTYPE)
+    claims["layers"], claims["ground_triangle"] = capsweep.ALL_LAYERS, capsweep.NO_TRIANGLE
+    claims["from"]["a"], claims["from"]["b"], claims["from"]["radius"] = (0, 0.32, 0), (0, 1.5, 0), 0.3
+    claims["motion"], claims["dt"], claims["grounded"] = (3.0, 0, 0), 0.1, 1
+    hacked = world.validate(claims)
+    assert capsweep.VERDICTS[hacked["kind"][0]] == "too_fast"
+    assert capsweep.REASONS[hacked["reason"][0]] in ("speed", "teleport")
+    assert hacked["claimed"][0] == pytest.approx(3.0) and hacked["limit"][0] < 1.0
+    assert hacked.tobytes() == world.validate(claims, max_speed=None, rule="tick_end").tobytes()
+    free = world.validate(claims, max_speed=capsweep.NO_SPEED_LIMIT)
+    assert capsweep.REASONS[free["reason"][0]] not in ("speed", "teleport")
+    with pytest.raises(capsweep.Error, match="max_speed"):
+        world.validate(claims, max_speed=0)
+    with pytest.raises(capsweep.Error, match="rule must be one of tick_end, straight_segment"):
+        world.validate(claims, rule="straight")

@@ -9,6 +9,7 @@
 #include <future>
 #include <limits>
 #include <thread>
+#include <type_traits>
 
 #include "tools/arena.h"
 #include "tools/crowd.h"
@@ -73,7 +74,10 @@ void poison(std::vector<Q>& batch, Capsule Q::*capsule_field) {
 template <class T>
 void expect_same(const std::vector<T>& a, const std::vector<T>& b, const char* what) {
   ASSERT_EQ(a.size(), b.size());
-  for (std::size_t i = 0; i < a.size(); ++i) ASSERT_TRUE(answers::same(a[i], b[i])) << what << " " << i;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    ASSERT_TRUE(answers::same(a[i], b[i])) << what << " " << i;
+    if constexpr (std::is_same_v<T, Verdict>) ASSERT_TRUE(answers::same_ground(a[i], b[i])) << what << " " << i;
+  }
 }
 
 class ServiceScenes : public ::testing::TestWithParam<std::string> {};
@@ -137,6 +141,12 @@ TEST_P(ServiceScenes, EveryRpcAnswersLikeTheLibrary) {
     world.validate(claims, vs, verdicts, o);
     client.validate(GetParam(), claims, vs, verdicts_there, path);
     expect_same(verdicts, verdicts_there, "validate");
+    // The other rule and ground triangles travel too.
+    for (std::size_t i = 0; i < claims.size(); i += 3) claims[i].ground_triangle = std::uint32_t(i);
+    vs.rule = ClaimRule::straight_segment;
+    world.validate(claims, vs, verdicts, o);
+    client.validate(GetParam(), claims, vs, verdicts_there, path);
+    expect_same(verdicts, verdicts_there, "validate straight segments");
   }
   std::vector<OverlapResult> over(q.capsules.size()), over_there(q.capsules.size());
   std::vector<Status> over_status(q.capsules.size()), over_status_there(q.capsules.size());
@@ -458,6 +468,33 @@ TEST_F(ServiceErrors, MalformedBatchesAreInvalidArguments) {
   grpc::ClientContext c4;
   pb::ValidateResponse vr;
   EXPECT_EQ(stub_->Validate(&c4, v, &vr).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  // max_speed: unset is the library's 7 m/s (a 30 m/s claim is too fast), 0 is refused naming it;
+  // a tolerance at or above a claim's radius is refused with the library's message.
+  v.mutable_settings()->clear_tolerance();
+  service::write_request(std::vector<ClaimedMove>{{{{0, 30, 0}, {0, 31, 0}, 0.35f}, {3, 0, 0}, 0.1f}}, v);
+  {
+    grpc::ClientContext c;
+    ASSERT_TRUE(stub_->Validate(&c, v, &vr).ok());
+    ASSERT_EQ(vr.kind_size(), 1);
+    EXPECT_EQ(vr.kind(0), pb::VERDICT_TOO_FAST);
+    EXPECT_TRUE(vr.reason(0) == pb::REASON_SPEED || vr.reason(0) == pb::REASON_TELEPORT) << vr.reason(0);
+  }
+  v.mutable_settings()->set_max_speed(0);
+  {
+    grpc::ClientContext c;
+    const grpc::Status s = stub_->Validate(&c, v, &vr);
+    EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+    EXPECT_NE(s.error_message().find("max_speed"), std::string::npos) << s.error_message();
+  }
+  v.mutable_settings()->set_max_speed(7);
+  v.mutable_settings()->set_tolerance(0.35f);
+  {
+    grpc::ClientContext c;
+    const grpc::Status s = stub_->Validate(&c, v, &vr);
+    EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+    EXPECT_NE(s.error_message().find("tolerance 0.350000 m is not below claim 0's radius 0.350000 m"), std::string::npos)
+        << s.error_message();
+  }
   EXPECT_EQ(errors("Sweep", "INVALID_ARGUMENT"), 3u);
 }
 

@@ -36,7 +36,14 @@ inline bool same(const capsweep::Verdict& x, const capsweep::Verdict& y) {
          bits(x.legal_fraction, y.legal_fraction) && bits(x.furthest, y.furthest) && bits(x.corrected, y.corrected) &&
          x.grounded == y.grounded && x.in_skin == y.in_skin && bits(x.allowed.horizontal, y.allowed.horizontal) &&
          bits(x.allowed.down, y.allowed.down) && bits(x.allowed.up, y.allowed.up) &&
-         bits(x.furthest_ellipsoid, y.furthest_ellipsoid) && bits(x.corrected_ellipsoid, y.corrected_ellipsoid);
+         bits(x.furthest_ellipsoid, y.furthest_ellipsoid) && bits(x.corrected_ellipsoid, y.corrected_ellipsoid) &&
+         x.reason == y.reason && bits(x.claimed, y.claimed) && bits(x.limit, y.limit) &&
+         bits(x.next.vertical_speed, y.next.vertical_speed) && x.next.grounded == y.next.grounded;
+}
+// next.ground_triangle is left to this: a triangle index, which worlds of the same ground in
+// another triangle order (a terrain and its mesh twin) do not share.
+inline bool same_ground(const capsweep::Verdict& x, const capsweep::Verdict& y) {
+  return x.next.ground_triangle == y.next.ground_triangle;
 }
 
 inline bool same(const capsweep::Contact& x, const capsweep::Contact& y) {
