@@ -369,7 +369,7 @@ void judge(const World& world, const ClaimedMove& m, const ValidateSettings& set
       name_excess(m.motion, walking, ends.end_grounded, !ends.end_grounded && judge.end_touches(), v);
       // A drop beyond the window through geometry (the straight path blocked on the way down)
       // ends under the map: that, not its speed, is what it is.
-      if ((v.reason == Reason::fast_fall || v.reason == Reason::teleport) && m.motion.y < 0 && v.hit.hit &&
+      if ((v.reason == Reason::fast_fall || v.reason == Reason::teleport) && v.claimed < 0 && v.hit.hit &&
           v.hit.normal.y > 0.5f) {
         v.kind = VerdictKind::blocked;
         v.reason = Reason::under_the_map;

@@ -474,7 +474,7 @@ TEST_F(Command, APortOutOfRangeIsAUsageError) {
 
 // --threads takes 0 .. kMaxThreads on every command (past 65,536 oneTBB crashed the process).
 TEST_F(Command, ThreadsBeyondTheLimitAreAUsageError) {
-  for (const std::string& command : {"demo", "serve --world a=@arena", "crowd --scene @arena --agents 4 --ticks 1"}) {
+  for (const std::string command : {"demo", "serve --world a=@arena", "crowd --scene @arena --agents 4 --ticks 1"}) {
     const CommandRun run = capsweep_cmd(command + " --threads " + std::to_string(kMaxThreads + 1));
     EXPECT_EQ(run.code, 2) << command;
     EXPECT_NE(run.output.find("--threads"), std::string::npos) << run.output;

@@ -76,7 +76,9 @@ void expect_same(const std::vector<T>& a, const std::vector<T>& b, const char* w
   ASSERT_EQ(a.size(), b.size());
   for (std::size_t i = 0; i < a.size(); ++i) {
     ASSERT_TRUE(answers::same(a[i], b[i])) << what << " " << i;
-    if constexpr (std::is_same_v<T, Verdict>) ASSERT_TRUE(answers::same_ground(a[i], b[i])) << what << " " << i;
+    if constexpr (std::is_same_v<T, Verdict>) {
+      ASSERT_TRUE(answers::same_ground(a[i], b[i])) << what << " " << i;
+    }
   }
 }
 
