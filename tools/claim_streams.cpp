@@ -76,12 +76,8 @@ ValidateSettings stream_validate_settings(const ClaimStreamSettings& settings) {
   return s;
 }
 
-namespace {
-
-constexpr std::size_t kReasons = 11;
-
 // The claim a server sees of agent i's last tick: where it started, where it ended, with the
-// state it carries (as tests/world/validate_claims_test.cpp builds it).
+// state it carries.
 ClaimedMove tick_claim(const Crowd& crowd, std::size_t i, float dt, const CarriedState& state) {
   const Agent& a = crowd.previous()[i];
   const MoveResult& r = crowd.results()[i];
@@ -97,6 +93,11 @@ ClaimedMove tick_claim(const Crowd& crowd, std::size_t i, float dt, const Carrie
   c.layers = a.layers;
   return c;
 }
+
+namespace {
+
+constexpr std::size_t kReasons = 11;
+
 
 JudgedClaim judged(const Crowd& crowd, std::uint64_t tick, std::size_t i, const ClaimedMove& c, const Verdict& v) {
   JudgedClaim j;

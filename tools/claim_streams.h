@@ -39,6 +39,8 @@
 #include <capsweep/validate.h>
 #include <capsweep/world.h>
 
+#include "tools/crowd.h"
+
 namespace capsweep {
 
 enum class Cheat : std::uint8_t { speed, teleport, fly, super_jump, wall_climb, noclip, under_the_map, start_in_wall };
@@ -58,6 +60,10 @@ struct ClaimStreamSettings {
   std::size_t cheat_every = 10;        // ticks between cheat samples (0: no cheats)
   std::size_t examples_kept = 16;      // false flags and missed cheats kept, the first ones
 };
+
+// The claim a server sees of agent i's last tick in `crowd`: where it started and ended, over dt,
+// with the state the server carries for it.
+ClaimedMove tick_claim(const Crowd& crowd, std::size_t i, float dt, const CarriedState& state);
 
 // One judged claim, for a printout: the tick, the agent, the claim and its verdict.
 struct JudgedClaim {

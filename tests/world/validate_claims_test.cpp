@@ -14,6 +14,7 @@
 #include "tests/support/scene_list.h"
 #include "tests/support/test_meshes.h"
 #include "tools/arena.h"
+#include "tools/claim_streams.h"
 #include "tools/crowd.h"
 
 namespace {
@@ -82,22 +83,6 @@ TEST(ValidateClaims, TheDungeonsStepDownOffItsLedgeAt10HzIsOk) {
   EXPECT_EQ(judge_one(w, c, s).kind, VerdictKind::blocked);
 }
 
-// The claim a server sees of agent i's last tick in a crowd: where it started, where it ended.
-ClaimedMove tick_claim(const Crowd& crowd, std::size_t i, float dt, const CarriedState& state) {
-  const Agent& a = crowd.previous()[i];
-  const MoveResult& r = crowd.results()[i];
-  ClaimedMove c;
-  c.from = a.capsule;
-  c.shape = a.shape;
-  c.ellipsoid = a.ellipsoid;
-  c.motion = a.shape == AgentShape::ellipsoid ? r.ellipsoid.centre - a.ellipsoid.centre : r.capsule.a - a.capsule.a;
-  c.dt = dt;
-  c.vertical_speed = state.vertical_speed;
-  c.grounded = state.grounded;
-  c.ground_triangle = state.ground_triangle;
-  c.layers = a.layers;
-  return c;
-}
 
 // A crowd walking the arena (stairs, a ramp, a platform to fall from, crates), capsules and
 // ellipsoids, agents colliding, at each rate, judged tick by tick with only what a server has:
