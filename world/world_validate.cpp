@@ -4,6 +4,7 @@
 // rule.
 #include <cmath>
 #include <numbers>
+#include <optional>
 #include <string>
 
 #include "parallel/executor.h"
@@ -313,6 +314,7 @@ void judge(const World& world, const ClaimedMove& m, const ValidateSettings& set
     return;
   }
   const Judge judge(world, settings, path, layers, m, others, self);
+  std::optional<MoveResult> solver;  // the solver's tick from the start, once run
   const bool tick_end = settings.rule == ClaimRule::tick_end;
 
   if (judge.start_overlaps(v.hit)) {
@@ -387,8 +389,8 @@ void judge(const World& world, const ClaimedMove& m, const ValidateSettings& set
     } else if (judge.bent_path_free()) {
       v.kind = VerdictKind::ok;
     } else {
-      const MoveResult r = judge.solver_tick();
-      if (judge.free_from(r)) {
+      solver = judge.solver_tick();
+      if (judge.free_from(*solver)) {
         v.kind = VerdictKind::ok;
       } else {
         v.kind = VerdictKind::blocked;
@@ -415,8 +417,9 @@ void judge(const World& world, const ClaimedMove& m, const ValidateSettings& set
     place(moved_by(body, m.motion), v.corrected, v.corrected_ellipsoid);
     return;
   }
-  // Where the agent would have got: one tick of the movement solver on the claim.
-  const MoveResult r = judge.solver_tick();
+  // Where the agent would have got: one tick of the movement solver on the claim (the one the
+  // path search ran, if it ran one).
+  const MoveResult r = solver ? *solver : judge.solver_tick();
   v.corrected = r.capsule;
   v.corrected_ellipsoid = r.ellipsoid;
   v.next = {r.vertical_speed, r.grounded, r.ground_triangle};
