@@ -1,9 +1,12 @@
 // The one check of MoveSettings and ValidateSettings, next to nothing but them: World, the C API
 // and the service refuse bad settings with the same words.
+#include <cmath>
 #include <string>
 
 #include <capsweep/move.h>
 #include <capsweep/validate.h>
+
+#include "core/body.h"
 
 namespace capsweep {
 
@@ -46,6 +49,19 @@ std::string check_settings(const ValidateSettings& v) {
   }
   check_range(why, "jump_speed", v.jump_speed, 0, 1e6);
   return why.empty() ? check_settings(v.movement) : why;
+}
+
+std::string check_claims(std::span<const ClaimedMove> moves, const ValidateSettings& settings) {
+  for (std::size_t i = 0; i < moves.size(); ++i) {
+    const ClaimedMove& m = moves[i];
+    const float thinnest = m.shape == AgentShape::ellipsoid ? smallest_radius(m.ellipsoid) : m.from.radius;
+    // A finite body only: a bad body is the claim's own error (its verdict says so).
+    if (std::isfinite(thinnest) && thinnest > 0 && !(settings.tolerance < thinnest)) {
+      return "settings: tolerance " + std::to_string(settings.tolerance) + " m is not below claim " + std::to_string(i) +
+             "'s radius " + std::to_string(thinnest) + " m";
+    }
+  }
+  return "";
 }
 
 }  // namespace capsweep

@@ -15,7 +15,6 @@
 #include <span>
 #include <stdexcept>
 
-#include "core/body.h"
 #include "service/capsweep.grpc.pb.h"
 #include "service/convert.h"
 #include "service/metrics.h"
@@ -30,20 +29,6 @@ using Clock = std::chrono::steady_clock;
 constexpr std::size_t kChunk = 4096;
 
 double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
-
-// The library's refusal of a tolerance that leaves some claim no body (World::validate throws it),
-// in its words and with its claim numbers: "" when every claim keeps a body.
-std::string tolerance_error(std::span<const ClaimedMove> moves, const ValidateSettings& settings) {
-  for (std::size_t i = 0; i < moves.size(); ++i) {
-    const ClaimedMove& m = moves[i];
-    const float thinnest = m.shape == AgentShape::ellipsoid ? smallest_radius(m.ellipsoid) : m.from.radius;
-    if (std::isfinite(thinnest) && thinnest > 0 && !(settings.tolerance < thinnest)) {
-      return "World::validate: settings: tolerance " + std::to_string(settings.tolerance) + " m is not below claim " +
-             std::to_string(i) + "'s radius " + std::to_string(thinnest) + " m";
-    }
-  }
-  return "";
-}
 
 grpc::Status deadline_passed() {
   return {grpc::StatusCode::DEADLINE_EXCEEDED, "the deadline passed before the batch was answered"};
@@ -178,7 +163,7 @@ class Server::Impl final : public RawService {
       if (std::string why = check_settings(settings); !why.empty()) return {grpc::StatusCode::INVALID_ARGUMENT, why};
       const std::vector<ClaimedMove> moves = read_request(*req, n);
       // Before the chunks, which would number the claims from each chunk's start.
-      if (std::string why = tolerance_error(moves, settings); !why.empty()) {
+      if (std::string why = check_claims(moves, settings); !why.empty()) {
         return {grpc::StatusCode::INVALID_ARGUMENT, why};
       }
       std::vector<Verdict> verdicts(n);

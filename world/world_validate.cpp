@@ -459,17 +459,8 @@ void World::validate(std::span<const ClaimedMove> moves, const ValidateSettings&
                      const BatchOptions& options) const {
   if (verdicts.size() != moves.size()) throw std::invalid_argument("World::validate: moves and verdicts differ in size");
   if (std::string why = check_settings(settings); !why.empty()) throw std::invalid_argument("World::validate: " + why);
-  // The tolerance must leave a body to sweep: a setting that refuses a claim's body is an error
-  // of the settings, not a verdict on the claim (a finite body only: bad bodies are refused).
-  for (std::size_t i = 0; i < moves.size(); ++i) {
-    const ClaimedMove& m = moves[i];
-    const float thinnest = m.shape == AgentShape::ellipsoid ? smallest_radius(m.ellipsoid) : m.from.radius;
-    if (std::isfinite(thinnest) && thinnest > 0 && !(settings.tolerance < thinnest)) {
-      throw std::invalid_argument("World::validate: settings: tolerance " + std::to_string(settings.tolerance) +
-                                  " m is not below claim " + std::to_string(i) + "'s radius " +
-                                  std::to_string(thinnest) + " m");
-    }
-  }
+  // The tolerance must leave a body to sweep: an error of the settings, not a verdict on a claim.
+  if (std::string why = check_claims(moves, settings); !why.empty()) throw std::invalid_argument("World::validate: " + why);
   const SweepPath path = options.path == SweepPath::simd ? SweepPath::simd : SweepPath::scalar;
   OtherAgents others;
   const bool agents = settings.movement.agents_collide && moves.size() > 1;

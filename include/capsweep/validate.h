@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <span>
 #include <string>
 
 #include <capsweep/move.h>
@@ -68,6 +69,12 @@ struct ValidateSettings {
 // (0, 1e6] m/s or kNoSpeedLimit, jump_speed within [0, 1e6] m/s, then the movement settings
 // (check_settings of move.h).
 std::string check_settings(const ValidateSettings& settings);
+
+// Why these settings cannot judge these claims ("" when they can): the tolerance must leave each
+// claim a body to sweep, so it must be below every finite capsule radius and ellipsoid's smallest
+// radius. The message names the first claim that has none. World::validate throws it; the
+// service refuses the batch with it before judging any claim.
+std::string check_claims(std::span<const ClaimedMove> moves, const ValidateSettings& settings);
 
 // What the validator found at the two ends of a claim, which the allowance depends on.
 struct ClaimEnds {

@@ -69,6 +69,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const ValidateSettings settings = service::from_pb(r.settings());
     if (!check_settings(settings).empty()) return 0;
     const std::vector<ClaimedMove> moves = service::read_request(r, n);
+    if (!check_claims(moves, settings).empty()) return 0;  // the server refuses the batch
     std::vector<Verdict> verdicts(moves.size());
     world.validate(moves, settings, verdicts, options_of(r));
   } else if (kind == 4) {
