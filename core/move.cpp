@@ -119,6 +119,7 @@ struct PassOutcome {
   bool hit_steep = false;   // a walk hit world geometry too steep to walk that could be a step
   bool landed = false;     // a fall reached walkable ground
   bool held = false;       // a fall was held up by steep planes together (PlaneSet::hold_up)
+  bool met = false;        // the pass met something (a face or an agent) on its way
   MoveHit ground;
   Vec3 ground_normal;
 };
@@ -159,6 +160,7 @@ class Solver {
     if (!grounded) {
       vertical_speed = std::fmax(vertical_speed - s_.gravity * s_.dt, -s_.max_fall_speed);
       PassOutcome fall;
+      const float fall_from = position(c).y;
       if (vertical_speed != 0) co_await slide_pass(c, kUp * (vertical_speed * s_.dt), Pass::fall, fall, segments_);
       if (fall.landed) {
         grounded = true;
@@ -172,7 +174,18 @@ class Solver {
         vertical_speed = 0;
         result_.flags |= kMoveWedged;
         result_.ground_normal = fall.ground_normal;
-      } else if (vertical_speed <= 0) {
+      } else if (fall.met) {
+        // A fall (or a rise) turned by what it met keeps no more speed than its motion shows:
+        // sliding along a face (or a crease) too steep to stand on goes at least sin^2(max
+        // slope) of the way gravity drives it, so a real slide keeps its speed, while a fall
+        // thrown between steep faces or lifted out of their skin no longer gathers speed in
+        // place (it reached terminal speed there and turned it into sideways jumps), and a jump
+        // that meets a ceiling stops rising instead of sliding along under it.
+        const float shown = (position(c).y - fall_from) / s_.dt / std::fmax(max_descent_ * max_descent_, 1e-6f);
+        vertical_speed = vertical_speed < 0 ? std::fmax(vertical_speed, std::fmin(shown, -s_.gravity * s_.dt))
+                                            : std::fmin(vertical_speed, std::fmax(shown, 0.f));
+      }
+      if (!grounded && !fall.held && vertical_speed <= 0) {
         // A fall that ended a hair above walkable ground without touching it: the next tick's
         // probe finds that ground and stands on it, so say so now. `grounded` then always means
         // what the next tick will start from, which a server validating moves relies on.
@@ -375,6 +388,7 @@ class Solver {
         if (later == Vec3{}) co_return;
         continue;
       }
+      out.met = true;
       const Vec3 rest = motion * (1.f - advance(c, motion, h, trace));
       motion = rest + later;
       Vec3 ground_normal;

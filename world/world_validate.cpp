@@ -12,6 +12,7 @@
 #include "world/world_collider.h"
 #include "broadphase/agent_grid.h"
 #include "core/closest_point.h"
+#include "world/contacts_near.h"
 
 namespace capsweep {
 
@@ -90,7 +91,33 @@ class Judge {
         return true;
       }
     }
-    return ground_below(world_, moved_by(body_, offset), m, reach, path_, layers_, ground, normal);
+    if (ground_below(world_, moved_by(body_, offset), m, reach, path_, layers_, ground, normal)) return true;
+    // Nothing at all within reach below: no ground hidden either.
+    return ground.hit && walkable_within(offset, reach, ground);
+  }
+  // Walkable ground within `reach` below the body moved by `offset` that the first face below
+  // hides: the edge of a steep face a centimetre nearer than the ramp the solver walks down
+  // beside it (its carried ground, core/move.cpp, checks that one triangle whatever lies
+  // between). The nearest such triangle, as the solver's carried ground would find it.
+  bool walkable_within(const Vec3& offset, float reach, SweepHit& ground) const {
+    const MoveSettings& m = s_.movement;
+    const Body skinned = with_skin(moved_by(body_, offset), m.skin);
+    const Capsule around = skinned.is_capsule() ? skinned.capsule : bounding_capsule(skinned.ellipsoid);
+    const WorldCollider collider(world_, path_, layers_, nullptr, {}, {}, 0);
+    const float min_up = std::cos(m.max_slope_degrees * std::numbers::pi_v<float> / 180.f);
+    bool found = false;
+    for_each_contact(world_.arrays(), around, reach, [&](std::uint32_t triangle, const Contact& near) {
+      if (near.distance > around.radius + reach) return false;
+      MoveHit hit;
+      Vec3 normal;
+      collider.sweep_triangle(skinned, Vec3{0, -reach, 0}, triangle, hit);
+      if (hit.hit.hit && collider.walkable(hit, min_up, normal) && (!found || hit.hit.t < ground.t)) {
+        ground = hit.hit;
+        found = true;
+      }
+      return false;
+    }, layers_);
+    return found;
   }
   // Whether the claimed end is within the solver's skin, backoff and the tolerance of the world,
   // or of another agent where it started the tick (a fall lands on heads and slides off them).

@@ -334,6 +334,45 @@ TEST(Move, ACeilingStopsTheStepUp) {
   EXPECT_GE(gap(w, a.capsule), 0.01 - 1e-4);
 }
 
+TEST(Move, AJumpThatMeetsACeilingStopsRising) {
+  // Head room of 4 cm above a person standing on the floor; a jump at 4 m/s meets the ceiling
+  // in its first tick. It keeps no more upward speed than its rise showed, so it falls back at
+  // once rather than pressing along under the ceiling for the 0.4 s its take-off would last.
+  const float ceiling = 0.02f + 2 * kR + kAxis + 0.04f;
+  const World w(Mesh().floor(-4, -4, 4, 4, 1).box({-4, ceiling, -4}, {4, ceiling + 0.3f, 4}).triangles());
+  Agent a = person(0, 0, 0, {0.02f, 0, 0});
+  a.vertical_speed = 4.f;
+  const MoveSettings s = alone();
+  MoveResult r = walk(w, a, 1, s);
+  EXPECT_GT(r.contact_count, 0);
+  EXPECT_LT(r.vertical_speed, 4.f - s.gravity * s.dt);
+  EXPECT_LE(r.vertical_speed, r.moved.y / s.dt * 2.f * 1.0001f);  // at most 1 / sin^2(45 degrees) of its rise
+  int rising = 1;
+  // Rising: faster than a millimetre a second (what is left of a rise of a float's rounding).
+  while (a.vertical_speed > 1e-3f && rising < 30) walk(w, a, 1, s), ++rising;
+  EXPECT_LE(rising, 2) << "still rising after " << rising << " ticks";
+  r = walk(w, a, 60, s);
+  EXPECT_TRUE(r.grounded);
+  EXPECT_GE(gap(w, a.capsule), 0.01 - 1e-4);
+}
+
+TEST(Move, AFallSlidingDownASteepSlopeKeepsItsSpeed) {
+  // Off the top of a 60-degree slope: a fall turned along it keeps gathering speed (the slide
+  // descends sin^2(60) of its fall, more than sin^2 of the 45-degree limit), as before the rule
+  // that takes speed from falls that do not descend.
+  const World w(Mesh().floor(-2, -4, 12, 4, 1).ramp(0, -4, 8, 60, 6, 2).triangles());
+  Agent a = person(1.5f, 3.f, 0);  // 2.6 cm above the slope
+  float lowest = 0;
+  bool slid = false;
+  for (int i = 0; i < 30; ++i) {
+    const MoveResult r = walk(w, a, 1);
+    slid |= r.contact_count > 0 && !r.grounded;
+    lowest = std::min(lowest, r.vertical_speed);
+  }
+  EXPECT_TRUE(slid);
+  EXPECT_LT(lowest, -2.f);
+}
+
 TEST(Move, ASkinDeficitBesideAWallIsRestoredAlongTheWall) {
   // A 44-degree slope (walkable) rising from a wall that faces up it. The agent has drifted 2 mm
   // into the slope's skin and stands 2 mm beyond the wall's: pushing straight out of the slope

@@ -16,6 +16,7 @@
 #include "tools/arena.h"
 #include "tools/claim_streams.h"
 #include "tools/crowd.h"
+#include "world/world_collider.h"
 
 namespace {
 
@@ -53,6 +54,53 @@ ClaimedMove claim_of(const Agent& a, const MoveResult& r, float dt, bool grounde
   c.ground_triangle = a.ground_triangle;
   c.layers = a.layers;
   return c;
+}
+
+TEST(ValidateClaims, ARampBesideASteeperFacesEdgeIsGround) {
+  // Found in the 60 Hz stream on recast_dungeon: an agent walking down a ramp beside a steeper
+  // face, whose edge lies a few millimetres nearer below the body than the ramp. The solver keeps
+  // it on the ramp (its carried ground); the first face a probe meets is that edge, too steep to
+  // stand on. The validator counts the ramp, so the agent is carried grounded, and the jump it
+  // makes next is judged from the ground (before, each of its ticks carried it as airborne, and
+  // the jump was a fly).
+  const World w(scenes::load("recast_dungeon.obj"));
+  // Tick 189 of agent 250 (seed 1), as the server saw it: from the start to the end.
+  const Vec3 from{15.3006086f, 15.0039129f, -63.7056046f}, to{15.3007202f, 14.9907522f, -63.6792755f};
+  MoveSettings ms;  // 60 Hz
+  Agent a{{from, from + Vec3{0, 1.1f, 0}, 0.35f}, {to.x - from.x, 0, to.z - from.z}};
+  a.ground_triangle = 7709;
+  std::vector<Agent> agents{a};
+  std::vector<MoveResult> r(1);
+  w.move(agents, ms, r);
+  ASSERT_TRUE(r[0].grounded) << "the solver walks it down the ramp";
+  ValidateSettings s;
+  s.movement = ms;
+  ClaimedMove c;
+  c.from = a.capsule;
+  c.motion = to - from;
+  c.dt = ms.dt;  // not known to be grounded, no triangle: what a server knows of an agent it has not seen stand
+  const Capsule end{c.from.a + c.motion, c.from.b + c.motion, c.from.radius};
+  SweepHit first;
+  Vec3 normal;
+  ASSERT_FALSE(ground_below(w, Body::of(end), ms, ms.ground_distance + s.tolerance, SweepPath::scalar, kAllLayers, first, normal))
+      << "the first face below is the steep edge";
+  ASSERT_TRUE(first.hit);
+  EXPECT_LT(first.normal.y, std::cos(ms.max_slope_degrees * 3.14159265f / 180.f));
+  const Verdict v = judge_one(w, c, s);
+  EXPECT_EQ(v.kind, VerdictKind::ok) << name(v.reason);
+  EXPECT_TRUE(v.next.grounded);
+  EXPECT_NE(v.next.ground_triangle, kNoTriangle);
+  // Its jump from there, judged from the state carried: ok.
+  Agent jumper{end, {to.x - from.x, 0, to.z - from.z}, 4.f};
+  jumper.ground_triangle = 7709;
+  agents = {jumper};
+  w.move(agents, ms, r);
+  ClaimedMove j = claim_of(jumper, r[0], ms.dt, v.next.grounded);
+  j.vertical_speed = v.next.vertical_speed;
+  j.ground_triangle = v.next.ground_triangle;
+  s.jump_speed = 4.f;
+  const Verdict vj = judge_one(w, j, s);
+  EXPECT_EQ(vj.kind, VerdictKind::ok) << name(vj.reason) << " claimed " << vj.claimed << " limit " << vj.limit;
 }
 
 TEST(ValidateClaims, TheDungeonsStepDownOffItsLedgeAt10HzIsOk) {
