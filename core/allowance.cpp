@@ -29,6 +29,7 @@ MoveAllowance allowance(const ClaimedMove& move, const ValidateSettings& setting
   const double skin = body.is_capsule() ? double(m.skin) : double(skin_reach(body, m.skin));
   const double push = ends.in_skin ? 4.0 * (skin + m.backoff) : 0.0;
   const double slack = double(settings.tolerance) + skin + m.backoff + push;
+  const double up_slack = slack - push * (1.0 - std::clamp(double(ends.push_up), 0.0, 1.0));
   const double h = std::hypot(double(move.motion.x), double(move.motion.z));
   // 90 degrees makes walls walkable: tan is then unbounded, and so is the climb.
   const double slope = m.max_slope_degrees >= 90.f ? INFINITY : std::tan(m.max_slope_degrees * std::numbers::pi / 180);
@@ -40,7 +41,7 @@ MoveAllowance allowance(const ClaimedMove& move, const ValidateSettings& setting
     // and a fall's speed is the tick's, so the window is the whole tick's, whatever the ends.
     const double fastest_up = ends.grounded ? std::max(v0, double(settings.jump_speed)) : v0;
     const double rise = std::max(fastest_up, 0.0) * dt;
-    a.up = float(rise + ramp + (ends.grounded ? m.step_height : 0.0) + slack);
+    a.up = float(rise + ramp + (ends.grounded ? m.step_height : 0.0) + up_slack);
     a.down = float(fall - ramp - (ends.grounded ? double(m.step_height) + snap : 0.0) - slack);
     const double down = std::max(-double(move.motion.y), 0.0);
     const double slide = std::sqrt(down * (-fall + (ends.grounded ? snap : 0.0)));
@@ -57,14 +58,14 @@ MoveAllowance allowance(const ClaimedMove& move, const ValidateSettings& setting
     // against them off the ground: a ramp's rise needs ground or a face at the end.
     const double climb = ends.end_grounded ? ramp + m.step_height : ends.end_touches ? ramp : 0.0;
     const double jump = settings.jump_speed > 0 ? settings.jump_speed * dt + ramp : 0.0;
-    a.up = float(std::max(climb, jump) + slack);
+    a.up = float(std::max(climb, jump) + up_slack);
     a.down = float(fall - ramp - m.step_height - snap - slack);
   } else {
     // In the air only gravity moves it vertically, unless it lands, or ends against a face:
     // ground stops a fall anywhere short of gravity's drop (and its walk follows a walkable plane
     // up); steep faces turn it (a fall slides down them) or hold it (a crease, a wedge).
     const bool stopped = ends.end_grounded || ends.end_touches;
-    a.up = float((stopped ? std::max(v, 0.0) * dt + ramp : v * dt) + slack);
+    a.up = float((stopped ? std::max(v, 0.0) * dt + ramp : v * dt) + up_slack);
     // v0 bounds the agent's speed from above (CarriedState: where a fall was turned, the solver's
     // may be lower), so a drop is bounded by terminal speed alone.
     a.down = float(-double(m.max_fall_speed) * dt - ramp - slack);

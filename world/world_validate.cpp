@@ -166,6 +166,20 @@ class Judge {
     return hit.hit.hit;
   }
   bool start_in_skin() const { return in_skin(world_, body_, s_.movement, layers_); }
+  // How much of the solver's push out of its skin may lift the start: the most upward normal of
+  // the faces within skin + backoff of it (a wall's pushes it sideways, a floor's up). An
+  // ellipsoid's contacts are not looked at: any direction.
+  float skin_push_up() const {
+    if (!body_.is_capsule()) return 1.f;
+    const Capsule& c = body_.capsule;
+    const float reach = s_.movement.skin + s_.movement.backoff;
+    float up = 0.f;
+    for_each_contact(world_.arrays(), c, reach, [&](std::uint32_t, const Contact& k) {
+      if (k.distance <= c.radius + reach) up = std::fmax(up, k.normal.y);
+      return false;
+    }, layers_);
+    return up;
+  }
   // In the skin of something beside or above it, not only of the ground below: lifted clear of
   // the skin below (by its reach and the backoff), still in a skin.
   bool start_in_skin_sideways() const {
@@ -383,6 +397,7 @@ void judge(const World& world, const ClaimedMove& m, const ValidateSettings& set
     // agent at rest does not (else every resting claim would get the push as slack).
     if (!within(m.motion, v.allowed) && judge.start_in_skin()) {
       ends.in_skin = true;
+      ends.push_up = judge.skin_push_up();
       v.allowed = allowance(m, settings, ends);
       if (!within(m.motion, v.allowed) && judge.start_in_skin_sideways()) {
         ends.in_skin_sideways = true;

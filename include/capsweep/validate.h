@@ -83,6 +83,9 @@ struct ClaimEnds {
   bool end_grounded = false;  // walkable ground lies under the claimed end (it landed or stepped)
   bool end_touches = false;   // the claimed end touches geometry (a face stopped or turned it)
   bool in_skin_sideways = false;  // in_skin, and not only the ground's below: pushed sideways too
+  // in_skin: the largest upward part (n.y, at most 1) of the normals of the faces whose skin the
+  // start lies in, which bounds how far the push lifts it (a wall's pushes it sideways only).
+  float push_up = 1.f;
 };
 
 // How far a claimed move may go in dt seconds, metres: the horizontal length and the window of

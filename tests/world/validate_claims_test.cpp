@@ -103,6 +103,23 @@ TEST(ValidateClaims, ARampBesideASteeperFacesEdgeIsGround) {
   EXPECT_EQ(vj.kind, VerdictKind::ok) << name(vj.reason) << " claimed " << vj.claimed << " limit " << vj.limit;
 }
 
+TEST(ValidateClaims, AWallsSkinDoesNotLiftAFly) {
+  // In the air, 7 mm from a wall (inside the solver's skin): the solver's push out of that skin
+  // goes sideways, so a claim rising 5 cm with no speed to rise is a fly, as it is clear of it.
+  const World w(Mesh().wall(0, -5, 0, 5, 6).triangles());
+  ValidateSettings s;
+  ClaimedMove c;
+  c.dt = s.movement.dt;
+  c.motion = {0, 0.05f, 0};
+  for (const float gap : {0.007f, 0.05f}) {
+    c.from = person({0.35f + gap, 2, 0});
+    const Verdict v = judge_one(w, c, s);
+    EXPECT_EQ(v.kind, VerdictKind::too_fast) << gap;
+    EXPECT_EQ(v.reason, Reason::fly) << gap;
+    EXPECT_EQ(v.in_skin, gap < 0.01f);
+  }
+}
+
 TEST(ValidateClaims, TheDungeonsStepDownOffItsLedgeAt10HzIsOk) {
   // The case of issue 36: World::move walks this agent off an edge and snaps it down; the
   // straight line from start to end cuts the edge. Judged as a tick's end point, it is ok.
@@ -385,6 +402,11 @@ TEST(ValidateClaims, TheTickEndAllowanceIsTheDocumentedFormula) {
   EXPECT_NEAR(in.horizontal, a.horizontal, 1e-6);  // pushed up off the ground below
   const MoveAllowance beside = allowance(c, s, {false, true, false, false, true});
   EXPECT_NEAR(beside.horizontal - a.horizontal, push, 1e-6);
+  // Lifted only as much as the faces whose skin it is in point up: a wall's pushes sideways.
+  const MoveAllowance by_wall = allowance(c, s, {false, true, false, false, true, 0.f});
+  EXPECT_NEAR(by_wall.up, a.up, 1e-6);
+  EXPECT_NEAR(a.down - by_wall.down, push, 1e-6);
+  EXPECT_NEAR(allowance(c, s, {false, true, false, false, true, 0.5f}).up - a.up, 0.5 * push, 1e-6);
 }
 
 }  // namespace
