@@ -20,21 +20,19 @@ namespace {
 
 constexpr Vec3 kUp{0, 1, 0};
 
+// Whether the body comes within `by` of the world (an ellipsoid: scaled out by it, core/body.h).
+bool touches(const World& world, const Body& body, float by, std::uint32_t layers) {
+  if (body.is_capsule()) return !world.is_clear(body.capsule, by, layers);
+  return !ellipsoid_clear(world, scaled_out(body.ellipsoid, by), layers);
+}
+
 // A start in the solver's skin, with half the backoff as margin for rounding (World::validate):
 // the body grown by skin + backoff / 2 (a capsule) or scaled out so that it reaches at most that
 // far beyond the skin in any direction (an ellipsoid: k = 1 + skin / r_min + backoff / (2 r_max);
 // an agent resting a backoff beyond its skin is outside it) touches the world.
 bool in_skin(const World& world, const Body& body, const MoveSettings& m, std::uint32_t layers) {
-  if (body.is_capsule()) return !world.is_clear(body.capsule, m.skin + 0.5f * m.backoff, layers);
-  const Ellipsoid& e = body.ellipsoid;
-  const float by = m.skin + 0.5f * m.backoff * smallest_radius(e) / largest_radius(e);
-  return !ellipsoid_clear(world, scaled_out(e, by), layers);
-}
-
-// Whether the body comes within `by` of the world (an ellipsoid: scaled out by it, core/body.h).
-bool touches(const World& world, const Body& body, float by, std::uint32_t layers) {
-  if (body.is_capsule()) return !world.is_clear(body.capsule, by, layers);
-  return !ellipsoid_clear(world, scaled_out(body.ellipsoid, by), layers);
+  const float backoff = body.is_capsule() ? m.backoff : m.backoff * smallest_radius(body.ellipsoid) / largest_radius(body.ellipsoid);
+  return touches(world, body, m.skin + 0.5f * backoff, layers);
 }
 
 // The other agents of a batch, where the solver meets them (movement.agents_collide): at their
