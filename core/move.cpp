@@ -42,14 +42,19 @@ class PlaneSet {
     if (count_ > 0 && dot(m, plane_[count_ - 1]) > 0.99999f) --count_;
     if (count_ == 2) return stop();  // three planes: a corner; stopping is the only stable answer
     plane_[count_] = m;
-    face_[count_++] = face;
+    face_[count_] = face;
+    ground_[count_++] = keep_horizontal_speed && m.y > 0;
     const float len = length(motion);
     // One plane: slide along it. On walkable ground walking keeps its horizontal speed (the
     // motion is lifted onto the plane vertically) so ramps do not slow agents down.
-    Vec3 along = keep_horizontal_speed && m.y > 0 ? Vec3{motion.x, -(m.x * motion.x + m.z * motion.z) / m.y, motion.z}
-                                                  : motion - m * dot(motion, m);
+    Vec3 along = ground_[count_ - 1] ? on_ground(motion, m) : motion - m * dot(motion, m);
+    // A wall (or an agent) met while walking on walkable ground: levelling it keeps the rise the
+    // ground gave the motion's whole horizontal part, which the wall has just cut short, so what
+    // is left would climb the wall (a 45 degree ramp into a 60 degree face rose 17 cm for 3 cm
+    // across). The rise follows the ground along what is left instead.
+    if (count_ == 2 && m.y == 0 && ground_[0]) along = on_ground(along, plane_[0]);
     if (count_ == 1 || dot(along, plane_[0]) >= 0) {
-      if (count_ == 2) plane_[0] = m, face_[0] = face, count_ = 1;  // it leaves the first plane: forget it
+      if (count_ == 2) plane_[0] = m, face_[0] = face, ground_[0] = ground_[1], count_ = 1;  // it leaves the first plane: forget it
       motion = along + m * std::fmax(kLean * len, lift);
       return true;
     }
@@ -105,9 +110,15 @@ class PlaneSet {
     return false;
   }
 
+  // The motion lifted (or lowered) onto walkable plane m vertically: its horizontal part kept.
+  static Vec3 on_ground(const Vec3& motion, const Vec3& m) {
+    return {motion.x, -(m.x * motion.x + m.z * motion.z) / m.y, motion.z};
+  }
+
   float max_descent_;
   Vec3 plane_[2];
   Vec3 face_[2];
+  bool ground_[2] = {false, false};  // walkable ground the walk keeps its horizontal speed on
   int count_ = 0;
   bool stopped_ = false;
 };
