@@ -149,6 +149,15 @@ bool ellipsoid_clear(const World& world, const Ellipsoid& e, std::uint32_t layer
   return clear;
 }
 
+float most_upward_touch(const World& world, const Ellipsoid& e, std::uint32_t layers) {
+  float up = 0.f;
+  for_each_ellipsoid_contact(world.arrays(), e, layers, [&](std::uint32_t, const EllipsoidContact& k) {
+    if (k.distance <= 1.0) up = std::fmax(up, k.normal.y);
+    return false;
+  });
+  return up;
+}
+
 std::size_t World::sweep_ellipsoid(std::span<const SweepEllipsoidQuery> queries, std::span<SweepHit> hits,
                                    const SweepOptions& options, std::span<Status> status) const {
   if (hits.size() != queries.size() || (!status.empty() && status.size() != queries.size())) {

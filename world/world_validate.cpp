@@ -165,12 +165,12 @@ class Judge {
   }
   bool start_in_skin() const { return in_skin(world_, body_, s_.movement, layers_); }
   // How much of the solver's push out of its skin may lift the start: the most upward normal of
-  // the faces within skin + backoff of it (a wall's pushes it sideways, a floor's up). An
-  // ellipsoid's contacts are not looked at: any direction.
+  // the faces within skin + backoff of it (a wall's pushes it sideways, a floor's up); for an
+  // ellipsoid, of the faces its body scaled out by skin + backoff touches (core/body.h).
   float skin_push_up() const {
-    if (!body_.is_capsule()) return 1.f;
-    const Capsule& c = body_.capsule;
     const float reach = s_.movement.skin + s_.movement.backoff;
+    if (!body_.is_capsule()) return most_upward_touch(world_, with_skin(body_, reach).ellipsoid, layers_);
+    const Capsule& c = body_.capsule;
     float up = 0.f;
     for_each_contact(world_.arrays(), c, reach, [&](std::uint32_t, const Contact& k) {
       if (k.distance <= c.radius + reach) up = std::fmax(up, k.normal.y);
