@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <stdexcept>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -70,7 +71,7 @@ struct Run {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int print_tables(int argc, char** argv) {
   std::vector<std::string> scenes = all_scenes();
   std::vector<float> rates{10, 20, 30, 60};
   ClaimStreamSettings base;
@@ -243,4 +244,14 @@ int main(int argc, char** argv) {
     }
   }
   return 0;
+}
+
+int main(int argc, char** argv) {
+  // A scene that does not load (its name, its file) or a value that is not a number: say so.
+  try {
+    return print_tables(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "%s: %s\n", argv[0], e.what());
+    return 1;
+  }
 }
