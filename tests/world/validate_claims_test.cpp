@@ -120,6 +120,23 @@ TEST(ValidateClaims, AWallsSkinDoesNotLiftAFly) {
   }
 }
 
+TEST(ValidateClaims, AWallsSkinDoesNotLiftAFlyingEllipsoid) {
+  // The same for an ellipsoid agent: the faces its skin touches are looked at as a capsule's.
+  const World w(Mesh().wall(0, -5, 0, 5, 6).triangles());
+  ValidateSettings s;
+  ClaimedMove c;
+  c.dt = s.movement.dt;
+  c.motion = {0, 0.05f, 0};
+  c.shape = AgentShape::ellipsoid;
+  for (const float gap : {0.007f, 0.05f}) {
+    c.ellipsoid = {{0.35f + gap, 2.9f, 0}, {0.35f, 0.9f, 0.35f}};
+    const Verdict v = judge_one(w, c, s);
+    EXPECT_EQ(v.kind, VerdictKind::too_fast) << gap;
+    EXPECT_EQ(v.reason, Reason::fly) << gap;
+    EXPECT_EQ(v.in_skin, gap < 0.01f);
+  }
+}
+
 TEST(ValidateClaims, TheDungeonsStepDownOffItsLedgeAt10HzIsOk) {
   // The case of issue 36: World::move walks this agent off an edge and snaps it down; the
   // straight line from start to end cuts the edge. Judged as a tick's end point, it is ok.
