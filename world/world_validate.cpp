@@ -161,7 +161,34 @@ class Judge {
     collider.sweep(moved_by(skinned, across), fall, hit);
     if (hit.hit.hit) return true;
     collider.sweep(skinned, across + fall, hit);
-    return hit.hit.hit;
+    return hit.hit.hit || passes_an_agent(fall.y);
+  }
+  // Whether another agent (where it started the tick) lies within reach of the vertical path
+  // `dy` (a fall, or a rise) from anywhere the walk could have taken the start: a fall lands on a
+  // head and slides off it, back or aside, and a jump slides up along a shoulder, so the net path
+  // can miss the agent the walk took it to. The walk reaches at most max_speed dt (without a
+  // limit, the claim's own horizontal length); the body is taken as the upright capsule holding
+  // its path (its axis's horizontal extent added to its radius).
+  bool passes_an_agent(float dy) const {
+    if (!others_) return false;
+    const MoveSettings& m = s_.movement;
+    const Capsule c = agent_capsule(body_);
+    const float walk = std::isfinite(s_.max_speed) ? s_.max_speed * claim_.dt
+                                                   : std::hypot(claim_.motion.x, claim_.motion.z);
+    const Vec3 mid = (c.a + c.b) * 0.5f;
+    const float lean = 0.5f * std::hypot(c.b.x - c.a.x, c.b.z - c.a.z);
+    const Vec3 top{mid.x, std::fmax(c.a.y, c.b.y) + std::fmax(dy, 0.f), mid.z};
+    const Vec3 low{mid.x, std::fmin(c.a.y, c.b.y) + std::fmin(dy, 0.f), mid.z};
+    const float reach = c.radius + lean + walk + skin_reach(body_, m.skin) + m.backoff + s_.tolerance;
+    bool met = false;
+    others_->grid.for_each_overlapping(swept_bounds({low, top, reach}, {}), [&](std::uint32_t j) {
+      if (j == self_) return false;
+      const Capsule& o = others_->starts[j];
+      const ClosestSegmentSegment near = closest_segment_segment(to_double(low), to_double(top), to_double(o.a), to_double(o.b));
+      met = length(near.on_first - near.on_second) < double(reach) + o.radius;
+      return met;
+    });
+    return met;
   }
   bool start_in_skin() const { return in_skin(world_, body_, s_.movement, layers_); }
   // How much of the solver's push out of its skin may lift the start: the most upward normal of
@@ -305,7 +332,7 @@ void name_excess(const Vec3& motion, bool walking, bool end_grounded, bool end_t
 // cannot tell held from turned), and where other agents held it in place; a jump's take-off as
 // its rise shows it.
 CarriedState state_at_end(const ClaimedMove& m, const ValidateSettings& s, bool walking, const ClaimEnds& ends,
-                          const SweepHit& ground, const MoveAllowance& walked) {
+                          const SweepHit& ground, const MoveAllowance& walked, bool rise_met) {
   const MoveSettings& ms = s.movement;
   const float dt = m.dt > 0 && m.dt <= 10 ? m.dt : ms.dt;
   float v;
@@ -316,7 +343,10 @@ CarriedState state_at_end(const ClaimedMove& m, const ValidateSettings& s, bool 
     // A rise from the ground ending in the air that a jump explains may be one (even where a
     // trough's ramp also would: `walked` is the allowance of a walk on the flat): the speed it
     // shows, semi-implicit as the solver integrates (dy = v1 dt), bounds the solver's from above.
-    v = std::fmin(m.motion.y / dt, s.jump_speed);
+    // A rise that met something (`rise_met`: it slid up along a face or a shoulder) keeps up to
+    // 1 / sin^2(max slope) of the speed it shows (core/move.cpp).
+    const float sine = std::sin(std::fmin(ms.max_slope_degrees, 90.f) * std::numbers::pi_v<float> / 180.f);
+    v = std::fmin(m.motion.y / dt / (rise_met ? std::fmax(sine * sine, 1e-6f) : 1.f), s.jump_speed);
   } else {
     v = (walking ? 0.f : m.vertical_speed) - ms.gravity * dt;
     // Held in place by other agents (no motion), or a fall that met something: the solver's
@@ -449,7 +479,10 @@ void judge(const World& world, const ClaimedMove& m, const ValidateSettings& set
       flat.motion.x = flat.motion.z = 0;  // no ramp
       ClaimEnds open = ends;
       open.end_grounded = open.end_touches = false;  // no step, no trough
-      v.next = state_at_end(m, settings, walking, ends, ground_end, allowance(flat, no_jump, open));
+      const MoveAllowance walked = allowance(flat, no_jump, open);
+      const bool jumped = walking && settings.jump_speed > 0 && !ends.end_grounded && m.motion.y > walked.up;
+      const bool rise_met = jumped && (ends.end_touches || judge.end_touches() || judge.passes_an_agent(m.motion.y));
+      v.next = state_at_end(m, settings, walking, ends, ground_end, walked, rise_met);
     }
   }
   place(moved_by(body, m.motion * v.legal_fraction), v.furthest, v.furthest_ellipsoid);

@@ -137,6 +137,63 @@ TEST(ValidateClaims, AWallsSkinDoesNotLiftAFlyingEllipsoid) {
   }
 }
 
+TEST(ValidateClaims, AFallThatSlidesOffAHeadIsNotAFly) {
+  // Found in the crowds falling into oa_am_thornish's pit: a falling agent walks over another's
+  // head, lands on it and slides off back the way it came. Its net path misses the head (its
+  // straight fall and its net walk both pass beside it) and its end touches nothing, yet gravity's
+  // drop was cut short: it is ok, because the head was within a walk's reach of its fall.
+  const World w(Mesh().floor(-5, -5, 5, 5, 1).triangles());
+  MoveSettings ms;
+  ms.dt = kTick;
+  Agent falling{{{-0.75f, 2.47f, 0}, {-0.75f, 3.57f, 0}, 0.35f}, {0.3f, 0, 0}, -9.81f, 0};
+  Agent standing{person({0, 0.02f, 0}), {}, 0, 1};
+  const std::vector<Agent> agents{falling, standing};
+  std::vector<MoveResult> r(2);
+  w.move(agents, ms, r);
+  ASSERT_GT(r[0].contact_count, 0) << "the fall meets the head";
+  ASSERT_FALSE(r[0].grounded);
+  const float drop = r[0].capsule.a.y - falling.capsule.a.y;
+  ASSERT_GT(drop, (falling.vertical_speed - ms.gravity * kTick) * kTick + 0.1f) << "the head cut the drop short";
+  ASSERT_LT(r[0].capsule.a.x, falling.capsule.a.x + 0.02f) << "it slid back off the head";
+  ValidateSettings s;
+  s.movement = ms;
+  const std::vector<ClaimedMove> claims{claim_of(falling, r[0], kTick, false), claim_of(standing, r[1], kTick, true)};
+  std::vector<Verdict> v(2);
+  w.validate(claims, s, v);
+  EXPECT_EQ(v[0].kind, VerdictKind::ok) << name(v[0].reason) << " claimed " << v[0].claimed << " limit " << v[0].limit;
+  EXPECT_EQ(v[1].kind, VerdictKind::ok);
+  // Alone, with no head to slide off, the same claim is a fly.
+  EXPECT_EQ(judge_one(w, claims[0], s).reason, Reason::fly);
+}
+
+TEST(ValidateClaims, AJumpThatSlidesUpAShoulderCarriesNoLessSpeedThanTheSolver) {
+  // Found in the same pit: a jump whose rise meets another agent above and beside it and slides
+  // up along it rises less than its speed gives, and the solver keeps up to 1 / sin^2(max slope)
+  // of the speed that rise shows. The speed the verdict carries bounds the solver's from above,
+  // or the next ticks of the same jump are judged flies.
+  const World w(Mesh().floor(-5, -5, 5, 5, 1).triangles());
+  MoveSettings ms;
+  ms.dt = 0.05f;
+  Agent jumping{person({0, 0.02f, 0}), {}, 4.f, 0};
+  Agent above{{{0.5f, 2.09f, 0}, {0.5f, 3.19f, 0}, 0.35f}, {}, 0, 1};
+  const std::vector<Agent> agents{jumping, above};
+  std::vector<MoveResult> r(2);
+  w.move(agents, ms, r);
+  ASSERT_GT(r[0].contact_count, 0) << "the rise meets the agent above";
+  ASSERT_LT(r[0].moved.y, (4.f - ms.gravity * ms.dt) * ms.dt - 0.005f) << "the rise was turned";
+  ValidateSettings s;
+  s.movement = ms;
+  s.jump_speed = 4;
+  // The server carries a standing agent: speed 0, grounded (the jump is the client's to take).
+  std::vector<ClaimedMove> claims{claim_of(jumping, r[0], ms.dt, true), claim_of(above, r[1], ms.dt, false)};
+  claims[0].vertical_speed = 0;
+  std::vector<Verdict> v(2);
+  w.validate(claims, s, v);
+  ASSERT_EQ(v[0].kind, VerdictKind::ok) << name(v[0].reason);
+  EXPECT_GE(v[0].next.vertical_speed, r[0].vertical_speed);
+  EXPECT_FALSE(v[0].next.grounded);
+}
+
 TEST(ValidateClaims, TheDungeonsStepDownOffItsLedgeAt10HzIsOk) {
   // The case of issue 36: World::move walks this agent off an edge and snaps it down; the
   // straight line from start to end cuts the edge. Judged as a tick's end point, it is ok.
