@@ -27,7 +27,8 @@ MoveAllowance allowance(const ClaimedMove& move, const ValidateSettings& setting
   // skin r_max / r_min beyond it (core/body.h).
   const Body body = body_of(move);
   const double skin = body.is_capsule() ? double(m.skin) : double(skin_reach(body, m.skin));
-  const double push = ends.in_skin ? 4.0 * (skin + m.backoff) : 0.0;
+  // Up to four pushes where faces meet (a crease, a wall beside the floor), one on a lone plane.
+  const double push = ends.in_skin ? (ends.one_plane ? 1.0 : 4.0) * (skin + m.backoff) : 0.0;
   const double slack = double(settings.tolerance) + skin + m.backoff + push;
   const double up_slack = slack - push * (1.0 - std::clamp(double(ends.push_up), 0.0, 1.0));
   const double h = std::hypot(double(move.motion.x), double(move.motion.z));

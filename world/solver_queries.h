@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 
 #include <capsweep/sweep.h>
 #include <capsweep/world.h>
@@ -27,10 +28,11 @@ bool deepest_ellipsoid_overlap(const World& world, const Ellipsoid& ellipsoid, E
 // clearance around it is an ellipsoid scaled out by it: core/body.h.)
 bool ellipsoid_clear(const World& world, const Ellipsoid& ellipsoid, std::uint32_t layers = kAllLayers);
 
-// The most upward normal (its y, at most 1) of the contacts of the triangles the ellipsoid
-// touches (eSpace distance at most 1), or 0 where it touches none: how much of a push out of
-// them can lift it (a wall's pushes it sideways, a floor's up).
-float most_upward_touch(const World& world, const Ellipsoid& ellipsoid, std::uint32_t layers = kAllLayers);
+// Calls visit(triangle, contact) for every triangle the ellipsoid touches (eSpace distance at
+// most 1), in no set order.
+void for_each_ellipsoid_touch(const World& world, const Ellipsoid& ellipsoid,
+                              const std::function<void(std::uint32_t, const EllipsoidContact&)>& visit,
+                              std::uint32_t layers = kAllLayers);
 
 // Replaces the normal of a contact on a seam (an edge or vertex inside a flat surface) by the
 // face normal, when that keeps the tolerance for a capsule of this radius. `layers` is the

@@ -149,13 +149,13 @@ bool ellipsoid_clear(const World& world, const Ellipsoid& e, std::uint32_t layer
   return clear;
 }
 
-float most_upward_touch(const World& world, const Ellipsoid& e, std::uint32_t layers) {
-  float up = 0.f;
-  for_each_ellipsoid_contact(world.arrays(), e, layers, [&](std::uint32_t, const EllipsoidContact& k) {
-    if (k.distance <= 1.0) up = std::fmax(up, k.normal.y);
+void for_each_ellipsoid_touch(const World& world, const Ellipsoid& e,
+                              const std::function<void(std::uint32_t, const EllipsoidContact&)>& visit,
+                              std::uint32_t layers) {
+  for_each_ellipsoid_contact(world.arrays(), e, layers, [&](std::uint32_t i, const EllipsoidContact& k) {
+    if (k.distance <= 1.0) visit(i, k);
     return false;
   });
-  return up;
 }
 
 std::size_t World::sweep_ellipsoid(std::span<const SweepEllipsoidQuery> queries, std::span<SweepHit> hits,

@@ -191,19 +191,43 @@ class Judge {
     return met;
   }
   bool start_in_skin() const { return in_skin(world_, body_, s_.movement, layers_); }
-  // How much of the solver's push out of its skin may lift the start: the most upward normal of
-  // the faces within skin + backoff of it (a wall's pushes it sideways, a floor's up); for an
-  // ellipsoid, of the faces its body scaled out by skin + backoff touches (core/body.h).
-  float skin_push_up() const {
-    const float reach = s_.movement.skin + s_.movement.backoff;
-    if (!body_.is_capsule()) return most_upward_touch(world_, with_skin(body_, reach).ellipsoid, layers_);
-    const Capsule& c = body_.capsule;
+  // What the solver's push out of its skin can do to the start (ClaimEnds::push_up and
+  // one_plane): lift it by at most the most upward normal of the faces within skin + backoff (a
+  // wall's pushes it sideways, a floor's up), and push it one skin deep, not four, where every
+  // face within the push's reach lies in one plane (a floor in the open: restore_skin's one push
+  // clears it, with no second face to turn it). For an ellipsoid, the faces its body scaled out
+  // by those reaches touches (core/body.h).
+  void skin_push(ClaimEnds& ends) const {
+    const MoveSettings& m = s_.movement;
+    const float skin = m.skin + m.backoff;
+    const float reach = 4.f * (skin_reach(body_, m.skin) + m.backoff) + skin_reach(body_, m.skin);
     float up = 0.f;
-    for_each_contact(world_.arrays(), c, reach, [&](std::uint32_t, const Contact& k) {
-      if (k.distance <= c.radius + reach) up = std::fmax(up, k.normal.y);
-      return false;
-    }, layers_);
-    return up;
+    bool one_plane = true, first = true;
+    Vec3 plane;
+    const auto offer = [&](std::uint32_t triangle, const Vec3& normal, bool within_skin) {
+      if (within_skin) up = std::fmax(up, normal.y);
+      const Triangle t = world_.triangle(triangle);
+      const Vec3 n = cross(t.v[1] - t.v[0], t.v[2] - t.v[0]);
+      const Vec3 unit = n * (1.f / length(n));
+      if (first) plane = unit, first = false;
+      one_plane = one_plane && dot(unit, plane) >= 0.99999f;
+    };
+    if (body_.is_capsule()) {
+      const Capsule& c = body_.capsule;
+      for_each_contact(world_.arrays(), c, reach, [&](std::uint32_t i, const Contact& k) {
+        if (k.distance <= c.radius + reach) offer(i, k.normal, k.distance <= c.radius + skin);
+        return false;
+      }, layers_);
+    } else {
+      const Ellipsoid in_skin = with_skin(body_, skin).ellipsoid;
+      for_each_ellipsoid_touch(world_, with_skin(body_, reach).ellipsoid, [&](std::uint32_t i, const EllipsoidContact&) {
+        EllipsoidContact near;
+        ellipsoid_triangle_contact(in_skin, world_.triangle(i), near);
+        offer(i, near.normal, near.distance <= 1.0);
+      }, layers_);
+    }
+    ends.push_up = up;
+    ends.one_plane = one_plane;
   }
   // In the skin of something beside or above it, not only of the ground below: lifted clear of
   // the skin below (by its reach and the backoff), still in a skin.
@@ -425,7 +449,7 @@ void judge(const World& world, const ClaimedMove& m, const ValidateSettings& set
     // agent at rest does not (else every resting claim would get the push as slack).
     if (!within(m.motion, v.allowed) && judge.start_in_skin()) {
       ends.in_skin = true;
-      ends.push_up = judge.skin_push_up();
+      judge.skin_push(ends);
       v.allowed = allowance(m, settings, ends);
       if (!within(m.motion, v.allowed) && judge.start_in_skin_sideways()) {
         ends.in_skin_sideways = true;

@@ -86,6 +86,9 @@ struct ClaimEnds {
   // in_skin: the largest upward part (n.y, at most 1) of the normals of the faces whose skin the
   // start lies in, which bounds how far the push lifts it (a wall's pushes it sideways only).
   float push_up = 1.f;
+  // in_skin: every face within the push's reach (4 (skin + backoff) + skin) lies in one plane,
+  // so the solver's push is one, at most skin + backoff deep (else up to four times that).
+  bool one_plane = false;
 };
 
 // How far a claimed move may go in dt seconds, metres: the horizontal length and the window of
@@ -115,7 +118,7 @@ struct ClaimEnds {
 // [grounded] step_height + slack, down = fall - ramp - [grounded] (step_height + snap) - slack, and
 // the slide always counts.
 // push = 4 (skin + backoff) only `in_skin` (the solver lifts the agent back out, in any
-// direction). For an ellipsoid agent, `skin` is how far its skin reaches, skin r_max / r_min.
+// direction), or skin + backoff where `one_plane`. For an ellipsoid agent, `skin` is how far its skin reaches, skin r_max / r_min.
 // Both integrators games use (v dt before or after gravity) stay inside.
 struct MoveAllowance {
   float horizontal = INFINITY;

@@ -194,6 +194,27 @@ TEST(ValidateClaims, AJumpThatSlidesUpAShoulderCarriesNoLessSpeedThanTheSolver) 
   EXPECT_FALSE(v[0].next.grounded);
 }
 
+TEST(ValidateClaims, ALonePlanesSkinPushesOnce) {
+  // Standing 5 mm into the skin of a floor in the open: the solver's push out of it is one push
+  // (at most skin + backoff), so a jump claiming 5 cm more than its speed gives is a super jump.
+  // Beside a wall, where the push may be turned and repeated (up to four times that), it is not.
+  ValidateSettings s;
+  s.jump_speed = 4;
+  ClaimedMove c;
+  c.dt = s.movement.dt;
+  c.grounded = true;
+  c.from = person({0, 0.005f, 0});
+  c.motion = {0, s.jump_speed * c.dt + 0.05f, 0};
+  const World open(Mesh().floor(-5, -5, 5, 5, 1).triangles());
+  const Verdict alone = judge_one(open, c, s);
+  EXPECT_EQ(alone.kind, VerdictKind::too_fast);
+  EXPECT_EQ(alone.reason, Reason::super_jump);
+  EXPECT_TRUE(alone.in_skin);
+  const World walled(Mesh().floor(-5, -5, 5, 5, 1).wall(0.4f, -5, 0.4f, 5, 3).triangles());
+  const Verdict beside = judge_one(walled, c, s);
+  EXPECT_EQ(beside.kind, VerdictKind::ok) << name(beside.reason) << " claimed " << beside.claimed << " limit " << beside.limit;
+}
+
 TEST(ValidateClaims, TheDungeonsStepDownOffItsLedgeAt10HzIsOk) {
   // The case of issue 36: World::move walks this agent off an edge and snaps it down; the
   // straight line from start to end cuts the edge. Judged as a tick's end point, it is ok.
@@ -481,6 +502,10 @@ TEST(ValidateClaims, TheTickEndAllowanceIsTheDocumentedFormula) {
   EXPECT_NEAR(by_wall.up, a.up, 1e-6);
   EXPECT_NEAR(a.down - by_wall.down, push, 1e-6);
   EXPECT_NEAR(allowance(c, s, {false, true, false, false, true, 0.5f}).up - a.up, 0.5 * push, 1e-6);
+  // On a lone plane the push is one skin deep, not four.
+  const MoveAllowance lone = allowance(c, s, {false, true, false, false, false, 1.f, true});
+  EXPECT_NEAR(lone.up - a.up, push / 4, 1e-6);
+  EXPECT_NEAR(a.down - lone.down, push / 4, 1e-6);
 }
 
 }  // namespace
