@@ -54,7 +54,8 @@ class PlaneSet {
     // across). The rise follows the ground along what is left instead.
     if (count_ == 2 && m.y == 0 && ground_[0]) along = on_ground(along, plane_[0]);
     if (count_ == 1 || dot(along, plane_[0]) >= 0) {
-      if (count_ == 2) plane_[0] = m, face_[0] = face, ground_[0] = ground_[1], count_ = 1;  // it leaves the first plane: forget it
+      // It leaves the first plane: forget it.
+      if (count_ == 2) plane_[0] = m, face_[0] = face, ground_[0] = ground_[1], count_ = 1;
       motion = along + m * std::fmax(kLean * len, lift);
       return true;
     }

@@ -118,7 +118,8 @@ struct ClaimEnds {
 // [grounded] step_height + slack, down = fall - ramp - [grounded] (step_height + snap) - slack, and
 // the slide always counts.
 // push = 4 (skin + backoff) only `in_skin` (the solver lifts the agent back out, in any
-// direction), or skin + backoff where `one_plane`. For an ellipsoid agent, `skin` is how far its skin reaches, skin r_max / r_min.
+// direction), or skin + backoff where `one_plane`. For an ellipsoid agent, `skin` is how far its
+// skin reaches, skin r_max / r_min.
 // Both integrators games use (v dt before or after gravity) stay inside.
 struct MoveAllowance {
   float horizontal = INFINITY;
