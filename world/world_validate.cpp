@@ -124,18 +124,8 @@ class Judge {
     const float reach = skin_reach(body_, m.skin) + m.backoff + s_.tolerance;
     const Body end = moved_by(body_, claim_.motion);
     if (touches(world_, end, reach, layers_)) return true;
-    if (!others_) return false;
     const Capsule c = agent_capsule(end);
-    const float r = c.radius + reach;
-    bool met = false;
-    others_->grid.for_each_overlapping(swept_bounds({c.a, c.b, r}, {}), [&](std::uint32_t j) {
-      if (j == self_) return false;
-      const Capsule& o = others_->starts[j];
-      const ClosestSegmentSegment near = closest_segment_segment(to_double(c.a), to_double(c.b), to_double(o.a), to_double(o.b));
-      met = length(near.on_first - near.on_second) < double(r) + o.radius;
-      return met;
-    });
-    return met;
+    return near_an_agent(c.a, c.b, c.radius + reach);
   }
   // Whether the path gravity gives an airborne start (its walk, then the fall at v0 - g dt, as
   // the solver integrates) meets the world or another agent: something may have stopped or
@@ -170,7 +160,6 @@ class Judge {
   // limit, the claim's own horizontal length); the body is taken as the upright capsule holding
   // its path (its axis's horizontal extent added to its radius).
   bool passes_an_agent(float dy) const {
-    if (!others_) return false;
     const MoveSettings& m = s_.movement;
     const Capsule c = agent_capsule(body_);
     const float walk = std::isfinite(s_.max_speed) ? s_.max_speed * claim_.dt
@@ -179,16 +168,7 @@ class Judge {
     const float lean = 0.5f * std::hypot(c.b.x - c.a.x, c.b.z - c.a.z);
     const Vec3 top{mid.x, std::fmax(c.a.y, c.b.y) + std::fmax(dy, 0.f), mid.z};
     const Vec3 low{mid.x, std::fmin(c.a.y, c.b.y) + std::fmin(dy, 0.f), mid.z};
-    const float reach = c.radius + lean + walk + skin_reach(body_, m.skin) + m.backoff + s_.tolerance;
-    bool met = false;
-    others_->grid.for_each_overlapping(swept_bounds({low, top, reach}, {}), [&](std::uint32_t j) {
-      if (j == self_) return false;
-      const Capsule& o = others_->starts[j];
-      const ClosestSegmentSegment near = closest_segment_segment(to_double(low), to_double(top), to_double(o.a), to_double(o.b));
-      met = length(near.on_first - near.on_second) < double(reach) + o.radius;
-      return met;
-    });
-    return met;
+    return near_an_agent(low, top, c.radius + lean + walk + skin_reach(body_, m.skin) + m.backoff + s_.tolerance);
   }
   bool start_in_skin() const { return in_skin(world_, body_, s_.movement, layers_); }
   // What the solver's push out of its skin can do to the start (ClaimEnds::push_up and
@@ -277,6 +257,19 @@ class Judge {
   }
 
  private:
+  // Whether another agent, where it started the tick, comes within `within` of segment a-b.
+  bool near_an_agent(const Vec3& a, const Vec3& b, float within) const {
+    if (!others_) return false;
+    bool met = false;
+    others_->grid.for_each_overlapping(swept_bounds({a, b, within}, {}), [&](std::uint32_t j) {
+      if (j == self_) return false;
+      const Capsule& o = others_->starts[j];
+      const ClosestSegmentSegment near = closest_segment_segment(to_double(a), to_double(b), to_double(o.a), to_double(o.b));
+      met = length(near.on_first - near.on_second) < double(within) + o.radius;
+      return met;
+    });
+    return met;
+  }
   static Body shrunk(const Body& b, float by) {
     if (b.is_capsule()) return Body::of(Capsule{b.capsule.a, b.capsule.b, b.capsule.radius - by});
     const Ellipsoid& e = b.ellipsoid;
