@@ -311,19 +311,25 @@ class Judge {
   std::size_t self_;
 };
 
+// A claimed displacement as its allowance bounds it: horizontal length and rise, in double.
+struct Claimed {
+  explicit Claimed(const Vec3& motion)
+      : none(motion == Vec3{}), h(std::hypot(double(motion.x), double(motion.z))), dy(motion.y) {}
+  bool none;
+  double h, dy;
+};
+
 // Whether a claimed displacement lies inside its allowance (compared in double, as computed).
 // No motion at all always does: the solver holds an agent where it started when its move would
 // overlap another agent's (kMoveHeldByAgents), in the air too, and the validator sees no agents.
-bool within(const Vec3& motion, const MoveAllowance& a) {
-  if (motion == Vec3{}) return true;
-  const double h = std::hypot(double(motion.x), double(motion.z)), dy = motion.y;
-  return h <= a.horizontal && dy <= a.up && dy >= a.down;
+bool within(const Claimed& c, const MoveAllowance& a) {
+  return c.none || (c.h <= a.horizontal && c.dy <= a.up && c.dy >= a.down);
 }
 
 // The cheat a claim outside its allowance looks like, and the numbers that decide it.
-void name_excess(const Vec3& motion, bool walking, bool end_grounded, bool end_touches, Verdict& v) {
+void name_excess(const Claimed& c, bool walking, bool end_grounded, bool end_touches, Verdict& v) {
   const MoveAllowance& a = v.allowed;
-  const double h = std::hypot(double(motion.x), double(motion.z)), dy = motion.y;
+  const double h = c.h, dy = c.dy;
   // Far beyond any allowance (by 1 m and the allowance again): a teleport, whatever its direction.
   const auto beyond = [](double claimed, double limit) { return std::fabs(claimed) > 2 * std::fabs(limit) + 1; };
   if (h > a.horizontal) {
@@ -400,16 +406,20 @@ void judge(const World& world, const ClaimedMove& m, const ValidateSettings& set
     return;
   }
   const Judge judge(world, settings, path, layers, m, others, self);
+  const Claimed claimed(m.motion);
   std::optional<MoveResult> solver;  // the solver's tick from the start, once run
   const bool tick_end = settings.rule == ClaimRule::tick_end;
 
-  if (judge.start_overlaps(v.hit)) {
+  // The straight path first: a sweep reports every start within reach of a triangle at t = 0
+  // (core/sweep.cpp, from the same double contact the overlap query rounds), so a start it finds
+  // clear overlaps nothing, and the deepest overlap is looked for only where it starts touching.
+  v.hit = judge.leg({}, m.motion);
+  if (v.hit.hit && v.hit.t == 0 && judge.start_overlaps(v.hit)) {
     v.kind = VerdictKind::start_overlaps;
     v.reason = Reason::start_in_wall;
     v.claimed = v.hit.depth + settings.tolerance, v.limit = settings.tolerance;
     v.legal_fraction = 0;
   } else {
-    v.hit = judge.leg({}, m.motion);
     v.legal_fraction = v.hit.hit ? v.hit.t : 1.f;
 
     // The ends, as far as the allowance needs them: the cheaper checks first, the looser cases
@@ -423,7 +433,7 @@ void judge(const World& world, const ClaimedMove& m, const ValidateSettings& set
     // An agent the server did not call grounded may still stand on the ground (a fall that
     // ended a hair above it): look, as the solver does at the start of its tick.
     SweepHit ground_start;
-    if (!ends.grounded && !within(m.motion, v.allowed) && judge.ground_at({}, ground_start)) {
+    if (!ends.grounded && !within(claimed, v.allowed) && judge.ground_at({}, ground_start)) {
       ends.grounded = true;
       v.allowed = allowance(m, settings, ends);
     }
@@ -432,7 +442,7 @@ void judge(const World& world, const ClaimedMove& m, const ValidateSettings& set
     // timed claim that ends in the air under tick_end, for the state it leaves (state_at_end).
     const bool airborne = !(ends.grounded && m.vertical_speed <= 0);
     const bool ends_in_air = tick_end && timed && !ends.end_grounded;
-    if ((ends_in_air || !within(m.motion, v.allowed)) && !ends.end_grounded &&
+    if ((ends_in_air || !within(claimed, v.allowed)) && !ends.end_grounded &&
         (judge.end_touches() || (timed && airborne && judge.fall_meets_something(m.dt)))) {
       ends.end_touches = true;
       v.allowed = allowance(m, settings, ends);
@@ -440,11 +450,11 @@ void judge(const World& world, const ClaimedMove& m, const ValidateSettings& set
     // A start inside the skin the solver keeps from surfaces: it lifts the agent back out.
     // Agents rest skin + backoff away; halfway to that still counts as inside (rounding), an
     // agent at rest does not (else every resting claim would get the push as slack).
-    if (!within(m.motion, v.allowed) && judge.start_in_skin()) {
+    if (!within(claimed, v.allowed) && judge.start_in_skin()) {
       ends.in_skin = true;
       judge.skin_push(ends);
       v.allowed = allowance(m, settings, ends);
-      if (!within(m.motion, v.allowed) && judge.start_in_skin_sideways()) {
+      if (!within(claimed, v.allowed) && judge.start_in_skin_sideways()) {
         ends.in_skin_sideways = true;
         v.allowed = allowance(m, settings, ends);
       }
@@ -453,9 +463,9 @@ void judge(const World& world, const ClaimedMove& m, const ValidateSettings& set
     v.in_skin = ends.in_skin;
     const bool walking = ends.grounded && m.vertical_speed <= 0;
 
-    if (!within(m.motion, v.allowed)) {
+    if (!within(claimed, v.allowed)) {
       v.kind = VerdictKind::too_fast;
-      name_excess(m.motion, walking, ends.end_grounded, !ends.end_grounded && judge.end_touches(), v);
+      name_excess(claimed, walking, ends.end_grounded, !ends.end_grounded && judge.end_touches(), v);
       // A drop beyond the window through geometry (the straight path blocked on the way down)
       // ends under the map: that, not its speed, is what it is.
       if ((v.reason == Reason::fast_fall || v.reason == Reason::teleport) && v.claimed < 0 && v.hit.hit &&
@@ -490,14 +500,19 @@ void judge(const World& world, const ClaimedMove& m, const ValidateSettings& set
       // A client that sends its segments carries its own tick's state: passed through.
       v.next = {m.vertical_speed, m.grounded, m.ground_triangle};
     } else if (v.kind == VerdictKind::ok) {
-      ValidateSettings no_jump = settings;
-      no_jump.jump_speed = 0;
-      ClaimedMove flat = m;
-      flat.motion.x = flat.motion.z = 0;  // no ramp
-      ClaimEnds open = ends;
-      open.end_grounded = open.end_touches = false;  // no step, no trough
-      const MoveAllowance walked = allowance(flat, no_jump, open);
-      const bool jumped = walking && settings.jump_speed > 0 && !ends.end_grounded && m.motion.y > walked.up;
+      // A walk's rise on the flat, which only a jump exceeds (asked only where one may be).
+      MoveAllowance walked;
+      const bool may_jump = walking && settings.jump_speed > 0 && !ends.end_grounded;
+      if (may_jump) {
+        ValidateSettings no_jump = settings;
+        no_jump.jump_speed = 0;
+        ClaimedMove flat = m;
+        flat.motion.x = flat.motion.z = 0;  // no ramp
+        ClaimEnds open = ends;
+        open.end_grounded = open.end_touches = false;  // no step, no trough
+        walked = allowance(flat, no_jump, open);
+      }
+      const bool jumped = may_jump && m.motion.y > walked.up;
       const bool rise_met = jumped && (ends.end_touches || judge.end_touches() || judge.passes_an_agent(m.motion.y));
       v.next = state_at_end(m, settings, walking, ends, ground_end, walked, rise_met);
     }

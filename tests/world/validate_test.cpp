@@ -4,11 +4,13 @@
 
 #include <cmath>
 #include <cstring>
+#include <random>
 
 #include <capsweep/world.h>
 #include "tests/support/test_meshes.h"
 #include "tools/arena.h"
 #include "tools/crowd.h"
+#include "world/solver_queries.h"
 
 namespace {
 
@@ -65,6 +67,96 @@ TEST(Validate, AStartInsideSolidGeometryIsFlagged) {
   EXPECT_NEAR(v[0].hit.depth, 0.09f, 1e-4);
   EXPECT_NEAR(std::fabs(v[0].hit.normal.x), 1.f, 1e-6);
   EXPECT_NE(v[0].hit.triangle, kNoTriangle);
+}
+
+// The validator asks for the start's deepest overlap only where the straight path's sweep starts
+// touching (t = 0): a start the sweep finds clear must overlap nothing. Held on starts a few float
+// steps either side of touching a face, an edge or a corner, for capsules (spheres among them) and
+// ellipsoids, moving toward, away and not at all, at the origin and 20 km from it, and on both paths.
+TEST(Validate, AStartOverlapsExactlyWhereTheDeepestOverlapFindsOne) {
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<float> unit(0.f, 1.f), sym(-1.f, 1.f);
+  const auto random_dir = [&] {
+    for (;;) {
+      const Vec3 v{sym(rng), sym(rng), sym(rng)};
+      const float l = length(v);
+      if (l > 0.1f && l <= 1.f) return v * (1.f / l);
+    }
+  };
+  for (const float origin : {0.f, 20000.f}) {
+    const Vec3 o{origin, 0.5f * origin, -origin};
+    std::vector<Triangle> tris;
+    for (int i = 0; i < 8; ++i) {
+      const Vec3 c = o + Vec3{sym(rng) * 4, sym(rng) * 2, sym(rng) * 4};
+      const float size = 0.5f + 2.5f * unit(rng);
+      tris.push_back({{c + random_dir() * size, c + random_dir() * size, c + random_dir() * (i == 7 ? 0.01f : size)}});
+    }
+    const World w(tris);
+    std::vector<ClaimedMove> claims;
+    for (int i = 0; i < 4000; ++i) {
+      const Triangle& t = tris[rng() % tris.size()];
+      // A point of the face, of an edge or a corner, and a way out of it.
+      float u = unit(rng), v = unit(rng) * (1 - u);
+      if (i % 3 == 1) v = 0;
+      if (i % 3 == 2) u = float(rng() % 2), v = 0;
+      const Vec3 p = t.v[0] + (t.v[1] - t.v[0]) * u + (t.v[2] - t.v[0]) * v;
+      Vec3 n = cross(t.v[1] - t.v[0], t.v[2] - t.v[0]);
+      n = i % 2 ? n * (1.f / length(n)) : random_dir();
+      if (rng() % 2) n = -n;
+      ClaimedMove m;
+      const ValidateSettings s;
+      const int nudge = int(rng() % 9) - 4;  // float steps either side of touching
+      const auto nudged = [&](Vec3 at) {
+        for (int k = 0; k < std::abs(nudge); ++k) at.x = std::nextafter(at.x, nudge > 0 ? INFINITY : -INFINITY);
+        return at;
+      };
+      if (i % 5 == 4) {
+        const Vec3 radii{0.2f + 0.3f * unit(rng), 0.3f + 0.6f * unit(rng), 0.2f + 0.3f * unit(rng)};
+        const Vec3 shrunk = radii - Vec3{s.tolerance, s.tolerance, s.tolerance};
+        const Vec3 scaled{shrunk.x * n.x, shrunk.y * n.y, shrunk.z * n.z};
+        m.shape = AgentShape::ellipsoid;
+        m.ellipsoid = {nudged(p + n * length(scaled)), radii};  // the support of the shrunk body along n
+      } else {
+        const float radius = 0.1f + 0.4f * unit(rng);
+        const Vec3 a = nudged(p + n * (radius - s.tolerance));
+        Vec3 axis = random_dir() * (i % 7 == 0 ? 0.f : 1.1f * unit(rng));
+        if (dot(axis, n) < 0 && rng() % 2) axis = -axis;
+        m.from = {a, a + axis, radius};
+      }
+      const int way = int(rng() % 4);
+      m.motion = way == 0 ? Vec3{} : way == 1 ? n * -0.05f : way == 2 ? n * 0.05f : random_dir() * 0.3f;
+      claims.push_back(m);
+    }
+    ValidateSettings s;
+    s.movement.agents_collide = false;
+    std::size_t overlapping = 0;
+    for (const SweepPath path : {SweepPath::simd, SweepPath::scalar}) {
+      std::vector<Verdict> verdicts(claims.size());
+      BatchOptions options;
+      options.path = path;
+      w.validate(claims, s, verdicts, options);
+      overlapping = 0;
+      for (std::size_t i = 0; i < claims.size(); ++i) {
+        const ClaimedMove& m = claims[i];
+        std::uint32_t triangle;
+        bool deepest;
+        if (m.shape == AgentShape::ellipsoid) {
+          const Vec3 shrunk = m.ellipsoid.radii - Vec3{s.tolerance, s.tolerance, s.tolerance};
+          EllipsoidContact k;
+          deepest = deepest_ellipsoid_overlap(w, {m.ellipsoid.centre, shrunk}, k, triangle);
+        } else {
+          Contact k;
+          deepest = w.deepest_overlap({m.from.a, m.from.b, m.from.radius - s.tolerance}, k, triangle);
+        }
+        overlapping += deepest;
+        ASSERT_EQ(verdicts[i].kind == VerdictKind::start_overlaps, deepest) << origin << " claim " << i;
+        if (deepest) EXPECT_EQ(verdicts[i].hit.triangle, triangle) << origin << " claim " << i;
+      }
+    }
+    // Both sides of touching were tried.
+    EXPECT_GT(overlapping, claims.size() / 5) << origin;
+    EXPECT_LT(overlapping, claims.size() * 4 / 5) << origin;
+  }
 }
 
 TEST(Validate, AMoveFasterThanTheLimitIsFlagged) {
