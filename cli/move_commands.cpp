@@ -73,9 +73,10 @@ int run_crowd(const World& world, CrowdSettings settings, const CrowdRun& run) {
                        : settings.agent_shapes == std::vector{AgentShape::ellipsoid} ? "ellipsoids"
                                                                                         : "capsules and ellipsoids";
   std::printf("capsweep crowd: %zu agents (%s), %zu ticks at %.0f Hz on %s (%zu triangles), agents %s, %d threads, %s "
-              "kernel\n",
+              "kernel (%s)\n",
               settings.agents, shapes, run.ticks, 1.0 / settings.move.dt, run.scene_name.c_str(), world.triangle_count(),
-              settings.move.agents_collide ? "collide" : "pass through each other", threads, kernel_isa());
+              settings.move.agents_collide ? "collide" : "pass through each other", threads, kernel_isa(),
+              kernel_isa_reason());
 
   // One core, first: the per-core rate, and the reference the all-core run must match bit for bit.
   const std::size_t probe_ticks = std::min<std::size_t>(run.ticks, 60);

@@ -230,7 +230,7 @@ class Server::Impl final : public RawService {
       }
       guard.unlock();
       resp->set_version(CAPSWEEP_VERSION_STRING);
-      resp->set_build(std::string("gcc ") + __VERSION__ + ", SIMD " + kernel_isa());
+      resp->set_build(std::string("gcc ") + __VERSION__ + ", SIMD " + kernel_isa() + " (" + kernel_isa_reason() + ")");
       resp->set_threads(config_.threads > 0 ? config_.threads : parallel::default_threads());
       resp->set_max_batch(std::uint32_t(std::min<std::size_t>(config_.max_batch, UINT32_MAX)));
       resp->set_max_message_bytes(config_.max_message_bytes);

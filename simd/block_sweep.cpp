@@ -58,34 +58,7 @@ const BlockSweepVariant kAvx2 = kernel::avx2_variant();
 const BlockSweepVariant kSse42 = kernel::sse4_2_variant();
 const BlockSweepVariant kSse2 = kernel::sse2_variant();
 
-// xsimd::dispatch calls this with the best architecture of the list that the CPU runs.
-struct PickVariant {
-  template <class Arch> const BlockSweepVariant* operator()(Arch) const;
-};
-template <> const BlockSweepVariant* PickVariant::operator()(xsimd::avx2) const { return &kAvx2; }
-template <> const BlockSweepVariant* PickVariant::operator()(xsimd::sse4_2) const { return &kSse42; }
-template <> const BlockSweepVariant* PickVariant::operator()(xsimd::sse2) const { return &kSse2; }
-
 }  // namespace
-
-const BlockSweepVariant& best_block_sweep() {
-  static const BlockSweepVariant best = [] {
-    // CAPSWEEP_ISA=avx2 (say) picks a lesser variant: for comparisons, or where the widest
-    // vectors lower the clock. An unknown or unavailable name is ignored here (a library must not
-    // fail a query over it); the command refuses it up front (isa_request_problem).
-    if (const char* wanted = std::getenv("CAPSWEEP_ISA")) {
-      for (const BlockSweepVariant& v : block_sweep_variants()) {
-        if (std::strcmp(v.isa, wanted) == 0) return v;
-      }
-    }
-    // AVX-512 is not picked by itself: its double kernel, eight lanes wide, ran 5-22 % slower than
-    // AVX2's four on an AVX-512 Xeon (every scene and workload of capsweep_bench's Sweep rows,
-    // 2026-11-25), as a walk flushes its first four live lanes to lower its limit sooner. An
-    // AVX-512 EPYC was not measured (docs/ARCHITECTURE.md).
-    return *xsimd::dispatch<xsimd::arch_list<xsimd::avx2, xsimd::sse4_2, xsimd::sse2>>(PickVariant{})();
-  }();
-  return best;
-}
 
 std::string isa_request_problem() {
   const char* wanted = std::getenv("CAPSWEEP_ISA");

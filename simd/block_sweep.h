@@ -106,8 +106,8 @@ struct BlockSweepVariant {
   // runs it as soon as it has gathered this many, so that a contact found narrows the rest.
   int group;
 };
-// The variant in use (chosen once, on first use): CAPSWEEP_ISA's if the CPU runs it, else the
-// widest up to AVX2 (an AVX-512 CPU too: why in block_sweep.cpp).
+// The variant in use (chosen once, on first use; simd/kernel_choice.h): CAPSWEEP_ISA's if the
+// CPU runs it, else the widest up to AVX2, or AVX-512 where it is timed faster than AVX2.
 const BlockSweepVariant& best_block_sweep();
 // Why the CAPSWEEP_ISA environment variable cannot be honoured ("" when it is unset or names a
 // variant this CPU runs): best_block_sweep() then ignores it, so tools should refuse it up front.

@@ -32,7 +32,7 @@ MACHINE = [
     (re.compile(r"\b\d+(\.\d+)? (ms|s)\b"), r"~ \2"),
     (re.compile(r"\b\d+ sweeps/s \(\d+ per core"), "~ sweeps/s (~ per core"),
     (re.compile(r"\(\d+(\.\d+)?x\)"), "(~x)"),
-    (re.compile(r"\b(sse2|sse4_2|avx2|avx512f) kernel\b"), "~ kernel"),
+    (re.compile(r"\b(sse2|sse4_2|avx2|avx512f) kernel( \([^)]*\))?"), "~ kernel"),
 ]
 
 

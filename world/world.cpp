@@ -10,6 +10,7 @@
 #include "core/assert.h"
 #include "parallel/executor.h"
 #include "simd/block_sweep.h"
+#include "simd/kernel_choice.h"
 #include "world/contacts_near.h"
 #include "world/lane_pool.h"
 #include "world/narrow_phase.h"
@@ -166,6 +167,7 @@ WorldStats World::stats() const {
 }
 
 const char* kernel_isa() { return best_block_sweep().isa; }
+const char* kernel_isa_reason() { return kernel_in_use().why.c_str(); }
 std::string kernel_isa_problem() { return isa_request_problem(); }
 std::size_t World::memory_bytes() const {
   const WorldArrays& w = *arrays_;

@@ -112,8 +112,12 @@ struct WorldStats {
 };
 
 // The SIMD variant the batches' kernels run on this CPU ("avx2", "sse4_2", "sse2", "avx512f"):
-// the widest up to AVX2, or CAPSWEEP_ISA's when set to one the CPU runs.
+// CAPSWEEP_ISA's when set to one the CPU runs; else the widest up to AVX2, or AVX-512 where it
+// ran faster than AVX2 on a built-in batch timed at first use (a few milliseconds, once).
+// Every variant gives the same answers, bit for bit.
 const char* kernel_isa();
+// Why kernel_isa() is that variant, in one line (the timing, where one was made).
+const char* kernel_isa_reason();
 // Why CAPSWEEP_ISA cannot be honoured ("" when it is unset or names a variant this CPU runs):
 // kernel_isa() then ignores it, so a tool should refuse it up front.
 std::string kernel_isa_problem();

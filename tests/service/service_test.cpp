@@ -130,6 +130,9 @@ TEST_P(ServiceScenes, EveryRpcAnswersLikeTheLibrary) {
   EXPECT_EQ(plain.worlds[0].name, GetParam());
   EXPECT_EQ(plain.worlds[0].triangles, world.triangle_count());
   EXPECT_EQ(plain.version, info.version());
+  // The kernel the server runs, and why (kernel_isa_reason: the timing, where one was made).
+  EXPECT_NE(info.build().find(std::string("SIMD ") + kernel_isa() + " (" + kernel_isa_reason() + ")"), std::string::npos)
+      << info.build();
   ASSERT_EQ(info.worlds_size(), 1);
   EXPECT_EQ(info.worlds(0).name(), GetParam());
   EXPECT_EQ(info.worlds(0).triangles(), world.triangle_count());

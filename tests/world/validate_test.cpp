@@ -150,7 +150,9 @@ TEST(Validate, AStartOverlapsExactlyWhereTheDeepestOverlapFindsOne) {
         }
         overlapping += deepest;
         ASSERT_EQ(verdicts[i].kind == VerdictKind::start_overlaps, deepest) << origin << " claim " << i;
-        if (deepest) EXPECT_EQ(verdicts[i].hit.triangle, triangle) << origin << " claim " << i;
+        if (deepest) {
+          EXPECT_EQ(verdicts[i].hit.triangle, triangle) << origin << " claim " << i;
+        }
       }
     }
     // Both sides of touching were tried.
