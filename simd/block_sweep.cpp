@@ -1,9 +1,7 @@
 #include "simd/block_sweep.h"
 
 #include <algorithm>
-#include <cstdlib>
 #include <cmath>
-#include <cstring>
 
 #include <xsimd/xsimd.hpp>
 
@@ -59,17 +57,6 @@ const BlockSweepVariant kSse42 = kernel::sse4_2_variant();
 const BlockSweepVariant kSse2 = kernel::sse2_variant();
 
 }  // namespace
-
-std::string isa_request_problem() {
-  const char* wanted = std::getenv("CAPSWEEP_ISA");
-  if (!wanted) return "";
-  std::string runs;
-  for (const BlockSweepVariant& v : block_sweep_variants()) {
-    if (std::strcmp(v.isa, wanted) == 0) return "";
-    runs += std::string(runs.empty() ? "" : ", ") + v.isa;
-  }
-  return std::string("CAPSWEEP_ISA=") + wanted + " is not an instruction set this CPU runs (it runs " + runs + ")";
-}
 
 std::vector<BlockSweepVariant> block_sweep_variants() {
   const auto cpu = xsimd::available_architectures();

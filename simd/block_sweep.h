@@ -110,7 +110,8 @@ struct BlockSweepVariant {
 // CPU runs it, else the widest up to AVX2, or AVX-512 where it is timed faster than AVX2.
 const BlockSweepVariant& best_block_sweep();
 // Why the CAPSWEEP_ISA environment variable cannot be honoured ("" when it is unset or names a
-// variant this CPU runs): best_block_sweep() then ignores it, so tools should refuse it up front.
+// variant this CPU runs): best_block_sweep() then ignores it, so tools should refuse it up front
+// (with the choice, in kernel_choice.cpp).
 std::string isa_request_problem();
 // Every variant this CPU runs, the one picked first (for tests and benchmarks).
 std::vector<BlockSweepVariant> block_sweep_variants();

@@ -21,13 +21,6 @@ const BlockSweepVariant* find(std::span<const BlockSweepVariant> runs, const cha
   return nullptr;
 }
 
-double seconds_of(std::span<const VariantTime> timed, const char* isa) {
-  for (const VariantTime& t : timed) {
-    if (std::strcmp(t.isa, isa) == 0) return t.seconds;
-  }
-  return 0;
-}
-
 // The built-in batch: 32 blocks of random triangles within 3 m of the origin (from 2 cm to 3 m
 // across) and 48 people (radius 0.35 m, 1.1 m tall, some leaning) there, moving 5 cm to 5 m.
 struct Batch {
@@ -61,8 +54,7 @@ struct Batch {
 
 }  // namespace
 
-KernelChoice choose_kernel(std::span<const BlockSweepVariant> runs, const char* requested,
-                           std::span<const VariantTime> timed) {
+KernelChoice choose_kernel(std::span<const BlockSweepVariant> runs, const char* requested, const TimeVariant& time) {
   KernelChoice out;
   if (requested != nullptr && (out.variant = find(runs, requested)) != nullptr) {
     out.why = std::string("CAPSWEEP_ISA=") + requested;
@@ -72,39 +64,40 @@ KernelChoice choose_kernel(std::span<const BlockSweepVariant> runs, const char* 
     if ((out.variant = find(runs, isa)) != nullptr) break;
   }
   if (out.variant == nullptr) return out;  // no variant at all: not a CPU this builds for
-  const double wide = seconds_of(timed, "avx512f"), four = seconds_of(timed, out.variant->isa);
   const BlockSweepVariant* avx512 = find(runs, "avx512f");
-  char line[160];
-  if (avx512 == nullptr || !(wide > 0) || !(four > 0)) {
-    std::snprintf(line, sizeof line, "the widest this CPU runs%s", avx512 ? " up to AVX2 (AVX-512 not timed)" : "");
-  } else {
-    if (wide < (1 - kAvx512Margin) * four) out.variant = avx512;
-    std::snprintf(line, sizeof line, "avx512f took %.2f of %s's time on the built-in batch", wide / four,
-                  find(runs, "avx2") == nullptr ? "the widest's" : "avx2");
+  if (avx512 == nullptr || std::strcmp(out.variant->isa, "avx2") != 0) {
+    out.why = "the widest this CPU runs";
+    return out;
   }
+  double four = INFINITY, wide = INFINITY;
+  for (int round = 0; round < 7; ++round) {
+    four = std::min(four, time(*out.variant));
+    wide = std::min(wide, time(*avx512));
+  }
+  if (!(four > 0 && wide > 0 && std::isfinite(four) && std::isfinite(wide))) {
+    out.why = "the widest this CPU runs up to AVX2 (AVX-512's timing failed)";
+    return out;
+  }
+  if (wide < (1 - kAvx512Margin) * four) out.variant = avx512;
+  char line[96];
+  std::snprintf(line, sizeof line, "avx512f took %.2f of avx2's time on the built-in batch", wide / four);
   out.why = line;
   return out;
 }
 
 const KernelChoice& kernel_in_use() {
   static const std::vector<BlockSweepVariant> runs = block_sweep_variants();
-  static const KernelChoice choice = [] {
-    const char* requested = std::getenv("CAPSWEEP_ISA");
-    std::vector<VariantTime> timed;
-    const BlockSweepVariant* avx2 = find(runs, "avx2");
-    const BlockSweepVariant* avx512 = find(runs, "avx512f");
-    if ((requested == nullptr || find(runs, requested) == nullptr) && avx2 != nullptr && avx512 != nullptr) {
-      // Rounds taken in turn, the fastest of each kept: a burst of noise costs a round, not a side.
-      double four = INFINITY, wide = INFINITY;
-      for (int round = 0; round < 7; ++round) {
-        four = std::min(four, time_builtin_batch(*avx2));
-        wide = std::min(wide, time_builtin_batch(*avx512));
-      }
-      timed = {{"avx2", four}, {"avx512f", wide}};
-    }
-    return choose_kernel(runs, requested, timed);
-  }();
+  static const KernelChoice choice = choose_kernel(runs, std::getenv("CAPSWEEP_ISA"), time_builtin_batch);
   return choice;
+}
+
+std::string isa_request_problem() {
+  const char* wanted = std::getenv("CAPSWEEP_ISA");
+  const std::vector<BlockSweepVariant> runs = block_sweep_variants();
+  if (wanted == nullptr || find(runs, wanted) != nullptr) return "";
+  std::string names;
+  for (const BlockSweepVariant& v : runs) names += std::string(names.empty() ? "" : ", ") + v.isa;
+  return std::string("CAPSWEEP_ISA=") + wanted + " is not an instruction set this CPU runs (it runs " + names + ")";
 }
 
 const BlockSweepVariant& best_block_sweep() { return *kernel_in_use().variant; }

@@ -5,17 +5,13 @@
 // kept. Every variant gives the same bits (tests/simd), so the choice moves only the speed.
 #pragma once
 
+#include <functional>
 #include <span>
 #include <string>
 
 #include "simd/block_sweep.h"
 
 namespace capsweep {
-
-struct VariantTime {
-  const char* isa;
-  double seconds;  // the fastest of a few rounds over the built-in batch
-};
 
 struct KernelChoice {
   const BlockSweepVariant* variant = nullptr;
@@ -26,13 +22,16 @@ struct KernelChoice {
 // noisy machine keeps the variant measured faster on the CPUs we know.
 inline constexpr double kAvx512Margin = 0.03;
 
-// The rule, without the clock (the tests feed it timings). `runs`: the variants this CPU runs,
-// as block_sweep_variants() lists them; `requested`: CAPSWEEP_ISA (or null); `timed`: the
-// timings of AVX2 and AVX-512 where the CPU runs both. CAPSWEEP_ISA naming a variant of `runs`
-// wins; else the widest up to AVX2 (AVX2, SSE4.2, SSE2), or AVX-512 where `timed` says it is
-// faster by the margin.
-KernelChoice choose_kernel(std::span<const BlockSweepVariant> runs, const char* requested,
-                           std::span<const VariantTime> timed);
+// Seconds a variant takes over a batch (time_builtin_batch, or the tests' own numbers).
+using TimeVariant = std::function<double(const BlockSweepVariant&)>;
+
+// The rule, with the clock passed in (the tests feed it timings). `runs`: the variants this CPU
+// runs, as block_sweep_variants() lists them; `requested`: CAPSWEEP_ISA (or null). CAPSWEEP_ISA
+// naming a variant of `runs` wins; else the widest up to AVX2 (AVX2, SSE4.2, SSE2), or AVX-512
+// where the CPU runs both it and AVX2 and `time` says it is faster by the margin (seven rounds,
+// taken in turn, the fastest of each kept: a burst of noise costs a round, not a side). `time` is
+// called only there.
+KernelChoice choose_kernel(std::span<const BlockSweepVariant> runs, const char* requested, const TimeVariant& time);
 
 // The choice in use: made once, at first use, with the clock where the CPU runs AVX-512 and
 // CAPSWEEP_ISA does not name a variant it runs (best_block_sweep() is its variant).

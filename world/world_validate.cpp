@@ -353,19 +353,20 @@ void name_excess(const Claimed& c, bool walking, bool end_grounded, bool end_tou
 // a free fall or a walk off a ledge, as the solver integrates it (semi-implicit); 0 where the fall
 // met something (the solver zeroes a speed held up by steep faces, kMoveWedged, and the validator
 // cannot tell held from turned), and where other agents held it in place; a jump's take-off as
-// its rise shows it.
+// its rise shows it (`jumped`: a rise from the ground, ending in the air, beyond a walk's on the
+// flat; `rise_met`: and it met something on the way).
 CarriedState state_at_end(const ClaimedMove& m, const ValidateSettings& s, bool walking, const ClaimEnds& ends,
-                          const SweepHit& ground, const MoveAllowance& walked, bool rise_met) {
+                          const SweepHit& ground, bool jumped, bool rise_met) {
   const MoveSettings& ms = s.movement;
   const float dt = m.dt > 0 && m.dt <= 10 ? m.dt : ms.dt;
   float v;
   // Ending over ground: standing there, or a jump's first tick still within the probe's reach,
   // which the next claim judges from the ground as a walk that may jump (the same window).
   if (ends.end_grounded) return {0.f, true, ground.triangle};
-  if (walking && s.jump_speed > 0 && m.motion.y > walked.up) {
+  if (jumped) {
     // A rise from the ground ending in the air that a jump explains may be one (even where a
-    // trough's ramp also would: `walked` is the allowance of a walk on the flat): the speed it
-    // shows, semi-implicit as the solver integrates (dy = v1 dt), bounds the solver's from above.
+    // trough's ramp also would: the walk it exceeds is one on the flat): the speed it shows,
+    // semi-implicit as the solver integrates (dy = v1 dt), bounds the solver's from above.
     // A rise that met something (`rise_met`: it slid up along a face or a shoulder) keeps up to
     // 1 / sin^2(max slope) of the speed it shows (core/move.cpp).
     const float sine = std::sin(std::fmin(ms.max_slope_degrees, 90.f) * std::numbers::pi_v<float> / 180.f);
@@ -514,7 +515,7 @@ void judge(const World& world, const ClaimedMove& m, const ValidateSettings& set
       }
       const bool jumped = may_jump && m.motion.y > walked.up;
       const bool rise_met = jumped && (ends.end_touches || judge.end_touches() || judge.passes_an_agent(m.motion.y));
-      v.next = state_at_end(m, settings, walking, ends, ground_end, walked, rise_met);
+      v.next = state_at_end(m, settings, walking, ends, ground_end, jumped, rise_met);
     }
   }
   place(moved_by(body, m.motion * v.legal_fraction), v.furthest, v.furthest_ellipsoid);
