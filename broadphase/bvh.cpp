@@ -233,8 +233,7 @@ Bvh build_bvh(std::span<const Triangle> soup, std::span<const std::uint32_t> lay
   bvh.blocks.reserve(prims.size() / 4 + 1);
   Flattener{soup, prims, bvh}.add(root ? *root : root_only, 1);
   CAPSWEEP_ASSERT(bvh.depth <= kMaxBvhDepth, "the builder's depth bound (bvh.h) holds");
-  const std::vector<std::uint32_t> defaults(layers.empty() ? soup.size() : 0, kDefaultLayers);
-  bvh.child_layers = child_layer_unions(bvh.nodes, bvh.blocks, layers.empty() ? std::span(defaults) : layers);
+  if (!layers.empty()) bvh.child_layers = child_layer_unions(bvh.nodes, bvh.blocks, layers);
   return bvh;
 }
 

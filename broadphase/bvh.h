@@ -24,7 +24,8 @@ struct BvhView {
   std::span<const WideNode> nodes;
   std::span<const TriangleBlock> blocks;
   // Per node, the union of the layers below each of its eight children (0 for an unused slot):
-  // a walk that sees none of them skips the child's whole subtree.
+  // a walk that sees none of them skips the child's whole subtree. Empty for a tree built
+  // without layers (every triangle on the same ones): such a walk is asked with kAllLayers.
   std::span<const std::uint32_t> child_layers;
   int depth = 0;
 
@@ -52,8 +53,8 @@ struct TraversalStats {
 };
 
 // Builds over the whole soup (which must not be empty). Subtrees of large meshes are built in
-// parallel (oneTBB); the result does not depend on the thread count. Every triangle is on
-// kDefaultLayers unless `layers` (one mask per triangle) says otherwise.
+// parallel (oneTBB); the result does not depend on the thread count. With `layers` (one mask per
+// triangle) the tree keeps the unions of the layers below each child; without, none.
 Bvh build_bvh(std::span<const Triangle> soup, std::span<const std::uint32_t> layers = {});
 
 // The union of the layers below each child of each node (BvhView::child_layers), from the

@@ -54,6 +54,7 @@ template <class Leaf>
 bool traverse(const BvhView& bvh, const SweptBox& s, float& limit, TraversalStats& stats, Leaf&& leaf,
               std::uint32_t layers = kAllLayers) {
   if (bvh.nodes.empty()) return false;  // a world of terrain alone
+  CAPSWEEP_ASSERT(layers == kAllLayers || !bvh.child_layers.empty(), "a tree without layers is walked with kAllLayers");
   // Depth is bounded by the builder (median splits past a fixed depth): a level pops one entry
   // and pushes at most kWidth.
   WalkItem stack[(WideNode::kWidth - 1) * kMaxBvhDepth + WideNode::kWidth];

@@ -38,20 +38,20 @@ struct Header {
   std::uint32_t version;
   std::uint32_t header_bytes;
   std::uint32_t byte_order;
-  std::uint32_t sizes[5];  // of Triangle, Aabb, WideNode, TriangleBlock, TriangleLinks as written
+  std::uint32_t sizes[5];  // of Triangle, WideNode, TriangleBlock, TriangleLinks, TerrainHeader as written
   std::uint64_t triangles, nodes, blocks;
   std::uint32_t depth;
   std::uint32_t source_bytes;
   float bounds[6];
   std::uint64_t payload_bytes;     // everything after the header
   std::uint64_t payload_checksum;  // snapshot_checksum of those bytes
-  std::uint64_t spare = 0;
+  // Version 7: the mask every mesh triangle is on, where the file holds no mask per triangle
+  // (nor per BVH child); 0 where it does.
+  std::uint32_t mesh_layers;
+  std::uint32_t spare = 0;
   std::uint64_t header_checksum;   // snapshot_checksum of every byte before this last field
 };
 static_assert(sizeof(Header) == 128);
-
-constexpr std::uint32_t kSizes[5] = {sizeof(Triangle), sizeof(Aabb), sizeof(WideNode), sizeof(TriangleBlock),
-                                     sizeof(TriangleLinks)};
 
 // What each older version held that this build reads no more; such a file is told to rebuild.
 // (Version 1 predates XXH3 checksums and is refused before these.) A format change adds a row.
@@ -64,6 +64,7 @@ constexpr OlderVersion kOlderVersions[] = {
     {3, "holds blocks of an older layout (with double normals) and no heightfield section"},
     {4, "holds blocks of an older layout (with float normals)"},
     {5, "holds a BVH of an older layout (4-wide nodes)"},
+    {6, "holds a box per triangle and a layer mask per triangle (issue 38: 64 bytes a triangle)"},
 };
 
 std::uint64_t align_up(std::uint64_t n) { return (n + kAlign - 1) / kAlign * kAlign; }
@@ -83,6 +84,9 @@ struct TerrainHeader {
 static_assert(sizeof(TerrainHeader) == 64);
 constexpr std::uint32_t kNoSamples = 0, kFloatSamples = 1, kU16Samples = 2;
 
+constexpr std::uint32_t kSizes[5] = {sizeof(Triangle), sizeof(WideNode), sizeof(TriangleBlock), sizeof(TriangleLinks),
+                                     sizeof(TerrainHeader)};
+
 std::uint64_t sample_bytes(const TerrainHeader& t) {
   const std::uint64_t n = std::uint64_t(t.columns) * t.rows;
   return t.sample_kind == kFloatSamples ? n * 4 : t.sample_kind == kU16Samples ? n * 2 : 0;
@@ -90,21 +94,22 @@ std::uint64_t sample_bytes(const TerrainHeader& t) {
 
 // Where each array lies in the file, from the counts alone.
 struct Layout {
-  std::uint64_t terrain, triangles, boxes, nodes, blocks, links, layers, child_layers, samples, holes, source, end;
+  std::uint64_t terrain, triangles, nodes, blocks, links, layers, child_layers, samples, holes, source, end;
 };
 
-Layout layout_of(std::uint64_t tris, std::uint64_t nodes, std::uint64_t blocks, const TerrainHeader& terrain,
+// `masks`: whether the file holds a layer mask per triangle and per node child (version 7: only
+// where the mesh's triangles are not all on the same layers).
+Layout layout_of(std::uint64_t tris, std::uint64_t nodes, std::uint64_t blocks, bool masks, const TerrainHeader& terrain,
                  std::uint64_t source_bytes) {
   Layout l;
   l.terrain = align_up(sizeof(Header));
   l.triangles = align_up(l.terrain + sizeof(TerrainHeader));
-  l.boxes = align_up(l.triangles + tris * sizeof(Triangle));
-  l.nodes = align_up(l.boxes + tris * sizeof(Aabb));
+  l.nodes = align_up(l.triangles + tris * sizeof(Triangle));
   l.blocks = align_up(l.nodes + nodes * sizeof(WideNode));
   l.links = align_up(l.blocks + blocks * sizeof(TriangleBlock));
-  l.layers = align_up(l.links + tris * sizeof(TriangleLinks));  // version 3: a mask per triangle,
-  l.child_layers = align_up(l.layers + tris * sizeof(std::uint32_t));  // and per node child
-  l.samples = align_up(l.child_layers + nodes * WideNode::kWidth * sizeof(std::uint32_t));
+  l.layers = align_up(l.links + tris * sizeof(TriangleLinks));
+  l.child_layers = align_up(l.layers + (masks ? tris : 0) * sizeof(std::uint32_t));
+  l.samples = align_up(l.child_layers + (masks ? nodes * WideNode::kWidth : 0) * sizeof(std::uint32_t));
   l.holes = align_up(l.samples + sample_bytes(terrain));
   l.source = l.holes + terrain.hole_words * sizeof(std::uint64_t);
   l.end = l.source + source_bytes;
@@ -181,15 +186,10 @@ void check_meaning(const std::string& path, const WorldArrays& w) {
   };
   parallel::for_ranges<std::size_t>(0, w.triangles.size(), 4096, [&](const auto& r) {
     for (std::size_t i = r.begin(); i != r.end(); ++i) {
-      if (!contains(w.boxes[i], bounds(w.triangles[i])) || !contains(w.bounds, w.boxes[i])) note(bad_triangle, i);
+      if (!contains(w.bounds, bounds(w.triangles[i]))) note(bad_triangle, i);
     }
   });
-  if (bad_triangle != ~0ull) {
-    const std::uint64_t i = bad_triangle;
-    refuse(path, "triangle " + std::to_string(i) +
-                     (contains(w.boxes[i], bounds(w.triangles[i])) ? " lies outside the world's bounds"
-                                                                    : " lies outside its box"));
-  }
+  if (bad_triangle != ~0ull) refuse(path, "triangle " + std::to_string(bad_triangle.load()) + " lies outside the world's bounds");
   parallel::for_ranges<std::size_t>(0, w.bvh.blocks.size(), 256, [&](const auto& r) {
     std::uint32_t lanes[kBlockLanes];
     for (std::size_t b = r.begin(); b != r.end(); ++b) {
@@ -213,7 +213,7 @@ void check_meaning(const std::string& path, const WorldArrays& w) {
         if (n.child[k] & WideNode::kLeaf) {
           const TriangleBlock& block = w.bvh.blocks[n.child[k] & ~WideNode::kLeaf];
           for (int lane = 0; lane < kBlockLanes && block.valid(lane); ++lane) {
-            ok = ok && contains(box, w.boxes[block.triangle[lane]]);
+            ok = ok && contains(box, bounds(block.get(lane)));
           }
         } else {
           const WideNode& c = w.bvh.nodes[n.child[k]];
@@ -232,6 +232,7 @@ void check_meaning(const std::string& path, const WorldArrays& w) {
   }
   // The layers the walk skips subtrees by are the union of those below (else a filtered walk
   // would skip what it must see, or see what it must not).
+  if (w.layers.empty()) return;
   const std::vector<std::uint32_t> unions = child_layer_unions(w.bvh.nodes, w.bvh.blocks, w.layers);
   const auto differs = std::mismatch(unions.begin(), unions.end(), w.bvh.child_layers.begin());
   if (differs.first != unions.end()) {
@@ -249,7 +250,7 @@ void check_arrays(const std::string& path, const WorldArrays& w) {
     if (Status s = check_triangle(w.triangles[i]); s != Status::ok) {
       refuse(path, "triangle " + std::to_string(i) + ": " + describe(s));
     }
-    if (w.layers[i] == 0) refuse(path, "triangle " + std::to_string(i) + " is on no layer (mask 0)");
+    if (!w.layers.empty() && w.layers[i] == 0) refuse(path, "triangle " + std::to_string(i) + " is on no layer (mask 0)");
   }
   const auto& nodes = w.bvh.nodes;
   std::vector<std::uint8_t> level(nodes.size(), 0);  // 0 = not reached yet
@@ -347,14 +348,14 @@ void save_snapshot(const World& world, const std::string& source, const std::str
     th.layers = t.layers;
     th.hole_words = t.holes.size();
   }
-  const Layout l = layout_of(w.triangles.size(), w.bvh.nodes.size(), w.bvh.blocks.size(), th, source.size());
+  const Layout l = layout_of(w.triangles.size(), w.bvh.nodes.size(), w.bvh.blocks.size(), !w.layers.empty(), th,
+                             source.size());
   std::vector<unsigned char> file(l.end, 0);
   auto put = [&](std::uint64_t offset, const auto& span) {
     if (!span.empty()) std::memcpy(file.data() + offset, span.data(), span.size_bytes());
   };
   std::memcpy(file.data() + l.terrain, &th, sizeof th);
   put(l.triangles, w.triangles);
-  put(l.boxes, w.boxes);
   put(l.nodes, w.bvh.nodes);
   put(l.blocks, w.bvh.blocks);
   put(l.links, w.links);
@@ -376,6 +377,7 @@ void save_snapshot(const World& world, const std::string& source, const std::str
   h.blocks = w.bvh.blocks.size();
   h.depth = std::uint32_t(w.bvh.depth);
   h.source_bytes = std::uint32_t(source.size());
+  h.mesh_layers = w.layers.empty() ? w.mesh_layers : 0;
   const float bounds[6] = {w.bounds.min.x, w.bounds.min.y, w.bounds.min.z, w.bounds.max.x, w.bounds.max.y, w.bounds.max.z};
   std::memcpy(h.bounds, bounds, sizeof bounds);
   h.payload_bytes = l.end - sizeof(Header);
@@ -477,7 +479,8 @@ Snapshot load_snapshot(const std::string& path) {
   const bool mesh = h.triangles != 0;
   if (h.triangles >= kNoTriangle || h.nodes >= WideNode::kLeaf || h.blocks >= WideNode::kLeaf ||
       h.depth > std::uint32_t(kMaxBvhDepth) || h.source_bytes > 4096 || (!mesh && !terrain) ||
-      mesh != (h.nodes != 0) || mesh != (h.blocks != 0) || mesh != (h.depth != 0)) {
+      mesh != (h.nodes != 0) || mesh != (h.blocks != 0) || mesh != (h.depth != 0) || h.spare != 0 ||
+      (!mesh && h.mesh_layers == 0)) {
     refuse(path, "the header holds counts out of range");
   }
   // The heightfield's counts, before they size anything.
@@ -491,7 +494,8 @@ Snapshot load_snapshot(const std::string& path) {
   } else if (th.sample_kind != kNoSamples || th.hole_words != 0 || th.layers != 0) {
     refuse(path, "the heightfield section holds counts out of range");
   }
-  const Layout l = layout_of(h.triangles, h.nodes, h.blocks, th, h.source_bytes);
+  const bool masks = h.mesh_layers == 0;
+  const Layout l = layout_of(h.triangles, h.nodes, h.blocks, masks, th, h.source_bytes);
   if (map->bytes < l.end) {
     refuse(path, "truncated: " + std::to_string(map->bytes) + " bytes, the header describes " + std::to_string(l.end));
   }
@@ -505,17 +509,17 @@ Snapshot load_snapshot(const std::string& path) {
   auto owner = std::make_shared<LoadedArrays>();
   WorldArrays w;
   w.triangles = array_at<Triangle>(base, l.triangles, h.triangles);
-  w.boxes = array_at<Aabb>(base, l.boxes, h.triangles);
   w.bounds.min = {h.bounds[0], h.bounds[1], h.bounds[2]};
   w.bounds.max = {h.bounds[3], h.bounds[4], h.bounds[5]};
   w.bvh.nodes = array_at<WideNode>(base, l.nodes, h.nodes);
   w.bvh.blocks = array_at<TriangleBlock>(base, l.blocks, h.blocks);
   w.bvh.depth = int(h.depth);
   w.links = array_at<TriangleLinks>(base, l.links, h.triangles);
-  w.layers = array_at<std::uint32_t>(base, l.layers, h.triangles);
-  w.bvh.child_layers = array_at<std::uint32_t>(base, l.child_layers, h.nodes * WideNode::kWidth);
+  w.layers = array_at<std::uint32_t>(base, l.layers, masks ? h.triangles : 0);
+  w.mesh_layers = masks ? kDefaultLayers : h.mesh_layers;
+  w.bvh.child_layers = array_at<std::uint32_t>(base, l.child_layers, masks ? h.nodes * WideNode::kWidth : 0);
   if (mesh) check_arrays(path, w);
-  w.layers_present = 0;
+  w.layers_present = mesh && !masks ? h.mesh_layers : 0;
   for (std::uint32_t m : w.layers) w.layers_present |= m;
   if (terrain) {
     TerrainView& t = w.terrain;

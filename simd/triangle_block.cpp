@@ -8,10 +8,6 @@
 
 namespace capsweep {
 
-Triangle TriangleBlock::get(int i) const {
-  return Triangle{{Vec3(x0[i], y0[i], z0[i]), Vec3(x1[i], y1[i], z1[i]), Vec3(x2[i], y2[i], z2[i])}};
-}
-
 void set_block_lane(TriangleBlock& block, int lane, const Triangle& t, std::uint32_t triangle) {
   CAPSWEEP_ASSERT(lane >= 0 && lane < kBlockLanes, "a lane of the block");
   block.x0[lane] = t.v[0].x, block.y0[lane] = t.v[0].y, block.z0[lane] = t.v[0].z;

@@ -26,7 +26,10 @@ struct alignas(32) TriangleBlock {
   std::uint32_t triangle[kBlockLanes];  // index in the world's soup, or kNoTriangle
 
   bool valid(int lane) const { return triangle[lane] != kNoTriangle; }
-  Triangle get(int lane) const;
+  Triangle get(int lane) const {
+    return Triangle{{Vec3(x0[lane], y0[lane], z0[lane]), Vec3(x1[lane], y1[lane], z1[lane]),
+                     Vec3(x2[lane], y2[lane], z2[lane])}};
+  }
 };
 static_assert(sizeof(TriangleBlock) == 320, "10 x 8 floats or indices, each row one AVX2 register: five cache lines");
 

@@ -62,7 +62,7 @@ void sweep_brute(const WorldArrays& w, const Shape& shape, Collector& closest, s
     h.triangle = i;
     closest.offer(h);
   };
-  for (std::size_t i = 0; i < w.triangles.size(); ++i) offer(std::uint32_t(i), w.triangles[i], w.boxes[i]);
+  for (std::size_t i = 0; i < w.triangles.size(); ++i) offer(std::uint32_t(i), w.triangles[i], bounds(w.triangles[i]));
   for_each_terrain_triangle_near(w.terrain, reach, [&](std::uint32_t i, const Triangle& t) { offer(i, t, bounds(t)); });
 }
 
@@ -76,7 +76,7 @@ void sweep_scalar(const WorldArrays& w, const Shape& shape, Collector& closest, 
     for (int lane = 0; lane < kBlockLanes && block.valid(lane); ++lane) {
       const std::uint32_t i = block.triangle[lane];
       ++stats.triangles;
-      if (!reach.overlaps(lane_box(w, block, lane)) || !seen(w, i, layers)) continue;
+      if (!reach.overlaps(lane_box(block, lane)) || !seen(w, i, layers)) continue;
       SweepHit h;
       shape.sweep(block.get(lane), h);
       h.triangle = i;

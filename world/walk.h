@@ -18,7 +18,7 @@ void walk_world(const WorldArrays& w, const SweptBox& s, float& limit, Traversal
   if (w.terrain.present() && (layers == kAllLayers || (w.terrain.layers & layers) != 0)) {
     if (walk_terrain(w.terrain, s, limit, stats, leaf)) return;
   }
-  traverse(w.bvh, s, limit, stats, leaf, layers);
+  if (const std::uint32_t mesh = mesh_walk_layers(w, layers); mesh != 0) traverse(w.bvh, s, limit, stats, leaf, mesh);
 }
 
 }  // namespace capsweep

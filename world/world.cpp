@@ -1,5 +1,6 @@
 #include <capsweep/world.h>
 
+#include <algorithm>
 #include <atomic>
 #include <bit>
 
@@ -48,7 +49,6 @@ namespace {
 // What a world built in memory owns.
 struct BuiltArrays {
   std::vector<Triangle> triangles;
-  std::vector<Aabb> boxes;
   Bvh bvh;
   std::vector<TriangleLinks> links;
   std::vector<std::uint32_t> layers;
@@ -93,13 +93,11 @@ World::World(Heightfield* terrain, std::vector<Triangle> triangles, std::vector<
   if (triangles.size() >= kNoTriangle) throw WorldError("the mesh has more than 2^32 - 2 triangles");
   auto built = std::make_shared<BuiltArrays>();
   Aabb bounds;
-  built->boxes.reserve(triangles.size());
   for (std::size_t i = 0; i < triangles.size(); ++i) {
     if (Status s = check_triangle(triangles[i]); s != Status::ok) {
       throw WorldError("triangle " + std::to_string(i) + ": " + describe(s));
     }
-    built->boxes.push_back(capsweep::bounds(triangles[i]));
-    bounds.grow(built->boxes.back());
+    bounds.grow(capsweep::bounds(triangles[i]));
   }
   TerrainView terrain_view;
   if (terrain) {
@@ -112,23 +110,26 @@ World::World(Heightfield* terrain, std::vector<Triangle> triangles, std::vector<
     present |= terrain_view.layers;
     bounds.grow(terrain_view.bounds);
   }
+  // A mesh all on one mask keeps that mask, not a copy per triangle (nor per BVH child).
+  const std::uint32_t mesh_layers = layers.empty() ? kDefaultLayers : layers[0];
+  if (std::all_of(layers.begin(), layers.end(), [&](std::uint32_t m) { return m == mesh_layers; })) layers.clear();
   built->triangles = std::move(triangles);
   built->layers = std::move(layers);
   if (!built->triangles.empty()) {
     built->bvh = build_bvh(built->triangles, built->layers);
     built->links = link_triangles(built->triangles);
   }
-  WorldArrays arrays{built->triangles, built->boxes,  bounds,  built->bvh.view(),
-                     built->links,     built->layers, present, terrain_view};
+  WorldArrays arrays{built->triangles, bounds,      built->bvh.view(), built->links,
+                     built->layers,    mesh_layers, present,           terrain_view};
   arrays_ = hold(arrays, std::move(built));
 }
 
 World::World(const WorldArrays& arrays, std::shared_ptr<const void> owner) {
   const bool mesh = !arrays.triangles.empty();
-  if ((!mesh && !arrays.terrain.present()) || arrays.boxes.size() != arrays.triangles.size() ||
-      arrays.links.size() != arrays.triangles.size() || mesh != !arrays.bvh.nodes.empty() ||
-      mesh != !arrays.bvh.blocks.empty() || arrays.layers.size() != arrays.triangles.size() ||
-      arrays.bvh.child_layers.size() != arrays.bvh.nodes.size() * WideNode::kWidth ||
+  if ((!mesh && !arrays.terrain.present()) || arrays.links.size() != arrays.triangles.size() || mesh != !arrays.bvh.nodes.empty() ||
+      mesh != !arrays.bvh.blocks.empty() ||
+      (!arrays.layers.empty() && arrays.layers.size() != arrays.triangles.size()) || arrays.mesh_layers == 0 ||
+      arrays.bvh.child_layers.size() != (arrays.layers.empty() ? 0 : arrays.bvh.nodes.size() * WideNode::kWidth) ||
       (arrays.terrain.present() && arrays.terrain.first_triangle != arrays.triangles.size())) {
     throw WorldError("inconsistent world arrays");
   }
@@ -137,14 +138,13 @@ World::World(const WorldArrays& arrays, std::shared_ptr<const void> owner) {
 
 std::size_t World::triangle_count() const { return std::size_t(world_triangle_count(*arrays_)); }
 std::span<const Triangle> World::triangles() const { return arrays_->triangles; }
-std::span<const std::uint32_t> World::layers() const { return arrays_->layers; }
 Triangle World::triangle(std::uint32_t i) const {
   if (i >= world_triangle_count(*arrays_)) throw std::out_of_range("World::triangle: no triangle " + std::to_string(i));
   return triangle_at(*arrays_, i);
 }
 std::uint32_t World::layers_of(std::uint32_t i) const {
   if (i >= world_triangle_count(*arrays_)) throw std::out_of_range("World::layers_of: no triangle " + std::to_string(i));
-  if (i < arrays_->layers.size()) return arrays_->layers[i];
+  if (i < arrays_->triangles.size()) return arrays_->layers.empty() ? arrays_->mesh_layers : arrays_->layers[i];
   const TerrainView& t = arrays_->terrain;
   return terrain_triangle_is_hole(t, i - t.first_triangle) ? 0u : t.layers;
 }
@@ -171,7 +171,7 @@ const char* kernel_isa_reason() { return kernel_in_use().why.c_str(); }
 std::string kernel_isa_problem() { return isa_request_problem(); }
 std::size_t World::memory_bytes() const {
   const WorldArrays& w = *arrays_;
-  return w.triangles.size_bytes() + w.boxes.size_bytes() + w.links.size_bytes() + w.layers.size_bytes() +
+  return w.triangles.size_bytes() + w.links.size_bytes() + w.layers.size_bytes() +
          w.bvh.memory_bytes() + w.terrain.heights.size_bytes() + w.terrain.samples.size_bytes() +
          w.terrain.holes.size_bytes() + w.terrain.pyramid.size_bytes();
 }

@@ -19,11 +19,13 @@ namespace capsweep {
 struct WorldArrays {
   // The mesh: triangles [0, triangles.size()), in the caller's order (hits name these indices).
   std::span<const Triangle> triangles;
-  std::span<const Aabb> boxes;          // one box per triangle
   Aabb bounds;                          // of every triangle, the terrain's included
   BvhView bvh;                          // empty for a world of terrain alone
   std::span<const TriangleLinks> links;  // one per triangle
-  std::span<const std::uint32_t> layers;  // one mask per triangle, never 0
+  // One mask per triangle, never 0; or none where every triangle of the mesh is on the same
+  // layers, `mesh_layers` (most worlds: 4 bytes a triangle, and the BVH's child_layers, saved).
+  std::span<const std::uint32_t> layers;
+  std::uint32_t mesh_layers = kDefaultLayers;
   std::uint32_t layers_present = kDefaultLayers;  // the union of them all, the terrain's included
   // The heightfield, if any: triangles [triangles.size(), + terrain.triangle_count()).
   TerrainView terrain;
@@ -38,7 +40,15 @@ inline std::uint32_t walk_layers(const WorldArrays& w, std::uint32_t layers) {
 // Whether triangle i is there for a walk with mask `layers` (from walk_layers).
 inline bool seen(const WorldArrays& w, std::uint32_t i, std::uint32_t layers) {
   if (layers == kAllLayers) return true;
-  return ((i < w.layers.size() ? w.layers[i] : w.terrain.layers) & layers) != 0;
+  if (i >= w.triangles.size()) return (w.terrain.layers & layers) != 0;
+  return ((w.layers.empty() ? w.mesh_layers : w.layers[i]) & layers) != 0;
+}
+
+// The mask a walk of the mesh's BVH filters with: kAllLayers where it sees every triangle of the
+// mesh, 0 where it sees none (a mesh all on one mask keeps no per-node layers to filter by).
+inline std::uint32_t mesh_walk_layers(const WorldArrays& w, std::uint32_t layers) {
+  if (layers == kAllLayers || !w.layers.empty()) return layers;
+  return (w.mesh_layers & layers) != 0 ? kAllLayers : 0u;
 }
 
 // Every triangle index of the world: the mesh's, then the terrain's (holes included).
@@ -56,11 +66,9 @@ inline TriangleLinks links_at(const WorldArrays& w, std::uint32_t i) {
   return i < w.links.size() ? w.links[i] : terrain_links(w.terrain, i - w.links.size());
 }
 
-// The box of lane `lane` of a block the walk handed over (a mesh triangle's stored box, or the
-// bounds of a terrain triangle's vertices: the same numbers either way).
-inline Aabb lane_box(const WorldArrays& w, const TriangleBlock& block, int lane) {
-  const std::uint32_t i = block.triangle[lane];
-  return i < w.boxes.size() ? w.boxes[i] : bounds(block.get(lane));
-}
+// The box of lane `lane` of a block the walk handed over: the bounds of its vertices, read from
+// the block itself (no box is stored per triangle: issue 38's 64 bytes a triangle; the block's
+// lane is in cache already, where a stored box was a miss in another array).
+inline Aabb lane_box(const TriangleBlock& block, int lane) { return bounds(block.get(lane)); }
 
 }  // namespace capsweep

@@ -61,7 +61,7 @@ void sweep_simd(const WorldArrays& w, const EllipsoidSweep& shape, Collector& cl
     for (std::uint32_t live = kernel.live(block, bq); live != 0; live &= live - 1) {
       const int lane = std::countr_zero(live);
       const std::uint32_t i = block.triangle[lane];
-      if (!reach.overlaps(lane_box(w, block, lane)) || !seen(w, i, layers)) continue;
+      if (!reach.overlaps(lane_box(block, lane)) || !seen(w, i, layers)) continue;
       SweepHit h;
       shape.sweep(block.get(lane), h);
       h.triangle = i;
@@ -96,7 +96,7 @@ void for_each_ellipsoid_contact(const WorldArrays& w, const Ellipsoid& e, std::u
   // rejects lies beyond that capsule, so the ellipsoid neither overlaps nor touches it.
   for_each_lane_near(w, bounding_capsule(e), 0.f, layers, [&](const TriangleBlock& block, int lane) {
     const std::uint32_t i = block.triangle[lane];
-    if (!box.overlaps(lane_box(w, block, lane)) || !seen(w, i, layers)) return false;
+    if (!box.overlaps(lane_box(block, lane)) || !seen(w, i, layers)) return false;
     EllipsoidContact k;
     ellipsoid_triangle_contact(e, block.get(lane), k);
     return bool(visit(i, k));

@@ -181,16 +181,17 @@ void write_results(const std::string& path, const std::vector<SweepHit>& hits,
 
 }  // namespace capsweep
 
-// World snapshots: a built world (triangles, boxes, BVH, adjacency) as one versioned,
+// World snapshots: a built world (triangles, BVH, adjacency) as one versioned,
 // checksummed file that loads in milliseconds, so a server starts without rebuilding the BVH.
 // Layout: docs/FORMATS.md ("CWSW").
 
 namespace capsweep {
 
-// Version 6: an 8-wide BVH (nodes of 224 bytes). Version 5 (4-wide nodes), 4 (blocks of 416
-// bytes, with float normals), 3 (blocks with double normals, no heightfield), 2 (no layers) and
-// 1 (not XXH3 checksums) files are refused with a message to rebuild them.
-inline constexpr std::uint32_t kSnapshotVersion = 6;
+// Version 7: no box per triangle, and no layer mask per triangle where the mesh is all on one.
+// Version 6 (boxes and masks), 5 (4-wide nodes), 4 (blocks of 416 bytes, with float normals), 3
+// (blocks with double normals, no heightfield), 2 (no layers) and 1 (not XXH3 checksums) files
+// are refused with a message to rebuild them.
+inline constexpr std::uint32_t kSnapshotVersion = 7;
 
 // A file that is not a snapshot this build can trust: wrong magic, another version or layout,
 // truncated, failing its checksum, or holding an index out of range. Names the file.

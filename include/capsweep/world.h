@@ -94,7 +94,7 @@ class WorldError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// The arrays a world answers from (triangles, boxes, BVH, adjacency), wherever they live: built
+// The arrays a world answers from (triangles, BVH, adjacency), wherever they live: built
 // in memory or mapped from a snapshot. Internal: world/world_arrays.h.
 struct WorldArrays;
 
@@ -140,15 +140,15 @@ class World {
   // Every triangle index: the mesh's, then the terrain's (a hole's two included).
   std::size_t triangle_count() const;
   std::span<const Triangle> triangles() const;  // the mesh, in the caller's order: hits name these indices
-  std::span<const std::uint32_t> layers() const;  // each mesh triangle's layer mask
   // Triangle i and its layers, from the mesh or the terrain (std::out_of_range past the end).
   // A terrain hole's triangles are the ones its cell would hold, on no layer (0): not there.
   Triangle triangle(std::uint32_t i) const;
   std::uint32_t layers_of(std::uint32_t i) const;
   bool has_terrain() const;
   const Aabb& bounds() const;
-  // Bytes the world answers from: triangles, their boxes, the BVH and its triangle blocks, the
-  // adjacency, and the heightfield's samples, holes and height pyramid.
+  // Bytes the world answers from: triangles, the BVH and its triangle blocks, the adjacency, the
+  // layer masks (none where the mesh is all on one mask), and the heightfield's samples, holes
+  // and height pyramid.
   std::size_t memory_bytes() const;
   // What the world is made of, for tools, logs and monitoring.
   WorldStats stats() const;

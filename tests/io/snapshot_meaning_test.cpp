@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -38,6 +39,15 @@ void write_bytes(const std::string& path, const std::vector<unsigned char>& byte
 // first of them (since version 4) the 64-byte heightfield section.
 std::uint64_t align_up(std::uint64_t n) { return (n + 63) / 64 * 64; }
 
+// The arena with its last triangle also on layer 2: a file with a mask per triangle and per BVH
+// child (a mesh all on one mask keeps neither).
+World arena_with_masks() {
+  std::vector<Triangle> tris = make_arena();
+  std::vector<std::uint32_t> layers(tris.size(), kDefaultLayers);
+  layers.back() |= 2u;
+  return World(std::move(tris), std::move(layers));
+}
+
 class SnapshotMeaning : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -46,8 +56,7 @@ class SnapshotMeaning : public ::testing::Test {
     bytes_ = read_bytes(path_);
     const std::uint64_t tris = world_.triangle_count();
     triangles_ = align_up(128 + 64);
-    boxes_ = align_up(triangles_ + tris * sizeof(Triangle));
-    nodes_ = align_up(boxes_ + tris * sizeof(Aabb));
+    nodes_ = align_up(triangles_ + tris * sizeof(Triangle));
     blocks_ = align_up(nodes_ + world_.arrays().bvh.nodes.size() * sizeof(WideNode));
     links_ = align_up(blocks_ + world_.arrays().bvh.blocks.size() * sizeof(TriangleBlock));
     layers_ = align_up(links_ + tris * sizeof(TriangleLinks));
@@ -74,18 +83,42 @@ class SnapshotMeaning : public ::testing::Test {
     std::memcpy(bytes_.data() + offset, &value, sizeof value);
   }
 
-  World world_{make_arena()};
+  World world_ = arena_with_masks();
   std::string path_;
   std::vector<unsigned char> bytes_;
-  std::uint64_t triangles_ = 0, boxes_ = 0, nodes_ = 0, blocks_ = 0, links_ = 0, layers_ = 0, child_layers_ = 0;
+  std::uint64_t triangles_ = 0, nodes_ = 0, blocks_ = 0, links_ = 0, layers_ = 0, child_layers_ = 0;
 };
 
 TEST_F(SnapshotMeaning, AnUneditedFileLoads) { EXPECT_EQ(refusal_after_resealing(), ""); }
 
-TEST_F(SnapshotMeaning, ATriangleOutsideItsBoxIsRefused) {
+// (Version 6 held a box per triangle, and this edit was refused as a triangle outside its box;
+// the block holding the triangle's copy refuses it now.)
+TEST_F(SnapshotMeaning, ATriangleItsBlockDoesNotHoldIsRefused) {
   const float x = world_.triangles()[5].v[1].x;
   poke(triangles_ + 5 * sizeof(Triangle) + sizeof(Vec3), x + 0.5f);  // triangle 5, vertex 1, x
-  EXPECT_EQ(refusal_after_resealing(), path_ + ": triangle 5 lies outside its box");
+  const auto& blocks = world_.arrays().bvh.blocks;
+  std::size_t b = 0;
+  while (b < blocks.size() && std::find(blocks[b].triangle, blocks[b].triangle + kBlockLanes, 5u) == blocks[b].triangle + kBlockLanes) ++b;
+  ASSERT_LT(b, blocks.size());
+  EXPECT_EQ(refusal_after_resealing(), path_ + ": block " + std::to_string(b) + " does not hold the triangles it names");
+}
+
+// Version 7: a mesh all on one mask says so in the header (offset 112) and holds no masks; the
+// header and the sections must agree, either way.
+TEST_F(SnapshotMeaning, TheOneMaskAndTheSectionsAgree) {
+  poke(112, std::uint32_t(1));  // one mask said, the masks still there
+  EXPECT_NE(refusal_after_resealing().find(" bytes beyond what the header describes"), std::string::npos);
+  save_snapshot(World(make_arena()), "@arena", path_);
+  bytes_ = read_bytes(path_);
+  std::uint32_t one = 0;
+  std::memcpy(&one, bytes_.data() + 112, 4);
+  EXPECT_EQ(one, kDefaultLayers);
+  EXPECT_EQ(refusal_after_resealing(), "");
+  poke(112, std::uint32_t(0));  // masks said, none there
+  EXPECT_NE(refusal_after_resealing().find("truncated"), std::string::npos);
+  poke(116, std::uint32_t(1));  // the spare word after it is zero
+  poke(112, kDefaultLayers);
+  EXPECT_EQ(refusal_after_resealing(), path_ + ": the header holds counts out of range");
 }
 
 TEST_F(SnapshotMeaning, ATriangleOutsideTheWorldBoundsIsRefused) {

@@ -66,7 +66,9 @@ TEST_P(SnapshotScenes, LoadedWorldAnswersLikeTheBuiltOne) {
   const World& loaded = snap.world;
   const WorldArrays a = built.arrays(), b = loaded.arrays();
   EXPECT_TRUE(same_array(a.triangles, b.triangles));
-  EXPECT_TRUE(same_array(a.boxes, b.boxes));
+  EXPECT_TRUE(same_array(a.layers, b.layers));
+  EXPECT_EQ(a.mesh_layers, b.mesh_layers);
+  EXPECT_TRUE(same_array(a.bvh.child_layers, b.bvh.child_layers));
   EXPECT_TRUE(same_array(a.bvh.nodes, b.bvh.nodes));
   EXPECT_TRUE(same_array(a.bvh.blocks, b.bvh.blocks));
   EXPECT_TRUE(same_array(a.links, b.links));
@@ -329,25 +331,70 @@ void expect_old_version_refused(std::uint32_t version, const std::string& why) {
 // Version 2 files (no layers) are told to rebuild.
 TEST(Snapshot, AVersionTwoFileIsToldToRebuild) {
   expect_old_version_refused(2, "CWSW version 2 has no layers; rebuild it with `capsweep build` (this build reads "
-                                "version 6)");
+                                "version 7)");
 }
 
 // Version 3 files (blocks with double normals, no heightfield section) are told to rebuild.
 TEST(Snapshot, AVersionThreeFileIsToldToRebuild) {
   expect_old_version_refused(3, "CWSW version 3 holds blocks of an older layout (with double normals) and no heightfield "
-                                "section; rebuild it with `capsweep build` (this build reads version 6)");
+                                "section; rebuild it with `capsweep build` (this build reads version 7)");
 }
 
 // Version 4 files (blocks of 416 bytes, with float normals) are told to rebuild.
 TEST(Snapshot, AVersionFourFileIsToldToRebuild) {
   expect_old_version_refused(4, "CWSW version 4 holds blocks of an older layout (with float normals); rebuild it with "
-                                "`capsweep build` (this build reads version 6)");
+                                "`capsweep build` (this build reads version 7)");
 }
 
 // Version 5 files (a BVH of 4-wide nodes, 128 bytes each) are told to rebuild.
 TEST(Snapshot, AVersionFiveFileIsToldToRebuild) {
   expect_old_version_refused(5, "CWSW version 5 holds a BVH of an older layout (4-wide nodes); rebuild it with "
-                                "`capsweep build` (this build reads version 6)");
+                                "`capsweep build` (this build reads version 7)");
+}
+
+// Version 6 files (a box and a layer mask per triangle) are told to rebuild.
+TEST(Snapshot, AVersionSixFileIsToldToRebuild) {
+  expect_old_version_refused(6, "CWSW version 6 holds a box per triangle and a layer mask per triangle (issue 38: 64 "
+                                "bytes a triangle); rebuild it with `capsweep build` (this build reads version 7)");
+}
+
+// A mesh all on one mask keeps the mask once (no array per triangle, none per BVH child): it
+// survives the file, the file is smaller than a file with masks, and both worlds filter alike.
+TEST(Snapshot, KeepsTheOneMaskOfAMeshAllOnIt) {
+  const std::vector<Triangle> tris = make_arena();
+  const World one_mask(tris, std::vector<std::uint32_t>(tris.size(), 4u));
+  std::vector<std::uint32_t> two_masks(tris.size(), 4u);
+  two_masks.back() = 4u | 8u;
+  const World masks(tris, two_masks);
+  EXPECT_LT(one_mask.memory_bytes() + tris.size() * 4, masks.memory_bytes());
+  const std::string path = temp_path("one_mask.cwsw"), path_masks = temp_path("masks.cwsw");
+  save_snapshot(one_mask, "@arena", path);
+  save_snapshot(masks, "@arena", path_masks);
+  EXPECT_LT(read_bytes(path).size() + tris.size() * 4, read_bytes(path_masks).size());
+  const Snapshot s = load_snapshot(path);
+  std::remove(path.c_str());
+  std::remove(path_masks.c_str());
+  for (std::uint32_t i = 0; i < tris.size(); ++i) ASSERT_EQ(s.world.layers_of(i), 4u) << "triangle " << i;
+  const std::vector<SweepQuery> q = make_workload(one_mask, Workload::long_range, 2000, 9);
+  std::size_t hits = 0;
+  for (std::uint32_t mask : {1u, 4u, 2u | 4u, 8u, kAllLayers}) {
+    SweepOptions o;
+    o.layers = mask;
+    std::vector<SweepHit> a(q.size()), b(q.size()), c(q.size());
+    one_mask.sweep(q, a, o);
+    s.world.sweep(q, b, o);
+    World(tris).sweep(q, c);  // on layer 1: what every query sees when the mask sees layer 4
+    for (std::size_t i = 0; i < q.size(); ++i) {
+      ASSERT_TRUE(identical(a[i], b[i])) << "mask " << mask << ", query " << i;
+      if ((mask & 4u) == 0) {
+        ASSERT_FALSE(a[i].hit) << "mask " << mask << " sees nothing, query " << i;
+      } else {
+        ASSERT_TRUE(identical(a[i], c[i])) << "mask " << mask << ", query " << i;
+        hits += a[i].hit;
+      }
+    }
+  }
+  EXPECT_GT(hits, q.size());  // the queries do hit the arena
 }
 
 // Each triangle's layers survive the file, and the loaded world filters as the built one does.
@@ -359,7 +406,7 @@ TEST(Snapshot, KeepsTheLayers) {
   save_snapshot(world, "@arena", path);
   const Snapshot s = load_snapshot(path);
   std::remove(path.c_str());
-  ASSERT_TRUE(std::equal(layers.begin(), layers.end(), s.world.layers().begin()));
+  for (std::uint32_t i = 0; i < layers.size(); ++i) ASSERT_EQ(s.world.layers_of(i), layers[i]) << "triangle " << i;
   const std::vector<SweepQuery> q = make_workload(world, Workload::long_range, 2000, 8);
   for (std::uint32_t mask : {1u, 2u, 4u, 8u, 2u | 4u, 1u | 2u | 4u | 8u, kAllLayers, 16u}) {
     SweepOptions o;

@@ -35,7 +35,7 @@ TEST_P(SceneLayers, AFilteredBatchAnswersAsTheWorldOfItsLayers) {
   const std::vector<Triangle> tris = scenes::load(GetParam());
   const std::vector<std::uint32_t> layers = layers_for(tris);
   const World world(tris, layers);
-  ASSERT_TRUE(std::equal(layers.begin(), layers.end(), world.layers().begin()));
+  for (std::uint32_t i = 0; i < layers.size(); ++i) ASSERT_EQ(world.layers_of(i), layers[i]) << "triangle " << i;
   std::vector<SweepQuery> q;
   for (Workload wl : {Workload::tick, Workload::validate, Workload::long_range, Workload::ray}) {
     const auto part = make_workload(world, wl, 1500, 51 + std::uint64_t(wl));
@@ -146,7 +146,8 @@ TEST(Layers, MaskZeroAndAWrongCountAreRefused) {
   EXPECT_THROW(World(tris, layers), WorldError);
   // Without layers, every triangle is on layer 1.
   const World plain(tris);
-  for (std::uint32_t m : plain.layers()) ASSERT_EQ(m, kDefaultLayers);
+  ASSERT_EQ(plain.triangle_count(), tris.size());
+  for (std::uint32_t i = 0; i < tris.size(); ++i) ASSERT_EQ(plain.layers_of(i), kDefaultLayers) << "triangle " << i;
 }
 
 // Walls on layer 2, floors on layer 1: an agent that sees only layer 1 walks through a wall,
