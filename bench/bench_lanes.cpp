@@ -74,7 +74,7 @@ void BM_LaneUse(benchmark::State& state, const std::string& scene, Workload wl) 
   for (std::size_t i = 0; i < q.size(); ++i) {
     for (std::uint32_t t : live[i]) {
       SweepHit h;
-      sweep_capsule_triangle_unchecked(q[i].capsule, q[i].motion, w.triangles()[t], h);
+      sweep_capsule_triangle_unchecked(q[i].capsule, q[i].motion, w.triangle(t), h);
       touched += h.hit;
     }
   }

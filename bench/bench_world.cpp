@@ -136,7 +136,7 @@ template <class Peer>
 const Peer& peer_for(const std::string& scene) {
   static std::map<std::string, std::unique_ptr<Peer>> cache;
   auto& p = cache[scene];
-  if (!p) p = std::make_unique<Peer>(world_for(scene).triangles());
+  if (!p) p = std::make_unique<Peer>(world_for(scene).mesh_triangles());
   return *p;
 }
 
@@ -197,9 +197,10 @@ void BM_BulletSweep(benchmark::State& state, const std::string& scene, Workload 
 
 void BM_BuildBvh(benchmark::State& state, const std::string& scene) {
   const World& w = world_for(scene);
+  const std::vector<Triangle> soup = w.mesh_triangles();
   Bvh bvh;
   for (auto _ : state) {
-    bvh = build_bvh(w.triangles());
+    bvh = build_bvh(soup);
     benchmark::DoNotOptimize(bvh.nodes.data());
   }
   const double n = double(w.triangle_count());
@@ -213,7 +214,7 @@ void BM_BuildBvh(benchmark::State& state, const std::string& scene) {
 // Start-up: building a world from its triangles against mapping its snapshot (capsweep build).
 void BM_BuildWorld(benchmark::State& state, const std::string& scene) {
   const World& w = world_for(scene);
-  const std::vector<Triangle> soup(w.triangles().begin(), w.triangles().end());
+  const std::vector<Triangle> soup = w.mesh_triangles();
   std::size_t bytes = 0;
   for (auto _ : state) {
     World built(soup);

@@ -38,7 +38,7 @@ struct Header {
   std::uint32_t version;
   std::uint32_t header_bytes;
   std::uint32_t byte_order;
-  std::uint32_t sizes[5];  // of Triangle, WideNode, TriangleBlock, TriangleLinks, TerrainHeader as written
+  std::uint32_t sizes[5];  // of WideNode, TriangleBlock, TriangleLinks, TerrainHeader, Header as written
   std::uint64_t triangles, nodes, blocks;
   std::uint32_t depth;
   std::uint32_t source_bytes;
@@ -64,7 +64,7 @@ constexpr OlderVersion kOlderVersions[] = {
     {3, "holds blocks of an older layout (with double normals) and no heightfield section"},
     {4, "holds blocks of an older layout (with float normals)"},
     {5, "holds a BVH of an older layout (4-wide nodes)"},
-    {6, "holds a box per triangle and a layer mask per triangle (issue 38: 64 bytes a triangle)"},
+    {6, "holds a second copy of the triangles, a box per triangle and a layer mask per triangle (issue 38: 64 bytes a triangle)"},
 };
 
 std::uint64_t align_up(std::uint64_t n) { return (n + kAlign - 1) / kAlign * kAlign; }
@@ -84,8 +84,8 @@ struct TerrainHeader {
 static_assert(sizeof(TerrainHeader) == 64);
 constexpr std::uint32_t kNoSamples = 0, kFloatSamples = 1, kU16Samples = 2;
 
-constexpr std::uint32_t kSizes[5] = {sizeof(Triangle), sizeof(WideNode), sizeof(TriangleBlock), sizeof(TriangleLinks),
-                                     sizeof(TerrainHeader)};
+constexpr std::uint32_t kSizes[5] = {sizeof(WideNode), sizeof(TriangleBlock), sizeof(TriangleLinks), sizeof(TerrainHeader),
+                                     sizeof(Header)};
 
 std::uint64_t sample_bytes(const TerrainHeader& t) {
   const std::uint64_t n = std::uint64_t(t.columns) * t.rows;
@@ -94,7 +94,7 @@ std::uint64_t sample_bytes(const TerrainHeader& t) {
 
 // Where each array lies in the file, from the counts alone.
 struct Layout {
-  std::uint64_t terrain, triangles, nodes, blocks, links, layers, child_layers, samples, holes, source, end;
+  std::uint64_t terrain, nodes, blocks, links, layers, child_layers, samples, holes, source, end;
 };
 
 // `masks`: whether the file holds a layer mask per triangle and per node child (version 7: only
@@ -103,8 +103,7 @@ Layout layout_of(std::uint64_t tris, std::uint64_t nodes, std::uint64_t blocks, 
                  std::uint64_t source_bytes) {
   Layout l;
   l.terrain = align_up(sizeof(Header));
-  l.triangles = align_up(l.terrain + sizeof(TerrainHeader));
-  l.nodes = align_up(l.triangles + tris * sizeof(Triangle));
+  l.nodes = align_up(l.terrain + sizeof(TerrainHeader));
   l.blocks = align_up(l.nodes + nodes * sizeof(WideNode));
   l.links = align_up(l.blocks + blocks * sizeof(TriangleBlock));
   l.layers = align_up(l.links + tris * sizeof(TriangleLinks));
@@ -137,6 +136,7 @@ struct Mapping {
 // What a loaded world answers from: the file's bytes, and what is recomputed from them.
 struct LoadedArrays {
   std::shared_ptr<Mapping> file;
+  std::vector<std::uint32_t> lanes;  // WorldArrays::lanes, from the blocks (not stored)
   std::vector<HeightRange> pyramid;
 };
 
@@ -174,8 +174,8 @@ Aabb child_box(const WideNode& n, int k) {
 }
 
 // What the numbers mean, once every index is known to be in range: the boxes the traversal
-// prunes with hold what lies below them, and each block's copy of its triangles (float
-// vertices and indices, unused lanes copies of the first) is what the builder makes of them.
+// prunes with hold what lies below them, the triangles lie inside the world's bounds, and each
+// block is what the builder makes of its triangles (unused lanes copies of the first).
 // A file that passes its checksum but breaks one of these would answer wrongly without a
 // sound; linear time, parallel.
 void check_meaning(const std::string& path, const WorldArrays& w) {
@@ -184,24 +184,24 @@ void check_meaning(const std::string& path, const WorldArrays& w) {
     for (std::uint64_t seen = first.load(); i < seen && !first.compare_exchange_weak(seen, i);) {
     }
   };
-  parallel::for_ranges<std::size_t>(0, w.triangles.size(), 4096, [&](const auto& r) {
+  parallel::for_ranges<std::size_t>(0, w.mesh_count(), 4096, [&](const auto& r) {
     for (std::size_t i = r.begin(); i != r.end(); ++i) {
-      if (!contains(w.bounds, bounds(w.triangles[i]))) note(bad_triangle, i);
+      if (!contains(w.bounds, bounds(w.mesh_triangle(i)))) note(bad_triangle, i);
     }
   });
   if (bad_triangle != ~0ull) refuse(path, "triangle " + std::to_string(bad_triangle.load()) + " lies outside the world's bounds");
   parallel::for_ranges<std::size_t>(0, w.bvh.blocks.size(), 256, [&](const auto& r) {
-    std::uint32_t lanes[kBlockLanes];
     for (std::size_t b = r.begin(); b != r.end(); ++b) {
       const TriangleBlock& block = w.bvh.blocks[b];
+      TriangleBlock expected;
       int used = 0;
-      while (used < kBlockLanes && block.valid(used)) lanes[used] = block.triangle[used], ++used;
-      const TriangleBlock expected = make_block(w.triangles, std::span<const std::uint32_t>(lanes, std::size_t(used)));
+      for (; used < kBlockLanes && block.valid(used); ++used) set_block_lane(expected, used, block.get(used), block.triangle[used]);
+      close_block(expected, used);
       if (std::memcmp(&expected, &block, sizeof block) != 0) note(bad_block, b);
     }
   });
   if (bad_block != ~0ull) {
-    refuse(path, "block " + std::to_string(bad_block.load()) + " does not hold the triangles it names");
+    refuse(path, "block " + std::to_string(bad_block.load()) + ": its unused lanes are not copies of its first");
   }
   parallel::for_ranges<std::size_t>(0, w.bvh.nodes.size(), 256, [&](const auto& r) {
     for (std::size_t i = r.begin(); i != r.end(); ++i) {
@@ -243,14 +243,11 @@ void check_meaning(const std::string& path, const WorldArrays& w) {
 }
 
 // Every index the traversal and the kernels follow, so that a file with a valid checksum but
-// inconsistent contents (a bug, or a crafted file) is refused instead of read out of bounds.
-void check_arrays(const std::string& path, const WorldArrays& w) {
-  const std::size_t tris = w.triangles.size();
-  for (std::size_t i = 0; i < tris; ++i) {
-    if (Status s = check_triangle(w.triangles[i]); s != Status::ok) {
-      refuse(path, "triangle " + std::to_string(i) + ": " + describe(s));
-    }
-    if (!w.layers.empty() && w.layers[i] == 0) refuse(path, "triangle " + std::to_string(i) + " is on no layer (mask 0)");
+// inconsistent contents (a bug, or a crafted file) is refused instead of read out of bounds;
+// then where each of the `tris` triangles lies in the blocks (w.lanes, held by `lanes`).
+void check_arrays(const std::string& path, WorldArrays& w, std::size_t tris, std::vector<std::uint32_t>& lanes) {
+  for (std::size_t i = 0; i < w.layers.size(); ++i) {
+    if (w.layers[i] == 0) refuse(path, "triangle " + std::to_string(i) + " is on no layer (mask 0)");
   }
   const auto& nodes = w.bvh.nodes;
   std::vector<std::uint8_t> level(nodes.size(), 0);  // 0 = not reached yet
@@ -304,6 +301,9 @@ void check_arrays(const std::string& path, const WorldArrays& w) {
       if (t >= tris || triangle_seen[t]++) {
         refuse(path, "block " + std::to_string(b) + " names triangle " + std::to_string(t) + " out of range or twice");
       }
+      if (Status s = check_triangle(block.get(lane)); s != Status::ok) {
+        refuse(path, "triangle " + std::to_string(t) + ": " + describe(s));
+      }
     }
   }
   for (std::size_t i = 0; i < tris; ++i) {
@@ -312,6 +312,8 @@ void check_arrays(const std::string& path, const WorldArrays& w) {
       if (across != kNoTriangle && across >= tris) refuse(path, "triangle " + std::to_string(i) + " links out of range");
     }
   }
+  lanes = triangle_lanes(w.bvh.blocks, tris);
+  w.lanes = lanes;
   check_meaning(path, w);
 }
 
@@ -348,14 +350,13 @@ void save_snapshot(const World& world, const std::string& source, const std::str
     th.layers = t.layers;
     th.hole_words = t.holes.size();
   }
-  const Layout l = layout_of(w.triangles.size(), w.bvh.nodes.size(), w.bvh.blocks.size(), !w.layers.empty(), th,
+  const Layout l = layout_of(w.mesh_count(), w.bvh.nodes.size(), w.bvh.blocks.size(), !w.layers.empty(), th,
                              source.size());
   std::vector<unsigned char> file(l.end, 0);
   auto put = [&](std::uint64_t offset, const auto& span) {
     if (!span.empty()) std::memcpy(file.data() + offset, span.data(), span.size_bytes());
   };
   std::memcpy(file.data() + l.terrain, &th, sizeof th);
-  put(l.triangles, w.triangles);
   put(l.nodes, w.bvh.nodes);
   put(l.blocks, w.bvh.blocks);
   put(l.links, w.links);
@@ -372,7 +373,7 @@ void save_snapshot(const World& world, const std::string& source, const std::str
   h.header_bytes = sizeof(Header);
   h.byte_order = kByteOrder;
   std::memcpy(h.sizes, kSizes, sizeof kSizes);
-  h.triangles = w.triangles.size();
+  h.triangles = w.mesh_count();
   h.nodes = w.bvh.nodes.size();
   h.blocks = w.bvh.blocks.size();
   h.depth = std::uint32_t(w.bvh.depth);
@@ -477,7 +478,7 @@ Snapshot load_snapshot(const std::string& path) {
   std::memcpy(&th, base + align_up(sizeof(Header)), sizeof th);
   const bool terrain = th.columns != 0 || th.rows != 0;
   const bool mesh = h.triangles != 0;
-  if (h.triangles >= kNoTriangle || h.nodes >= WideNode::kLeaf || h.blocks >= WideNode::kLeaf ||
+  if (h.triangles >= kNoTriangle || h.nodes >= WideNode::kLeaf || h.blocks > (std::uint64_t(1) << 29) ||
       h.depth > std::uint32_t(kMaxBvhDepth) || h.source_bytes > 4096 || (!mesh && !terrain) ||
       mesh != (h.nodes != 0) || mesh != (h.blocks != 0) || mesh != (h.depth != 0) || h.spare != 0 ||
       (!mesh && h.mesh_layers == 0)) {
@@ -508,7 +509,6 @@ Snapshot load_snapshot(const std::string& path) {
 
   auto owner = std::make_shared<LoadedArrays>();
   WorldArrays w;
-  w.triangles = array_at<Triangle>(base, l.triangles, h.triangles);
   w.bounds.min = {h.bounds[0], h.bounds[1], h.bounds[2]};
   w.bounds.max = {h.bounds[3], h.bounds[4], h.bounds[5]};
   w.bvh.nodes = array_at<WideNode>(base, l.nodes, h.nodes);
@@ -518,7 +518,7 @@ Snapshot load_snapshot(const std::string& path) {
   w.layers = array_at<std::uint32_t>(base, l.layers, masks ? h.triangles : 0);
   w.mesh_layers = masks ? kDefaultLayers : h.mesh_layers;
   w.bvh.child_layers = array_at<std::uint32_t>(base, l.child_layers, masks ? h.nodes * WideNode::kWidth : 0);
-  if (mesh) check_arrays(path, w);
+  if (mesh) check_arrays(path, w, h.triangles, owner->lanes);
   w.layers_present = mesh && !masks ? h.mesh_layers : 0;
   for (std::uint32_t m : w.layers) w.layers_present |= m;
   if (terrain) {

@@ -62,7 +62,10 @@ void sweep_brute(const WorldArrays& w, const Shape& shape, Collector& closest, s
     h.triangle = i;
     closest.offer(h);
   };
-  for (std::size_t i = 0; i < w.triangles.size(); ++i) offer(std::uint32_t(i), w.triangles[i], bounds(w.triangles[i]));
+  for (std::size_t i = 0; i < w.mesh_count(); ++i) {
+    const Triangle t = w.mesh_triangle(i);
+    offer(std::uint32_t(i), t, bounds(t));
+  }
   for_each_terrain_triangle_near(w.terrain, reach, [&](std::uint32_t i, const Triangle& t) { offer(i, t, bounds(t)); });
 }
 

@@ -48,7 +48,7 @@ namespace {
 
 // What a world built in memory owns.
 struct BuiltArrays {
-  std::vector<Triangle> triangles;
+  std::vector<std::uint32_t> lanes;
   Bvh bvh;
   std::vector<TriangleLinks> links;
   std::vector<std::uint32_t> layers;
@@ -113,38 +113,58 @@ World::World(Heightfield* terrain, std::vector<Triangle> triangles, std::vector<
   // A mesh all on one mask keeps that mask, not a copy per triangle (nor per BVH child).
   const std::uint32_t mesh_layers = layers.empty() ? kDefaultLayers : layers[0];
   if (std::all_of(layers.begin(), layers.end(), [&](std::uint32_t m) { return m == mesh_layers; })) layers.clear();
-  built->triangles = std::move(triangles);
   built->layers = std::move(layers);
-  if (!built->triangles.empty()) {
-    built->bvh = build_bvh(built->triangles, built->layers);
-    built->links = link_triangles(built->triangles);
+  if (!triangles.empty()) {
+    built->bvh = build_bvh(triangles, built->layers);
+    built->links = link_triangles(triangles);
+    if (built->bvh.blocks.size() > (std::size_t(1) << 29)) {
+      throw WorldError("the mesh needs more than 2^29 triangle blocks");  // lanes are block * 8 + lane in 32 bits
+    }
+    built->lanes = triangle_lanes(built->bvh.blocks, triangles.size());
   }
-  WorldArrays arrays{built->triangles, bounds,      built->bvh.view(), built->links,
-                     built->layers,    mesh_layers, present,           terrain_view};
+  // (`triangles` goes here: the blocks hold the mesh's one copy.)
+  WorldArrays arrays{built->lanes,  bounds,      built->bvh.view(), built->links,
+                     built->layers, mesh_layers, present,           terrain_view};
   arrays_ = hold(arrays, std::move(built));
 }
 
+std::vector<std::uint32_t> triangle_lanes(std::span<const TriangleBlock> blocks, std::size_t triangles) {
+  std::vector<std::uint32_t> lanes(triangles, kNoTriangle);
+  for (std::size_t b = 0; b < blocks.size(); ++b) {
+    for (int lane = 0; lane < kBlockLanes && blocks[b].valid(lane); ++lane) {
+      const std::uint32_t t = blocks[b].triangle[lane];
+      CAPSWEEP_ASSERT(t < triangles && lanes[t] == kNoTriangle, "each triangle in one block lane");
+      lanes[t] = std::uint32_t(b * kBlockLanes + std::size_t(lane));
+    }
+  }
+  return lanes;
+}
+
 World::World(const WorldArrays& arrays, std::shared_ptr<const void> owner) {
-  const bool mesh = !arrays.triangles.empty();
-  if ((!mesh && !arrays.terrain.present()) || arrays.links.size() != arrays.triangles.size() || mesh != !arrays.bvh.nodes.empty() ||
+  const bool mesh = arrays.mesh_count() != 0;
+  if ((!mesh && !arrays.terrain.present()) || arrays.links.size() != arrays.mesh_count() || mesh != !arrays.bvh.nodes.empty() ||
       mesh != !arrays.bvh.blocks.empty() ||
-      (!arrays.layers.empty() && arrays.layers.size() != arrays.triangles.size()) || arrays.mesh_layers == 0 ||
+      (!arrays.layers.empty() && arrays.layers.size() != arrays.mesh_count()) || arrays.mesh_layers == 0 ||
       arrays.bvh.child_layers.size() != (arrays.layers.empty() ? 0 : arrays.bvh.nodes.size() * WideNode::kWidth) ||
-      (arrays.terrain.present() && arrays.terrain.first_triangle != arrays.triangles.size())) {
+      (arrays.terrain.present() && arrays.terrain.first_triangle != arrays.mesh_count())) {
     throw WorldError("inconsistent world arrays");
   }
   arrays_ = hold(arrays, std::move(owner));
 }
 
 std::size_t World::triangle_count() const { return std::size_t(world_triangle_count(*arrays_)); }
-std::span<const Triangle> World::triangles() const { return arrays_->triangles; }
+std::vector<Triangle> World::mesh_triangles() const {
+  std::vector<Triangle> mesh(arrays_->mesh_count());
+  for (std::size_t i = 0; i < mesh.size(); ++i) mesh[i] = arrays_->mesh_triangle(i);
+  return mesh;
+}
 Triangle World::triangle(std::uint32_t i) const {
   if (i >= world_triangle_count(*arrays_)) throw std::out_of_range("World::triangle: no triangle " + std::to_string(i));
   return triangle_at(*arrays_, i);
 }
 std::uint32_t World::layers_of(std::uint32_t i) const {
   if (i >= world_triangle_count(*arrays_)) throw std::out_of_range("World::layers_of: no triangle " + std::to_string(i));
-  if (i < arrays_->triangles.size()) return arrays_->layers.empty() ? arrays_->mesh_layers : arrays_->layers[i];
+  if (i < arrays_->mesh_count()) return arrays_->layers.empty() ? arrays_->mesh_layers : arrays_->layers[i];
   const TerrainView& t = arrays_->terrain;
   return terrain_triangle_is_hole(t, i - t.first_triangle) ? 0u : t.layers;
 }
@@ -155,7 +175,7 @@ WorldStats World::stats() const {
   const WorldArrays& w = *arrays_;
   WorldStats s;
   s.triangles = triangle_count();
-  s.mesh_triangles = w.triangles.size();
+  s.mesh_triangles = w.mesh_count();
   s.heightfield_columns = w.terrain.columns;
   s.heightfield_rows = w.terrain.rows;
   s.heightfield_triangles = w.terrain.triangle_count();
@@ -171,7 +191,7 @@ const char* kernel_isa_reason() { return kernel_in_use().why.c_str(); }
 std::string kernel_isa_problem() { return isa_request_problem(); }
 std::size_t World::memory_bytes() const {
   const WorldArrays& w = *arrays_;
-  return w.triangles.size_bytes() + w.links.size_bytes() + w.layers.size_bytes() +
+  return w.lanes.size_bytes() + w.links.size_bytes() + w.layers.size_bytes() +
          w.bvh.memory_bytes() + w.terrain.heights.size_bytes() + w.terrain.samples.size_bytes() +
          w.terrain.holes.size_bytes() + w.terrain.pyramid.size_bytes();
 }

@@ -5,6 +5,7 @@
 
 #include <memory>
 #include <span>
+#include <vector>
 
 #include <capsweep/world.h>
 
@@ -17,8 +18,10 @@ namespace capsweep {
 // The arrays a world answers from, wherever they live: built in memory, or mapped from a
 // snapshot file (io/snapshot.cpp). A World holds them with the owner that keeps them alive.
 struct WorldArrays {
-  // The mesh: triangles [0, triangles.size()), in the caller's order (hits name these indices).
-  std::span<const Triangle> triangles;
+  // The mesh: triangles [0, mesh_count()), in the caller's order (hits name these indices). Its
+  // one copy is the BVH's blocks: `lanes[i]` says where, block * kBlockLanes + lane (issue 38:
+  // 4 bytes a triangle where a second copy took 36).
+  std::span<const std::uint32_t> lanes;
   Aabb bounds;                          // of every triangle, the terrain's included
   BvhView bvh;                          // empty for a world of terrain alone
   std::span<const TriangleLinks> links;  // one per triangle
@@ -27,9 +30,18 @@ struct WorldArrays {
   std::span<const std::uint32_t> layers;
   std::uint32_t mesh_layers = kDefaultLayers;
   std::uint32_t layers_present = kDefaultLayers;  // the union of them all, the terrain's included
-  // The heightfield, if any: triangles [triangles.size(), + terrain.triangle_count()).
+  // The heightfield, if any: triangles [mesh_count(), + terrain.triangle_count()).
   TerrainView terrain;
+
+  std::size_t mesh_count() const { return lanes.size(); }
+  // Mesh triangle i (< mesh_count()), from its block.
+  Triangle mesh_triangle(std::size_t i) const {
+    return bvh.blocks[lanes[i] / kBlockLanes].get(int(lanes[i] % kBlockLanes));
+  }
 };
+
+// Where each mesh triangle lies in the blocks (WorldArrays::lanes), from the blocks alone.
+std::vector<std::uint32_t> triangle_lanes(std::span<const TriangleBlock> blocks, std::size_t triangles);
 
 // The mask a walk filters with: kAllLayers when `layers` hides nothing of this world (the walk
 // then never looks at layers, and costs what it did before filters existed).
@@ -40,7 +52,7 @@ inline std::uint32_t walk_layers(const WorldArrays& w, std::uint32_t layers) {
 // Whether triangle i is there for a walk with mask `layers` (from walk_layers).
 inline bool seen(const WorldArrays& w, std::uint32_t i, std::uint32_t layers) {
   if (layers == kAllLayers) return true;
-  if (i >= w.triangles.size()) return (w.terrain.layers & layers) != 0;
+  if (i >= w.mesh_count()) return (w.terrain.layers & layers) != 0;
   return ((w.layers.empty() ? w.mesh_layers : w.layers[i]) & layers) != 0;
 }
 
@@ -53,12 +65,12 @@ inline std::uint32_t mesh_walk_layers(const WorldArrays& w, std::uint32_t layers
 
 // Every triangle index of the world: the mesh's, then the terrain's (holes included).
 inline std::uint64_t world_triangle_count(const WorldArrays& w) {
-  return w.triangles.size() + w.terrain.triangle_count();
+  return w.mesh_count() + w.terrain.triangle_count();
 }
 
 // Triangle i, from the mesh or made from the terrain's samples (the same floats every time).
 inline Triangle triangle_at(const WorldArrays& w, std::uint32_t i) {
-  return i < w.triangles.size() ? w.triangles[i] : terrain_triangle(w.terrain, i - w.triangles.size());
+  return i < w.mesh_count() ? w.mesh_triangle(i) : terrain_triangle(w.terrain, i - w.mesh_count());
 }
 
 // Its adjacency (the terrain's is computed from the grid, as link_triangles would find it).

@@ -33,16 +33,17 @@ bool fan_seen(const WorldArrays& w, std::uint32_t t, int s, std::uint32_t layers
   if (layers == kAllLayers) return true;
   // A heightfield's fans hold its own triangles only, all on its one mask (seen, or t would
   // not have been hit).
-  if (t >= w.triangles.size()) return true;
-  const Vec3 v = w.triangles[t].v[s];
+  if (t >= w.mesh_count()) return true;
+  const Vec3 v = w.mesh_triangle(t).v[s];
   std::uint32_t current = t;
   int out_edge = s;
   for (int step = 0; step < 64; ++step) {
     const std::uint32_t next = w.links[current].across[out_edge];
-    if (next >= w.triangles.size() || !seen(w, next, layers)) return false;
+    if (next >= w.mesh_count() || !seen(w, next, layers)) return false;
     if (next == t) return true;
     int at = 0;
-    while (at < 3 && !(w.triangles[next].v[at] == v)) ++at;
+    const Triangle n = w.mesh_triangle(next);
+    while (at < 3 && !(n.v[at] == v)) ++at;
     if (at == 3) return false;
     const int e_in = w.links[next].across[at] == current ? at : (at + 2) % 3;
     out_edge = e_in == at ? (at + 2) % 3 : at;

@@ -139,7 +139,9 @@ class World {
 
   // Every triangle index: the mesh's, then the terrain's (a hole's two included).
   std::size_t triangle_count() const;
-  std::span<const Triangle> triangles() const;  // the mesh, in the caller's order: hits name these indices
+  // A copy of the mesh, in the caller's order: hits name these indices. (The world keeps one copy,
+  // in its BVH's blocks; triangle(i) reads one.)
+  std::vector<Triangle> mesh_triangles() const;
   // Triangle i and its layers, from the mesh or the terrain (std::out_of_range past the end).
   // A terrain hole's triangles are the ones its cell would hold, on no layer (0): not there.
   Triangle triangle(std::uint32_t i) const;

@@ -131,7 +131,7 @@ TEST(CApi, LoadsAFileAndAnswersEveryKindOfRequestAsTheCppApi) {
   EXPECT_GT(kinds[CS_VERDICT_TOO_FAST], 0);
   {  // the other rule, with ground triangles carried on some claims: the same bytes again
     for (std::size_t i = 0; i < cpp_claims.size(); i += 3) {
-      cpp_claims[i].ground_triangle = std::uint32_t(i % world.triangles().size());
+      cpp_claims[i].ground_triangle = std::uint32_t(i % world.triangle_count());
       claims[i].ground_triangle = cpp_claims[i].ground_triangle;
     }
     vs.rule = CS_RULE_STRAIGHT_SEGMENT;

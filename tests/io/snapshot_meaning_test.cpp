@@ -55,8 +55,7 @@ class SnapshotMeaning : public ::testing::Test {
     save_snapshot(world_, "@arena", path_);
     bytes_ = read_bytes(path_);
     const std::uint64_t tris = world_.triangle_count();
-    triangles_ = align_up(128 + 64);
-    nodes_ = align_up(triangles_ + tris * sizeof(Triangle));
+    nodes_ = align_up(128 + 64);
     blocks_ = align_up(nodes_ + world_.arrays().bvh.nodes.size() * sizeof(WideNode));
     links_ = align_up(blocks_ + world_.arrays().bvh.blocks.size() * sizeof(TriangleBlock));
     layers_ = align_up(links_ + tris * sizeof(TriangleLinks));
@@ -86,22 +85,10 @@ class SnapshotMeaning : public ::testing::Test {
   World world_ = arena_with_masks();
   std::string path_;
   std::vector<unsigned char> bytes_;
-  std::uint64_t triangles_ = 0, nodes_ = 0, blocks_ = 0, links_ = 0, layers_ = 0, child_layers_ = 0;
+  std::uint64_t nodes_ = 0, blocks_ = 0, links_ = 0, layers_ = 0, child_layers_ = 0;
 };
 
 TEST_F(SnapshotMeaning, AnUneditedFileLoads) { EXPECT_EQ(refusal_after_resealing(), ""); }
-
-// (Version 6 held a box per triangle, and this edit was refused as a triangle outside its box;
-// the block holding the triangle's copy refuses it now.)
-TEST_F(SnapshotMeaning, ATriangleItsBlockDoesNotHoldIsRefused) {
-  const float x = world_.triangles()[5].v[1].x;
-  poke(triangles_ + 5 * sizeof(Triangle) + sizeof(Vec3), x + 0.5f);  // triangle 5, vertex 1, x
-  const auto& blocks = world_.arrays().bvh.blocks;
-  std::size_t b = 0;
-  while (b < blocks.size() && std::find(blocks[b].triangle, blocks[b].triangle + kBlockLanes, 5u) == blocks[b].triangle + kBlockLanes) ++b;
-  ASSERT_LT(b, blocks.size());
-  EXPECT_EQ(refusal_after_resealing(), path_ + ": block " + std::to_string(b) + " does not hold the triangles it names");
-}
 
 // Version 7: a mesh all on one mask says so in the header (offset 112) and holds no masks; the
 // header and the sections must agree, either way.
@@ -128,10 +115,30 @@ TEST_F(SnapshotMeaning, ATriangleOutsideTheWorldBoundsIsRefused) {
   EXPECT_NE(why.find(" lies outside the world's bounds"), std::string::npos) << why;
 }
 
-TEST_F(SnapshotMeaning, ABlockWhoseCopyOfItsTrianglesDiffersIsRefused) {
-  const TriangleBlock& block = world_.arrays().bvh.blocks[3];
-  poke(blocks_ + 3 * sizeof(TriangleBlock) + offsetof(TriangleBlock, y1) + 2 * sizeof(float), block.y1[2] + 0.25f);
-  EXPECT_EQ(refusal_after_resealing(), path_ + ": block 3 does not hold the triangles it names");
+// The blocks are the mesh's one copy (version 7): a vertex moved out of its node's box, or out
+// of the world's bounds, is refused. (Version 6 also kept the triangles apart, and a block
+// whose copy differed from them was refused as such.)
+TEST_F(SnapshotMeaning, ABlockLaneOutsideItsBoxOrTheBoundsIsRefused) {
+  const auto& nodes = world_.arrays().bvh.nodes;
+  std::size_t parent = 0;
+  int slot = 0;
+  for (; parent < nodes.size(); ++parent) {
+    slot = int(std::find(nodes[parent].child, nodes[parent].child + WideNode::kWidth, WideNode::kLeaf | 3u) - nodes[parent].child);
+    if (slot < WideNode::kWidth) break;
+  }
+  ASSERT_LT(parent, nodes.size()) << "block 3 has a parent";
+  const float above_box = nodes[parent].max_y[slot] + 0.25f;
+  ASSERT_LT(above_box, world_.bounds().max.y) << "the arena is taller than block 3's box";
+  // Lane 1's second vertex (lane 0's would also break the copies in unused lanes).
+  ASSERT_TRUE(world_.arrays().bvh.blocks[3].valid(1));
+  const std::uint64_t y1 = blocks_ + 3 * sizeof(TriangleBlock) + offsetof(TriangleBlock, y1) + sizeof(float);
+  poke(y1, above_box);  // higher than the box
+  EXPECT_EQ(refusal_after_resealing(), path_ + ": BVH node " + std::to_string(parent) + ": the box of child " +
+                                           std::to_string(slot) + " does not contain what lies below it");
+  poke(y1, world_.bounds().max.y + 1.f);
+  const std::string why = refusal_after_resealing();
+  EXPECT_EQ(why, path_ + ": triangle " + std::to_string(world_.arrays().bvh.blocks[3].triangle[1]) +
+                     " lies outside the world's bounds");
 }
 
 // A block's unused lanes are copies of its first (the kernels sweep them and drop the answer:
@@ -143,7 +150,7 @@ TEST_F(SnapshotMeaning, ABlockWhoseUnusedLaneIsNotACopyIsRefused) {
   ASSERT_LT(b, blocks.size()) << "the arena has a block with an unused lane";
   poke(blocks_ + b * sizeof(TriangleBlock) + offsetof(TriangleBlock, x2) + (kBlockLanes - 1) * sizeof(float),
        blocks[b].x2[0] + 1.f);
-  EXPECT_EQ(refusal_after_resealing(), path_ + ": block " + std::to_string(b) + " does not hold the triangles it names");
+  EXPECT_EQ(refusal_after_resealing(), path_ + ": block " + std::to_string(b) + ": its unused lanes are not copies of its first");
 }
 
 TEST_F(SnapshotMeaning, AChildBoxThatDoesNotHoldItsSubtreeIsRefused) {

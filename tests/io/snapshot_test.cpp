@@ -65,7 +65,7 @@ TEST_P(SnapshotScenes, LoadedWorldAnswersLikeTheBuiltOne) {
   EXPECT_EQ(snap.source, GetParam());
   const World& loaded = snap.world;
   const WorldArrays a = built.arrays(), b = loaded.arrays();
-  EXPECT_TRUE(same_array(a.triangles, b.triangles));
+  EXPECT_TRUE(same_array(a.lanes, b.lanes));
   EXPECT_TRUE(same_array(a.layers, b.layers));
   EXPECT_EQ(a.mesh_layers, b.mesh_layers);
   EXPECT_TRUE(same_array(a.bvh.child_layers, b.bvh.child_layers));
@@ -354,8 +354,9 @@ TEST(Snapshot, AVersionFiveFileIsToldToRebuild) {
 
 // Version 6 files (a box and a layer mask per triangle) are told to rebuild.
 TEST(Snapshot, AVersionSixFileIsToldToRebuild) {
-  expect_old_version_refused(6, "CWSW version 6 holds a box per triangle and a layer mask per triangle (issue 38: 64 "
-                                "bytes a triangle); rebuild it with `capsweep build` (this build reads version 7)");
+  expect_old_version_refused(6, "CWSW version 6 holds a second copy of the triangles, a box per triangle and a layer "
+                                "mask per triangle (issue 38: 64 bytes a triangle); rebuild it with `capsweep build` "
+                                "(this build reads version 7)");
 }
 
 // A mesh all on one mask keeps the mask once (no array per triangle, none per BVH child): it

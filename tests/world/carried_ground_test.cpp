@@ -201,7 +201,7 @@ TEST_P(CarriedGroundScenes, ACrowdCarryingItsGroundWalksAsTheProbingCrowd) {
   probing.carry_ground = false;
   Crowd carried_crowd(world, cs), probing_crowd(world, probing);
   std::uint64_t differing = 0, compared = 0, hinted = 0, other_ground = 0;
-  const std::span<const Triangle> triangles = world.triangles();
+  const std::vector<Triangle> triangles = world.mesh_triangles();
   std::vector<MoveResult> with_hint;
   for (int t = 0; t < 120; ++t) {
     carried_crowd.tick();

@@ -67,7 +67,7 @@ float rest_gap(float r, const Vec3& radii = kPerson) {
 double skin_gap(const World& w, const Ellipsoid& e) {
   const Vec3d c = to_double(e.centre), r = to_double(e.radii);
   double d = INFINITY;
-  for (const Triangle& t : w.triangles()) {
+  for (const Triangle& t : w.mesh_triangles()) {
     Vec3d v[3];
     for (int k = 0; k < 3; ++k) v[k] = {(t.v[k].x - c.x) / r.x, (t.v[k].y - c.y) / r.y, (t.v[k].z - c.z) / r.z};
     d = std::min(d, oracle::point_triangle({}, v).distance);

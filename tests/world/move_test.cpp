@@ -49,7 +49,7 @@ float bottom(const Agent& a) { return a.capsule.a.y - a.capsule.radius; }
 // Exact distance from the capsule's surface to the nearest triangle (the oracle's own code).
 double gap(const World& w, const Capsule& c) {
   double best = INFINITY;
-  for (const Triangle& t : w.triangles()) {
+  for (const Triangle& t : w.mesh_triangles()) {
     const Vec3d v[3] = {to_double(t.v[0]), to_double(t.v[1]), to_double(t.v[2])};
     best = std::min(best, oracle::segment_triangle(to_double(c.a), to_double(c.b), v).distance);
   }

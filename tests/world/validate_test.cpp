@@ -44,7 +44,7 @@ TEST(Validate, AMoveThroughAWallIsBlockedAtTheWall) {
   w.validate(moves, {}, v);
   ASSERT_EQ(v[0].kind, VerdictKind::blocked);
   ASSERT_TRUE(v[0].hit.hit);
-  const Triangle& t = w.triangles()[v[0].hit.triangle];
+  const Triangle t = w.triangle(v[0].hit.triangle);
   for (const Vec3& p : t.v) EXPECT_EQ(p.x, 2.f);  // the wall's near face
   EXPECT_NEAR(v[0].hit.normal.x, -1.f, 1e-6);
   // The capsule (shrunk by the 1 cm tolerance) touches at x = 2 - 0.34.
