@@ -5,6 +5,7 @@
 #include <numbers>
 #include <tuple>
 
+#include "core/assert.h"
 #include "parallel/executor.h"
 
 namespace capsweep {
@@ -129,6 +130,24 @@ std::vector<TriangleLinks> link_triangles(const std::vector<Triangle>& triangles
     }
   }
   return links;
+}
+
+PackedLinks pack_links(const TriangleLinks& links) {
+  PackedLinks p;
+  for (int i = 0; i < 3; ++i) {
+    const std::uint32_t across = links.across[i];
+    CAPSWEEP_ASSERT(across == kNoTriangle || across < kMaxPackedTriangles, "a triangle index packs in 30 bits");
+    p.word[i] = (across == kNoTriangle ? PackedLinks::kNone : across) | std::uint32_t(links.seam_edges >> i & 1) << 31 |
+                std::uint32_t(links.flat_vertices >> i & 1) << 30;
+  }
+  return p;
+}
+
+std::vector<PackedLinks> link_triangles_packed(const std::vector<Triangle>& triangles) {
+  const std::vector<TriangleLinks> links = link_triangles(triangles);
+  std::vector<PackedLinks> packed(links.size());
+  for (std::size_t i = 0; i < links.size(); ++i) packed[i] = pack_links(links[i]);
+  return packed;
 }
 
 }  // namespace capsweep

@@ -26,8 +26,35 @@ struct TriangleLinks {
 };
 static_assert(sizeof(TriangleLinks) == 16);
 
+// A mesh triangle's links as a world keeps them, in 12 bytes (issue 38: 64 bytes a triangle):
+// word i holds the triangle across edge i in its low 30 bits (kNone: none), whether edge i is a
+// seam in bit 31 and whether vertex i is flat in bit 30. A mesh of kMaxPackedTriangles
+// triangles or more cannot be packed (World refuses it).
+struct PackedLinks {
+  static constexpr std::uint32_t kNone = 0x3FFFFFFFu;
+  std::uint32_t word[3] = {kNone, kNone, kNone};
+
+  std::uint32_t across(int i) const { return (word[i] & kNone) == kNone ? kNoTriangle : word[i] & kNone; }
+  TriangleLinks unpack() const {
+    TriangleLinks l;
+    for (int i = 0; i < 3; ++i) {
+      l.across[i] = across(i);
+      l.seam_edges |= std::uint8_t((word[i] >> 31) << i);
+      l.flat_vertices |= std::uint8_t((word[i] >> 30 & 1u) << i);
+    }
+    return l;
+  }
+};
+static_assert(sizeof(PackedLinks) == 12);
+inline constexpr std::uint64_t kMaxPackedTriangles = PackedLinks::kNone;
+
+// `links` packed (every index across below kMaxPackedTriangles, or kNoTriangle).
+PackedLinks pack_links(const TriangleLinks& links);
+
 // Vertices at the same position (equal floats; -0 equals +0) are welded into one.
 std::vector<TriangleLinks> link_triangles(const std::vector<Triangle>& triangles);
+// The same, packed, as a World keeps them.
+std::vector<PackedLinks> link_triangles_packed(const std::vector<Triangle>& triangles);
 
 // The unit normal of a proper triangle (winding order), or zero for a degenerate one.
 Vec3 face_normal(const Triangle& t);

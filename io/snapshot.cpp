@@ -38,7 +38,7 @@ struct Header {
   std::uint32_t version;
   std::uint32_t header_bytes;
   std::uint32_t byte_order;
-  std::uint32_t sizes[5];  // of WideNode, TriangleBlock, TriangleLinks, TerrainHeader, Header as written
+  std::uint32_t sizes[5];  // of WideNode, TriangleBlock, PackedLinks, TerrainHeader, Header as written
   std::uint64_t triangles, nodes, blocks;
   std::uint32_t depth;
   std::uint32_t source_bytes;
@@ -84,7 +84,7 @@ struct TerrainHeader {
 static_assert(sizeof(TerrainHeader) == 64);
 constexpr std::uint32_t kNoSamples = 0, kFloatSamples = 1, kU16Samples = 2;
 
-constexpr std::uint32_t kSizes[5] = {sizeof(WideNode), sizeof(TriangleBlock), sizeof(TriangleLinks), sizeof(TerrainHeader),
+constexpr std::uint32_t kSizes[5] = {sizeof(WideNode), sizeof(TriangleBlock), sizeof(PackedLinks), sizeof(TerrainHeader),
                                      sizeof(Header)};
 
 std::uint64_t sample_bytes(const TerrainHeader& t) {
@@ -106,7 +106,7 @@ Layout layout_of(std::uint64_t tris, std::uint64_t nodes, std::uint64_t blocks, 
   l.nodes = align_up(l.terrain + sizeof(TerrainHeader));
   l.blocks = align_up(l.nodes + nodes * sizeof(WideNode));
   l.links = align_up(l.blocks + blocks * sizeof(TriangleBlock));
-  l.layers = align_up(l.links + tris * sizeof(TriangleLinks));
+  l.layers = align_up(l.links + tris * sizeof(PackedLinks));
   l.child_layers = align_up(l.layers + (masks ? tris : 0) * sizeof(std::uint32_t));
   l.samples = align_up(l.child_layers + (masks ? nodes * WideNode::kWidth : 0) * sizeof(std::uint32_t));
   l.holes = align_up(l.samples + sample_bytes(terrain));
@@ -308,7 +308,8 @@ void check_arrays(const std::string& path, WorldArrays& w, std::size_t tris, std
   }
   for (std::size_t i = 0; i < tris; ++i) {
     if (!triangle_seen[i]) refuse(path, "triangle " + std::to_string(i) + " is in no block");
-    for (std::uint32_t across : w.links[i].across) {
+    for (int k = 0; k < 3; ++k) {
+      const std::uint32_t across = w.links[i].across(k);
       if (across != kNoTriangle && across >= tris) refuse(path, "triangle " + std::to_string(i) + " links out of range");
     }
   }
@@ -478,7 +479,7 @@ Snapshot load_snapshot(const std::string& path) {
   std::memcpy(&th, base + align_up(sizeof(Header)), sizeof th);
   const bool terrain = th.columns != 0 || th.rows != 0;
   const bool mesh = h.triangles != 0;
-  if (h.triangles >= kNoTriangle || h.nodes >= WideNode::kLeaf || h.blocks > (std::uint64_t(1) << 29) ||
+  if (h.triangles >= kMaxPackedTriangles || h.nodes >= WideNode::kLeaf || h.blocks > (std::uint64_t(1) << 29) ||
       h.depth > std::uint32_t(kMaxBvhDepth) || h.source_bytes > 4096 || (!mesh && !terrain) ||
       mesh != (h.nodes != 0) || mesh != (h.blocks != 0) || mesh != (h.depth != 0) || h.spare != 0 ||
       (!mesh && h.mesh_layers == 0)) {
@@ -514,7 +515,7 @@ Snapshot load_snapshot(const std::string& path) {
   w.bvh.nodes = array_at<WideNode>(base, l.nodes, h.nodes);
   w.bvh.blocks = array_at<TriangleBlock>(base, l.blocks, h.blocks);
   w.bvh.depth = int(h.depth);
-  w.links = array_at<TriangleLinks>(base, l.links, h.triangles);
+  w.links = array_at<PackedLinks>(base, l.links, h.triangles);
   w.layers = array_at<std::uint32_t>(base, l.layers, masks ? h.triangles : 0);
   w.mesh_layers = masks ? kDefaultLayers : h.mesh_layers;
   w.bvh.child_layers = array_at<std::uint32_t>(base, l.child_layers, masks ? h.nodes * WideNode::kWidth : 0);

@@ -50,7 +50,7 @@ namespace {
 struct BuiltArrays {
   std::vector<std::uint32_t> lanes;
   Bvh bvh;
-  std::vector<TriangleLinks> links;
+  std::vector<PackedLinks> links;
   std::vector<std::uint32_t> layers;
   TerrainArrays terrain;
 };
@@ -90,7 +90,8 @@ World::World(Heightfield* terrain, std::vector<Triangle> triangles, std::vector<
     if (layers[i] == 0) throw WorldError("triangle " + std::to_string(i) + ": its layer mask is 0 (on no layer)");
     present |= layers[i];
   }
-  if (triangles.size() >= kNoTriangle) throw WorldError("the mesh has more than 2^32 - 2 triangles");
+  // (Its adjacency names a triangle in 30 bits: PackedLinks.)
+  if (triangles.size() >= kMaxPackedTriangles) throw WorldError("the mesh has more than 2^30 - 2 triangles");
   auto built = std::make_shared<BuiltArrays>();
   Aabb bounds;
   for (std::size_t i = 0; i < triangles.size(); ++i) {
@@ -116,7 +117,7 @@ World::World(Heightfield* terrain, std::vector<Triangle> triangles, std::vector<
   built->layers = std::move(layers);
   if (!triangles.empty()) {
     built->bvh = build_bvh(triangles, built->layers);
-    built->links = link_triangles(triangles);
+    built->links = link_triangles_packed(triangles);
     if (built->bvh.blocks.size() > (std::size_t(1) << 29)) {
       throw WorldError("the mesh needs more than 2^29 triangle blocks");  // lanes are block * 8 + lane in 32 bits
     }

@@ -24,7 +24,7 @@ struct WorldArrays {
   std::span<const std::uint32_t> lanes;
   Aabb bounds;                          // of every triangle, the terrain's included
   BvhView bvh;                          // empty for a world of terrain alone
-  std::span<const TriangleLinks> links;  // one per triangle
+  std::span<const PackedLinks> links;  // one per mesh triangle
   // One mask per triangle, never 0; or none where every triangle of the mesh is on the same
   // layers, `mesh_layers` (most worlds: 4 bytes a triangle, and the BVH's child_layers, saved).
   std::span<const std::uint32_t> layers;
@@ -75,7 +75,7 @@ inline Triangle triangle_at(const WorldArrays& w, std::uint32_t i) {
 
 // Its adjacency (the terrain's is computed from the grid, as link_triangles would find it).
 inline TriangleLinks links_at(const WorldArrays& w, std::uint32_t i) {
-  return i < w.links.size() ? w.links[i] : terrain_links(w.terrain, i - w.links.size());
+  return i < w.links.size() ? w.links[i].unpack() : terrain_links(w.terrain, i - w.links.size());
 }
 
 // The box of lane `lane` of a block the walk handed over: the bounds of its vertices, read from

@@ -1,6 +1,8 @@
 // Triangle adjacency: welding, seams between coplanar faces, flat vertices.
 #include <gtest/gtest.h>
 
+#include <cstring>
+
 #include "broadphase/adjacency.h"
 #include "tests/support/test_meshes.h"
 
@@ -60,6 +62,38 @@ TEST(Adjacency, BentFacesAreSeamsOnlyBelowTheSeamAngle) {
   };
   EXPECT_EQ(bits(link_triangles(pair(1)).at(0).seam_edges), 1);
   EXPECT_EQ(bits(link_triangles(pair(5)).at(0).seam_edges), 0);
+}
+
+// A world keeps its links packed in 12 bytes: every link, seam bit and flat bit comes back, for
+// the largest index that packs and for none at all; and a floor's packed links are its links.
+TEST(Adjacency, PackedLinksGiveBackEveryLinkAndBit) {
+  const std::uint32_t indices[] = {0, 1, 7, 1u << 20, std::uint32_t(kMaxPackedTriangles - 1), kNoTriangle};
+  for (std::uint32_t a : indices) {
+    for (std::uint32_t b : indices) {
+      for (unsigned seam = 0; seam < 8; ++seam) {
+        for (unsigned flat = 0; flat < 8; ++flat) {
+          TriangleLinks l;
+          l.across[0] = a, l.across[1] = b, l.across[2] = a;
+          l.seam_edges = std::uint8_t(seam);
+          l.flat_vertices = std::uint8_t(flat);
+          const TriangleLinks back = pack_links(l).unpack();
+          ASSERT_EQ(std::memcmp(&back, &l, sizeof l), 0) << a << " " << b << " " << seam << " " << flat;
+          for (int k = 0; k < 3; ++k) ASSERT_EQ(pack_links(l).across(k), l.across[k]);
+        }
+      }
+    }
+  }
+  const std::vector<Triangle> t = Mesh().floor(0, 0, 3, 3, 1).box({0, 0, 0}, {1, 0.3f, 1}).triangles();
+  const auto links = link_triangles(t);
+  const auto packed = link_triangles_packed(t);
+  ASSERT_EQ(packed.size(), links.size());
+  int seams = 0;
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    const TriangleLinks back = packed[i].unpack();
+    ASSERT_EQ(std::memcmp(&back, &links[i], sizeof back), 0) << i;
+    seams += bits(back.seam_edges);
+  }
+  EXPECT_GT(seams, 0);
 }
 
 }  // namespace

@@ -58,7 +58,7 @@ class SnapshotMeaning : public ::testing::Test {
     nodes_ = align_up(128 + 64);
     blocks_ = align_up(nodes_ + world_.arrays().bvh.nodes.size() * sizeof(WideNode));
     links_ = align_up(blocks_ + world_.arrays().bvh.blocks.size() * sizeof(TriangleBlock));
-    layers_ = align_up(links_ + tris * sizeof(TriangleLinks));
+    layers_ = align_up(links_ + tris * sizeof(PackedLinks));
     child_layers_ = align_up(layers_ + tris * sizeof(std::uint32_t));
   }
   void TearDown() override { std::remove(path_.c_str()); }
@@ -179,6 +179,16 @@ TEST_F(SnapshotMeaning, ANodeWithNoChildIsRefused) {
     for (std::size_t row = 0; row < 6; ++row) poke(nodes_ + (row * WideNode::kWidth + k) * sizeof(float), 0.f);
   }
   EXPECT_EQ(refusal_after_resealing(), path_ + ": BVH node 0 has no child");
+}
+
+// Links name a triangle in 30 bits (the top two: a seam edge, a flat vertex): one past the mesh
+// is refused, with or without those bits.
+TEST_F(SnapshotMeaning, ALinkOutOfRangeIsRefused) {
+  const std::uint32_t past = std::uint32_t(world_.triangle_count());
+  for (std::uint32_t high : {0u, 1u << 30, 3u << 30}) {
+    poke(links_ + 4 * sizeof(std::uint32_t), past | high);  // triangle 1, edge 1
+    EXPECT_EQ(refusal_after_resealing(), path_ + ": triangle 1 links out of range");
+  }
 }
 
 TEST_F(SnapshotMeaning, ATriangleOnNoLayerIsRefused) {
