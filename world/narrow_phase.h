@@ -8,6 +8,8 @@
 // the per-query walk and in the lane pool alike. Internal to world/.
 #pragma once
 
+#include <algorithm>
+
 #include <capsweep/sweep.h>
 
 #include "broadphase/terrain.h"
@@ -62,9 +64,21 @@ void sweep_brute(const WorldArrays& w, const Shape& shape, Collector& closest, s
     h.triangle = i;
     closest.offer(h);
   };
-  for (std::size_t i = 0; i < w.mesh_count(); ++i) {
-    const Triangle t = w.mesh_triangle(i);
-    offer(std::uint32_t(i), t, bounds(t));
+  // Every mesh triangle, block after block (the blocks are the mesh's one copy; the closest hit
+  // does not depend on the order triangles are offered in). A lane's box is told one axis at a
+  // time, from the block's rows, before the lane is read out as a triangle.
+  const auto meets = [](const float* v0, const float* v1, const float* v2, int lane, float lo, float hi) {
+    return std::min(v0[lane], std::min(v1[lane], v2[lane])) <= hi && lo <= std::max(v0[lane], std::max(v1[lane], v2[lane]));
+  };
+  for (const TriangleBlock& b : w.bvh.blocks) {
+    for (int lane = 0; lane < kBlockLanes && b.valid(lane); ++lane) {
+      if (!meets(b.x0, b.x1, b.x2, lane, reach.min.x, reach.max.x) ||
+          !meets(b.z0, b.z1, b.z2, lane, reach.min.z, reach.max.z) ||
+          !meets(b.y0, b.y1, b.y2, lane, reach.min.y, reach.max.y)) {
+        continue;
+      }
+      offer(b.triangle[lane], b.get(lane), lane_box(b, lane));
+    }
   }
   for_each_terrain_triangle_near(w.terrain, reach, [&](std::uint32_t i, const Triangle& t) { offer(i, t, bounds(t)); });
 }
