@@ -298,6 +298,10 @@ void check_arrays(const std::string& path, WorldArrays& w, std::size_t tris, std
         if (lane == 0) refuse(path, "block " + std::to_string(b) + " is empty");
         continue;
       }
+      // The used lanes come first: every reader stops at the first unused one.
+      if (!block.valid(lane - (lane > 0))) {
+        refuse(path, "block " + std::to_string(b) + ": lane " + std::to_string(lane) + " is used after an unused one");
+      }
       if (t >= tris || triangle_seen[t]++) {
         refuse(path, "block " + std::to_string(b) + " names triangle " + std::to_string(t) + " out of range or twice");
       }
@@ -482,7 +486,7 @@ Snapshot load_snapshot(const std::string& path) {
   if (h.triangles >= kMaxPackedTriangles || h.nodes >= WideNode::kLeaf || h.blocks > (std::uint64_t(1) << 29) ||
       h.depth > std::uint32_t(kMaxBvhDepth) || h.source_bytes > 4096 || (!mesh && !terrain) ||
       mesh != (h.nodes != 0) || mesh != (h.blocks != 0) || mesh != (h.depth != 0) || h.spare != 0 ||
-      (!mesh && h.mesh_layers == 0)) {
+      (!mesh && h.mesh_layers != kDefaultLayers)) {
     refuse(path, "the header holds counts out of range");
   }
   // The heightfield's counts, before they size anything.

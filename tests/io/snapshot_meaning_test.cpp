@@ -106,6 +106,17 @@ TEST_F(SnapshotMeaning, TheOneMaskAndTheSectionsAgree) {
   poke(116, std::uint32_t(1));  // the spare word after it is zero
   poke(112, kDefaultLayers);
   EXPECT_EQ(refusal_after_resealing(), path_ + ": the header holds counts out of range");
+  // A world of terrain alone says 1 (the mask a mesh would default to), nothing else.
+  Heightfield flat;
+  flat.columns = flat.rows = 3;
+  flat.heights.assign(9, 0.f);
+  save_snapshot(World(flat), "flat", path_);
+  bytes_ = read_bytes(path_);
+  EXPECT_EQ(refusal_after_resealing(), "");
+  for (std::uint32_t said : {0u, 2u}) {
+    poke(112, said);
+    EXPECT_EQ(refusal_after_resealing(), path_ + ": the header holds counts out of range") << said;
+  }
 }
 
 TEST_F(SnapshotMeaning, ATriangleOutsideTheWorldBoundsIsRefused) {
@@ -139,6 +150,17 @@ TEST_F(SnapshotMeaning, ABlockLaneOutsideItsBoxOrTheBoundsIsRefused) {
   const std::string why = refusal_after_resealing();
   EXPECT_EQ(why, path_ + ": triangle " + std::to_string(world_.arrays().bvh.blocks[3].triangle[1]) +
                      " lies outside the world's bounds");
+}
+
+// The used lanes of a block come first (every reader stops at the first unused lane): a block
+// with a hole in them is refused, before any triangle is read through it.
+TEST_F(SnapshotMeaning, ABlockWithAnUnusedLaneBeforeAUsedOneIsRefused) {
+  const auto& blocks = world_.arrays().bvh.blocks;
+  std::size_t b = 0;
+  while (b < blocks.size() && !blocks[b].valid(2)) ++b;
+  ASSERT_LT(b, blocks.size()) << "the arena has a block of three triangles or more";
+  poke(blocks_ + b * sizeof(TriangleBlock) + offsetof(TriangleBlock, triangle) + sizeof(std::uint32_t), kNoTriangle);
+  EXPECT_EQ(refusal_after_resealing(), path_ + ": block " + std::to_string(b) + ": lane 2 is used after an unused one");
 }
 
 // A block's unused lanes are copies of its first (the kernels sweep them and drop the answer:
