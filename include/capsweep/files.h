@@ -187,7 +187,8 @@ void write_results(const std::string& path, const std::vector<SweepHit>& hits,
 
 namespace capsweep {
 
-// Version 7: no box per triangle, and no layer mask per triangle where the mesh is all on one.
+// Version 7: the blocks the one copy of the triangles, no box per triangle, links in 12 bytes, and
+// no layer mask per triangle where the mesh is all on one.
 // Version 6 (boxes and masks), 5 (4-wide nodes), 4 (blocks of 416 bytes, with float normals), 3
 // (blocks with double normals, no heightfield), 2 (no layers) and 1 (not XXH3 checksums) files
 // are refused with a message to rebuild them.
