@@ -299,7 +299,7 @@ void check_arrays(const std::string& path, WorldArrays& w, std::size_t tris, std
         continue;
       }
       // The used lanes come first: every reader stops at the first unused one.
-      if (!block.valid(lane - (lane > 0))) {
+      if (lane > 0 && !block.valid(lane - 1)) {
         refuse(path, "block " + std::to_string(b) + ": lane " + std::to_string(lane) + " is used after an unused one");
       }
       if (t >= tris || triangle_seen[t]++) {
