@@ -192,6 +192,63 @@ struct Flattener {
 
 }  // namespace
 
+namespace {
+
+double half_area(float dx, float dy, float dz) { return double(dx) * dy + double(dy) * dz + double(dz) * dx; }
+
+}  // namespace
+
+double box_overhead(const BvhView& bvh) {
+  double nodes = 0, leaves = 0;
+  for (const WideNode& n : bvh.nodes) {
+    for (int k = 0; k < WideNode::kWidth; ++k) {
+      if (n.used(k)) nodes += half_area(n.max_x[k] - n.min_x[k], n.max_y[k] - n.min_y[k], n.max_z[k] - n.min_z[k]);
+    }
+  }
+  for (const TriangleBlock& block : bvh.blocks) {
+    for (int lane = 0; lane < kBlockLanes && block.valid(lane); ++lane) {
+      const Aabb b = bounds(block.get(lane));
+      leaves += half_area(b.max.x - b.min.x, b.max.y - b.min.y, b.max.z - b.min.z);
+    }
+  }
+  return leaves > 0 ? nodes / leaves : nodes;
+}
+
+double refit_bvh(Bvh& bvh, std::span<const Triangle> soup) {
+  for (TriangleBlock& block : bvh.blocks) {
+    int used = 0;
+    for (; used < kBlockLanes && block.valid(used); ++used) {
+      CAPSWEEP_ASSERT(block.triangle[used] < soup.size(), "a refit soup holds every triangle the tree names");
+      set_block_lane(block, used, soup[block.triangle[used]], block.triangle[used]);
+    }
+    close_block(block, used);
+  }
+  // Children come after their parents (depth first): one backward pass sees each child's box
+  // made before its parent's.
+  for (std::size_t i = bvh.nodes.size(); i-- > 0;) {
+    WideNode& n = bvh.nodes[i];
+    for (int k = 0; k < WideNode::kWidth; ++k) {
+      if (!n.used(k)) continue;
+      Aabb box;
+      if (n.child[k] & WideNode::kLeaf) {
+        const TriangleBlock& block = bvh.blocks[n.child[k] & ~WideNode::kLeaf];
+        for (int lane = 0; lane < kBlockLanes && block.valid(lane); ++lane) box.grow(bounds(block.get(lane)));
+      } else {
+        const WideNode& c = bvh.nodes[n.child[k]];
+        for (int j = 0; j < WideNode::kWidth; ++j) {
+          if (!c.used(j)) continue;
+          box.grow(Vec3(c.min_x[j], c.min_y[j], c.min_z[j]));
+          box.grow(Vec3(c.max_x[j], c.max_y[j], c.max_z[j]));
+        }
+      }
+      n.min_x[k] = box.min.x, n.min_y[k] = box.min.y, n.min_z[k] = box.min.z;
+      n.max_x[k] = box.max.x, n.max_y[k] = box.max.y, n.max_z[k] = box.max.z;
+    }
+  }
+  CAPSWEEP_ASSERT(bvh.child_layers.empty(), "a refit tree keeps no layers (they would not move)");
+  return box_overhead(bvh.view());
+}
+
 std::vector<std::uint32_t> child_layer_unions(std::span<const WideNode> nodes, std::span<const TriangleBlock> blocks,
                                               std::span<const std::uint32_t> layers) {
   std::vector<std::uint32_t> unions(nodes.size() * WideNode::kWidth, 0);

@@ -57,6 +57,18 @@ struct TraversalStats {
 // triangle) the tree keeps the unions of the layers below each child; without, none.
 Bvh build_bvh(std::span<const Triangle> soup, std::span<const std::uint32_t> layers = {});
 
+// The same tree over a soup whose triangles moved (the same count, the same indices): each block
+// lane takes its triangle anew and every box is made again from below (one backward pass), so
+// it bounds exactly what it holds; only the tree's shape is kept. Returns its box_overhead().
+double refit_bvh(Bvh& bvh, std::span<const Triangle> soup);
+
+// How much a walk pays for the tree's shape, in the spirit of the surface area heuristic
+// (MacDonald and Booth, "Heuristics for ray tracing using space subdivision", 1990): the area of
+// every child box of every node over the area of the triangles' own boxes. Refitting after a
+// move grows it where neighbours in the tree drifted apart, not where the triangles themselves
+// grew (a prop turned about y), so its growth since the build says when to build again.
+double box_overhead(const BvhView& bvh);
+
 // The union of the layers below each child of each node (BvhView::child_layers), from the
 // triangles' layers: what the builder stores and what a snapshot's is checked against.
 std::vector<std::uint32_t> child_layer_unions(std::span<const WideNode> nodes, std::span<const TriangleBlock> blocks,

@@ -52,7 +52,7 @@ template <class Lanes>
   return true;
 }
 
-// Every triangle whose box meets the shape's reach, mesh then heightfield: the oracle the walks
+// Every triangle whose box meets the shape's reach, mesh, heightfield, then instances: the oracle the walks
 // are tested against. `layers`: the walk's mask (walk_layers).
 template <class Shape, class Collector>
 void sweep_brute(const WorldArrays& w, const Shape& shape, Collector& closest, std::uint32_t layers) {
@@ -70,7 +70,7 @@ void sweep_brute(const WorldArrays& w, const Shape& shape, Collector& closest, s
   const auto meets = [](const float* v0, const float* v1, const float* v2, int lane, float lo, float hi) {
     return std::min(v0[lane], std::min(v1[lane], v2[lane])) <= hi && lo <= std::max(v0[lane], std::max(v1[lane], v2[lane]));
   };
-  for (const TriangleBlock& b : w.bvh.blocks) {
+  const auto offer_block = [&](const TriangleBlock& b) {
     for (int lane = 0; lane < kBlockLanes && b.valid(lane); ++lane) {
       if (!meets(b.x0, b.x1, b.x2, lane, reach.min.x, reach.max.x) ||
           !meets(b.z0, b.z1, b.z2, lane, reach.min.z, reach.max.z) ||
@@ -79,8 +79,19 @@ void sweep_brute(const WorldArrays& w, const Shape& shape, Collector& closest, s
       }
       offer(b.triangle[lane], b.get(lane), lane_box(b, lane));
     }
-  }
+  };
+  for (const TriangleBlock& b : w.bvh.blocks) offer_block(b);
   for_each_terrain_triangle_near(w.terrain, reach, [&](std::uint32_t i, const Triangle& t) { offer(i, t, bounds(t)); });
+  // Every instance's triangles, placed (no instance box is asked: the oracle trusts no tree).
+  if (const InstanceSet* set = w.instances) {
+    TriangleBlock placed_block;
+    for (const PlacedInstance& instance : set->placed) {
+      for (const TriangleBlock& b : set->prototype_bvhs[instance.prototype].blocks) {
+        place_block(instance, b, placed_block);
+        offer_block(placed_block);
+      }
+    }
+  }
 }
 
 // The walk, each lane of each leaf whose box meets the reach swept by the exact kernel.

@@ -1,5 +1,6 @@
-// One walk over everything a world holds: its heightfield (terrain_walk.h) and its mesh's BVH
-// (traverse.h), sharing the limit, so a hit on either prunes the other. The order changes no
+// One walk over everything a world holds: its heightfield (terrain_walk.h), its mesh's BVH
+// (traverse.h) and its instances (instances.h), sharing the limit, so a hit on any prunes the
+// others. The order changes no
 // answer (each query keeps the least hit by is_better_hit, and neither walk skips what may
 // tie its limit); the terrain goes first because walking agents mostly stand on it.
 // Internal to broadphase/.
@@ -18,7 +19,10 @@ void walk_world(const WorldArrays& w, const SweptBox& s, float& limit, Traversal
   if (w.terrain.present() && (layers == kAllLayers || (w.terrain.layers & layers) != 0)) {
     if (walk_terrain(w.terrain, s, limit, stats, leaf)) return;
   }
-  if (const std::uint32_t mesh = mesh_walk_layers(w, layers); mesh != 0) traverse(w.bvh, s, limit, stats, leaf, mesh);
+  if (const std::uint32_t mesh = mesh_walk_layers(w, layers); mesh != 0 && traverse(w.bvh, s, limit, stats, leaf, mesh)) {
+    return;
+  }
+  if (w.instances) walk_instances(*w.instances, s, limit, stats, leaf, layers);
 }
 
 }  // namespace capsweep

@@ -66,6 +66,16 @@ std::shared_ptr<const WorldArrays> hold(const WorldArrays& arrays, std::shared_p
   return std::shared_ptr<const WorldArrays>(held, &held->arrays);
 }
 
+// A frame: the static part's arrays with instances placed over them (world/instances.h), which
+// keep the static part alive.
+std::shared_ptr<const WorldArrays> framed(const WorldArrays& static_part, std::shared_ptr<InstanceSet> set) {
+  WorldArrays arrays = static_part;
+  arrays.instances = set.get();
+  arrays.bounds.grow(set->bounds);
+  arrays.layers_present |= set->layers_present;
+  return hold(arrays, std::move(set));
+}
+
 }  // namespace
 
 World::World(std::vector<Triangle> triangles) : World(std::move(triangles), {}) {}
@@ -129,6 +139,34 @@ World::World(Heightfield* terrain, std::vector<Triangle> triangles, std::vector<
   arrays_ = hold(arrays, std::move(built));
 }
 
+World::World(const World& static_part, std::vector<World> prototypes, std::vector<Instance> instances) {
+  if (static_part.arrays_->instances) throw WorldError("the static part has instances of its own");
+  auto set = place_instances(std::make_shared<const std::vector<World>>(std::move(prototypes)), std::move(instances),
+                             std::uint32_t(world_triangle_count(*static_part.arrays_)));
+  set->static_part = static_part.arrays_;
+  arrays_ = framed(*static_part.arrays_, std::move(set));
+}
+
+World World::posed(std::span<const InstancePose> poses) const {
+  const InstanceSet* set = arrays_->instances;
+  if (!set) {
+    if (poses.empty()) return *this;
+    throw WorldError("pose 0 (instance " + std::to_string(poses[0].id) + "): the world has no instance of that id");
+  }
+  return World(framed(*set->static_part, repose(*set, poses)));
+}
+
+std::span<const Instance> World::instances() const {
+  return arrays_->instances ? std::span<const Instance>(arrays_->instances->given) : std::span<const Instance>{};
+}
+
+const Instance* World::instance_of(std::uint32_t i) const {
+  const InstanceSet* set = arrays_->instances;
+  if (!set || i < set->first || i - set->first >= set->triangles) return nullptr;
+  const PlacedInstance& p = set->holding(i);
+  return &set->given[std::size_t(&p - set->placed.data())];
+}
+
 std::vector<std::uint32_t> triangle_lanes(std::span<const TriangleBlock> blocks, std::size_t triangles) {
   std::vector<std::uint32_t> lanes(triangles, kNoTriangle);
   for (std::size_t b = 0; b < blocks.size(); ++b) {
@@ -166,6 +204,7 @@ Triangle World::triangle(std::uint32_t i) const {
 std::uint32_t World::layers_of(std::uint32_t i) const {
   if (i >= world_triangle_count(*arrays_)) throw std::out_of_range("World::layers_of: no triangle " + std::to_string(i));
   if (i < arrays_->mesh_count()) return arrays_->layers.empty() ? arrays_->mesh_layers : arrays_->layers[i];
+  if (!is_terrain_triangle(*arrays_, i)) return arrays_->instances->holding(i).layers;
   const TerrainView& t = arrays_->terrain;
   return terrain_triangle_is_hole(t, i - t.first_triangle) ? 0u : t.layers;
 }
@@ -180,6 +219,11 @@ WorldStats World::stats() const {
   s.heightfield_columns = w.terrain.columns;
   s.heightfield_rows = w.terrain.rows;
   s.heightfield_triangles = w.terrain.triangle_count();
+  if (w.instances) {
+    s.instances = w.instances->placed.size();
+    s.instance_triangles = std::size_t(w.instances->triangles);
+    s.prototypes = w.instances->prototypes->size();
+  }
   s.bvh_nodes = w.bvh.nodes.size();
   s.triangle_blocks = w.bvh.blocks.size();
   s.bvh_depth = w.bvh.depth;
@@ -192,9 +236,16 @@ const char* kernel_isa_reason() { return kernel_in_use().why.c_str(); }
 std::string kernel_isa_problem() { return isa_request_problem(); }
 std::size_t World::memory_bytes() const {
   const WorldArrays& w = *arrays_;
+  std::size_t instances = 0;
+  if (const InstanceSet* set = w.instances) {
+    // The frame's own arrays, and each prototype once however often it is placed.
+    instances = set->given.size() * sizeof(Instance) + set->placed.size() * sizeof(PlacedInstance) +
+                set->by_id.size() * sizeof(std::uint32_t) + set->top.view().memory_bytes();
+    for (const World& p : *set->prototypes) instances += p.memory_bytes();
+  }
   return w.lanes.size_bytes() + w.links.size_bytes() + w.layers.size_bytes() +
          w.bvh.memory_bytes() + w.terrain.heights.size_bytes() + w.terrain.samples.size_bytes() +
-         w.terrain.holes.size_bytes() + w.terrain.pyramid.size_bytes();
+         w.terrain.holes.size_bytes() + w.terrain.pyramid.size_bytes() + instances;
 }
 
 bool is_better_hit(const SweepHit& a, const SweepHit& b) {

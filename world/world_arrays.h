@@ -12,6 +12,7 @@
 #include "broadphase/adjacency.h"
 #include "broadphase/bvh.h"
 #include "broadphase/terrain.h"
+#include "world/instances.h"
 
 namespace capsweep {
 
@@ -32,6 +33,9 @@ struct WorldArrays {
   std::uint32_t layers_present = kDefaultLayers;  // the union of them all, the terrain's included
   // The heightfield, if any: triangles [mesh_count(), + terrain.triangle_count()).
   TerrainView terrain;
+  // Its instances at this frame (world/instances.h), or none: triangles [instances->first, +
+  // instances->triangles), after the terrain's. Owned with the arrays.
+  const InstanceSet* instances = nullptr;
 
   std::size_t mesh_count() const { return lanes.size(); }
   // Mesh triangle i (< mesh_count()), from its block.
@@ -52,7 +56,10 @@ inline std::uint32_t walk_layers(const WorldArrays& w, std::uint32_t layers) {
 // Whether triangle i is there for a walk with mask `layers` (from walk_layers).
 inline bool seen(const WorldArrays& w, std::uint32_t i, std::uint32_t layers) {
   if (layers == kAllLayers) return true;
-  if (i >= w.mesh_count()) return (w.terrain.layers & layers) != 0;
+  if (i >= w.mesh_count()) {
+    if (w.instances && i >= w.instances->first) return (w.instances->holding(i).layers & layers) != 0;
+    return (w.terrain.layers & layers) != 0;
+  }
   return ((w.layers.empty() ? w.mesh_layers : w.layers[i]) & layers) != 0;
 }
 
@@ -63,19 +70,31 @@ inline std::uint32_t mesh_walk_layers(const WorldArrays& w, std::uint32_t layers
   return (w.mesh_layers & layers) != 0 ? kAllLayers : 0u;
 }
 
-// Every triangle index of the world: the mesh's, then the terrain's (holes included).
+// Every triangle index of the world: the mesh's, then the terrain's (holes included), then the
+// instances'.
 inline std::uint64_t world_triangle_count(const WorldArrays& w) {
-  return w.mesh_count() + w.terrain.triangle_count();
+  return w.mesh_count() + w.terrain.triangle_count() + (w.instances ? w.instances->triangles : 0);
 }
 
-// Triangle i, from the mesh or made from the terrain's samples (the same floats every time).
+// Whether triangle i is the terrain's.
+inline bool is_terrain_triangle(const WorldArrays& w, std::uint32_t i) {
+  return i >= w.mesh_count() && i - w.mesh_count() < w.terrain.triangle_count();
+}
+
+// Triangle i, from the mesh, made from the terrain's samples, or an instance's placed (the same
+// floats every time).
 inline Triangle triangle_at(const WorldArrays& w, std::uint32_t i) {
-  return i < w.mesh_count() ? w.mesh_triangle(i) : terrain_triangle(w.terrain, i - w.mesh_count());
+  if (i < w.mesh_count()) return w.mesh_triangle(i);
+  if (w.instances && i >= w.instances->first) return instance_triangle(*w.instances, i);
+  return terrain_triangle(w.terrain, i - w.mesh_count());
 }
 
-// Its adjacency (the terrain's is computed from the grid, as link_triangles would find it).
+// Its adjacency (the terrain's is computed from the grid, as link_triangles would find it; an
+// instance's is its prototype's, within the instance).
 inline TriangleLinks links_at(const WorldArrays& w, std::uint32_t i) {
-  return i < w.links.size() ? w.links[i].unpack() : terrain_links(w.terrain, i - w.links.size());
+  if (i < w.links.size()) return w.links[i].unpack();
+  if (w.instances && i >= w.instances->first) return instance_links(*w.instances, i);
+  return terrain_links(w.terrain, i - w.links.size());
 }
 
 // The box of lane `lane` of a block the walk handed over: the bounds of its vertices, read from

@@ -32,7 +32,7 @@ namespace {
 bool fan_seen(const WorldArrays& w, std::uint32_t t, int s, std::uint32_t layers) {
   if (layers == kAllLayers) return true;
   // A heightfield's fans hold its own triangles only, all on its one mask (seen, or t would
-  // not have been hit).
+  // not have been hit); so do an instance's (its links stay within it).
   if (t >= w.mesh_count()) return true;
   const Vec3 v = w.mesh_triangle(t).v[s];
   std::uint32_t current = t;

@@ -100,7 +100,7 @@ class WorldCollider final : public MoveCollider {
     out = MoveHit{};
     const WorldArrays& w = world_.arrays();
     if (triangle >= world_triangle_count(w)) return;
-    if (triangle >= w.mesh_count() && terrain_triangle_is_hole(w.terrain, triangle - w.mesh_count())) return;
+    if (is_terrain_triangle(w, triangle) && terrain_triangle_is_hole(w.terrain, triangle - w.mesh_count())) return;
     const std::uint32_t walk = walk_layers(w, layers_);
     if (!seen(w, triangle, walk)) return;
     // As sweep_approaching and sweep_ellipsoid_approaching keep a hit: the face normal at a

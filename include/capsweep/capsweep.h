@@ -7,6 +7,7 @@
 #include <capsweep/sweep.h>     // one shape against one triangle
 #include <capsweep/move.h>      // agents, movement settings and results
 #include <capsweep/validate.h>  // claimed moves and verdicts
+#include <capsweep/instances.h> // poses and instances: the parts of a world that move
 #include <capsweep/world.h>     // World and its batches
 #include <capsweep/files.h>     // scenes, heightmaps, query/result files, snapshots (capsweep::io)
 #include <capsweep/client.h>    // the service's client (capsweep::client)

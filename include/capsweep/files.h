@@ -210,7 +210,7 @@ struct Snapshot {
 // Writes atomically (a temporary file beside `path`, flushed, renamed over it): a failed save
 // leaves the file that was there untouched and nothing else behind. Refuses a target that is not
 // a regular file or is one of `inputs`. The bytes depend only on the world and `source`. Throws
-// SnapshotError on I/O failure.
+// SnapshotError on I/O failure, and for a world with instances (the format holds static worlds).
 void save_snapshot(const World& world, const std::string& source, const std::string& path,
                    std::span<const std::string> inputs = {});
 

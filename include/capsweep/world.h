@@ -11,6 +11,7 @@
 #include <vector>
 
 #include <capsweep/values.h>
+#include <capsweep/instances.h>
 #include <capsweep/sweep.h>
 #include <capsweep/move.h>
 #include <capsweep/validate.h>
@@ -105,6 +106,9 @@ struct WorldStats {
   std::uint32_t heightfield_columns = 0;  // samples; 0: no heightfield
   std::uint32_t heightfield_rows = 0;
   std::size_t heightfield_triangles = 0;  // two per cell, a hole's included
+  std::size_t instances = 0;              // placed prototypes (World's instance constructor)
+  std::size_t instance_triangles = 0;     // theirs, after the mesh's and the heightfield's
+  std::size_t prototypes = 0;
   std::size_t bvh_nodes = 0;              // 8-wide nodes over the mesh's triangles
   std::size_t triangle_blocks = 0;        // the BVH's leaves, up to 8 triangles each
   int bvh_depth = 0;
@@ -136,6 +140,26 @@ class World {
   // indices; the terrain's follow them (heightfield.h says which is which). Throws WorldError
   // with check_heightfield's message for a heightfield it refuses.
   explicit World(Heightfield terrain, std::vector<Triangle> triangles = {}, std::vector<std::uint32_t> layers = {});
+  // Parts that move (<capsweep/instances.h>): a static part (any world without instances) and
+  // prototypes (each a world of a mesh alone, built once however often it is placed), placed by
+  // `instances` under a top-level BVH of their boxes; every query walks both. An instance's
+  // triangles are its prototype's, placed (placed()) and on the instance's layers; they follow
+  // the static part's triangles, instance after instance in the order given, so the world
+  // answers every query, on every path, exactly as the world with those triangles baked in.
+  // Throws WorldError naming the instance or prototype it refuses (an id used twice, no such
+  // prototype, check_pose's reasons, a mask of 0, placed beyond kMaxCoordinate).
+  World(const World& static_part, std::vector<World> prototypes, std::vector<Instance> instances);
+
+  // The same world with new poses for some of its instances (the others keep theirs): a new
+  // frame, built beside this one, which stays as it was, so batches running on it answer against
+  // one frame throughout. Throws WorldError naming the row of `poses` it refuses (an id the
+  // world has no instance of, an id twice, check_pose's reasons, placed beyond kMaxCoordinate);
+  // nothing is applied then.
+  World posed(std::span<const InstancePose> poses) const;
+  // The instances at this frame, in triangle order (empty for a world without them).
+  std::span<const Instance> instances() const;
+  // The instance that triangle i belongs to, or nullptr for the static part's triangles.
+  const Instance* instance_of(std::uint32_t i) const;
 
   // Every triangle index: the mesh's, then the terrain's (a hole's two included).
   std::size_t triangle_count() const;
@@ -221,6 +245,7 @@ class World {
  private:
   // `terrain` may be null (a mesh alone); a heightfield is moved from.
   World(Heightfield* terrain, std::vector<Triangle> triangles, std::vector<std::uint32_t> layers);
+  explicit World(std::shared_ptr<const WorldArrays> arrays) : arrays_(std::move(arrays)) {}
   std::shared_ptr<const WorldArrays> arrays_;  // a World copies cheaply and shares them
 };
 

@@ -104,6 +104,38 @@ TEST(Bvh, HoldsEveryTriangleOnceOnRandomSoupsOfAnySize) {
   }
 }
 
+TEST(Bvh, ARefitTreeHoldsTheMovedTrianglesInBoxesMadeFromThem) {
+  // Refitting an unmoved soup gives the built tree back, byte for byte; refitting a moved one
+  // (the top level of a world's instances, World::posed) keeps the shape and bounds every
+  // triangle, every box exactly the union of what it holds (check_node), and costs more.
+  for (std::size_t n : {1, 9, 300, 5000}) {
+    SCOPED_TRACE(n);
+    const std::vector<Triangle> soup = random_soup(n, n + 5, 50);
+    const Bvh built = build_bvh(soup);
+    Bvh same = built;
+    EXPECT_DOUBLE_EQ(refit_bvh(same, soup), box_overhead(built.view()));
+    ASSERT_EQ(same.nodes.size(), built.nodes.size());
+    EXPECT_EQ(std::memcmp(same.nodes.data(), built.nodes.data(), built.nodes.size() * sizeof(WideNode)), 0);
+    EXPECT_EQ(std::memcmp(same.blocks.data(), built.blocks.data(), built.blocks.size() * sizeof(TriangleBlock)), 0);
+    std::vector<Triangle> moved = soup;
+    Random rng(n);
+    for (Triangle& t : moved) {
+      const Vec3 by = to_float(rng.in_cube(20));
+      for (Vec3& v : t.v) v = v + by;
+    }
+    Bvh refit = built;
+    const double overhead = refit_bvh(refit, moved);
+    std::vector<int> seen(moved.size(), 0);
+    std::size_t nodes = 0;
+    check_node(refit, 0, moved, seen, nodes);
+    for (std::size_t i = 0; i < moved.size(); ++i) ASSERT_EQ(seen[i], 1) << "triangle " << i;
+    for (std::size_t i = 0; i < refit.nodes.size(); ++i) {
+      for (int k = 0; k < WideNode::kWidth; ++k) ASSERT_EQ(refit.nodes[i].child[k], built.nodes[i].child[k]) << "the shape is kept";
+    }
+    if (n > 8) EXPECT_GT(overhead, box_overhead(built.view())) << "scattered neighbours make larger boxes";
+  }
+}
+
 TEST(Bvh, StaysShallowWhenAllCentroidsCoincide) {
   // 20,000 copies of one triangle: no split separates them, the median fallback must.
   const std::vector<Triangle> copies(20000, Triangle{{{0, 0, 0}, {1, 0, 0}, {0, 0, 1}}});

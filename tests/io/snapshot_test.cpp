@@ -185,6 +185,19 @@ TEST(Snapshot, AFailedSaveLeavesNothingBehind) {
   EXPECT_FALSE(std::ifstream(path + ".partial").good());
 }
 
+TEST(Snapshot, AWorldWithInstancesIsRefusedAndNothingIsWritten) {
+  const std::string path = temp_path("instances.cwsw");
+  std::vector<World> prototypes{World(testmesh::Mesh().box({-1, 0, -1}, {1, 1, 1}).triangles())};
+  const World world(small_world(), prototypes, {Instance{7, 0, Pose{Vec3d(2, 0, 0), Quat{}}}});
+  try {
+    save_snapshot(world, "instances", path);
+    ADD_FAILURE() << "saved";
+  } catch (const SnapshotError& e) {
+    EXPECT_NE(std::string(e.what()).find("the world has instances"), std::string::npos) << e.what();
+  }
+  EXPECT_FALSE(std::ifstream(path).good());
+}
+
 TEST(Snapshot, ChecksumSeesEveryBitAndIgnoresThreads) {
   std::vector<unsigned char> data(3 * (1 << 20) + 17);
   Random rng(9);

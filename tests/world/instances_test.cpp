@@ -1,0 +1,458 @@
+// Instances (issue 37): prototypes placed by rigid poses answer every query kind, on every path,
+// exactly as the world with their triangles baked in (placed() in double, rounded to float,
+// after the static part's triangles, instance after instance) answers by brute force. Scenes
+// rotate instances about every axis, overlap them with each other and with the static part,
+// lay one flush on the floor, and stand 1 m, 20 km and 900 km from the origin. A new frame
+// (World::posed) answers as its own baked world while the old frame keeps its answers; bad
+// instances and poses are refused by name with nothing applied.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <memory>
+#include <thread>
+
+#include <capsweep/instances.h>
+#include <capsweep/world.h>
+#include "core/random.h"
+#include "tests/support/same_answers.h"
+#include "tests/support/scene_queries.h"
+#include "tests/support/test_meshes.h"
+#include "tools/crowd.h"
+#include "tools/workloads.h"
+
+namespace {
+
+using namespace capsweep;
+
+Quat random_rotation(Random& rng) {
+  // A uniform unit quaternion (Shoemake, "Uniform random rotations", Graphics Gems III).
+  const double u1 = rng.uniform(), u2 = rng.uniform(0, 2 * M_PI), u3 = rng.uniform(0, 2 * M_PI);
+  const double a = std::sqrt(1 - u1), b = std::sqrt(u1);
+  return {a * std::sin(u2), a * std::cos(u2), b * std::sin(u3), b * std::cos(u3)};
+}
+
+Quat about_y(double angle) { return {0, std::sin(angle / 2), 0, std::cos(angle / 2)}; }
+
+std::vector<Triangle> moved(std::vector<Triangle> tris, const Vec3d& offset) {
+  for (Triangle& t : tris) {
+    for (Vec3& v : t.v) v = to_float(to_double(v) + offset);
+  }
+  return tris;
+}
+
+std::vector<std::vector<Triangle>> prototype_meshes(std::uint64_t seed) {
+  std::vector<std::vector<Triangle>> p;
+  p.push_back(testmesh::Mesh().box({-2, -0.2f, -2}, {2, 0, 2}).wall(-2, 1.9f, 2, 1.9f, 1.2f).triangles());  // platform
+  p.push_back(testmesh::Mesh().box({-1, 0, -0.1f}, {1, 2.2f, 0.1f}).triangles());                        // door
+  p.push_back(testmesh::Mesh().stairs_down(0, -1, 1, 5, 0.2f, 0.3f).ramp(-3, -1, 2, 25, 1, 1).triangles());
+  // A soup of slivers, needles and ordinary triangles in a 3 m cube.
+  Random rng(seed);
+  std::vector<Triangle> soup;
+  for (int i = 0; i < 150; ++i) {
+    const Vec3 a(float(rng.uniform(-1.5, 1.5)), float(rng.uniform(0, 3)), float(rng.uniform(-1.5, 1.5)));
+    const float s = float(rng.log_uniform(0.01, 1.5));
+    Vec3 b = a + Vec3(float(rng.uniform(-s, s)), float(rng.uniform(-s, s)), float(rng.uniform(-s, s)));
+    Vec3 c = i % 5 == 0 ? a + (b - a) * 0.5f + Vec3(0, 1e-4f, 0)
+                        : a + Vec3(float(rng.uniform(-s, s)), float(rng.uniform(-s, s)), float(rng.uniform(-s, s)));
+    soup.push_back({{a, b, c}});
+  }
+  p.push_back(soup);
+  return p;
+}
+
+// A static floor with boxes, the prototypes and their instances, and the same world baked.
+struct Scene {
+  std::vector<Triangle> static_part;
+  std::vector<std::vector<Triangle>> prototypes;
+  std::vector<Instance> instances;
+
+  std::vector<World> prototype_worlds() const {
+    std::vector<World> worlds;
+    for (const auto& p : prototypes) worlds.emplace_back(p);
+    return worlds;
+  }
+  World world() const { return World(World(static_part), prototype_worlds(), instances); }
+  // The oracle's world: the instances' triangles placed and appended, on their layers.
+  World baked() const {
+    std::vector<Triangle> tris = static_part;
+    std::vector<std::uint32_t> layers(tris.size(), kDefaultLayers);
+    for (const Instance& in : instances) {
+      for (const Triangle& t : prototypes[in.prototype]) {
+        tris.push_back(placed(in.pose, t));
+        layers.push_back(in.layers);
+      }
+    }
+    return World(tris, layers);
+  }
+};
+
+Scene make_scene(std::uint64_t seed, const Vec3d& offset, bool rotate = true) {
+  Scene s;
+  s.static_part = moved(testmesh::Mesh()
+                            .floor(-20, -20, 20, 20, 2)
+                            .box({4, 0, 4}, {6, 3, 6})
+                            .wall(-10, 8, 10, 8, 3)
+                            .triangles(),
+                        offset);
+  s.prototypes = prototype_meshes(seed);
+  Random rng(seed * 7 + 1);
+  for (std::uint32_t k = 0; k < 30; ++k) {
+    Instance in;
+    in.id = 1000 + 7 * ((k * 13) % 30);  // not in triangle order
+    in.prototype = k % 4;
+    in.layers = k % 3 == 0 ? 2u : (k % 3 == 1 ? 1u : 3u);
+    in.pose.rotation = rotate ? random_rotation(rng) : about_y(k % 2 ? 0 : M_PI / 2);
+    in.pose.position = offset + Vec3d(rng.uniform(-15, 15), rng.uniform(0, 3), rng.uniform(-15, 15));
+    if (k == 5) in.pose = s.instances[2].pose;  // two instances in the same place
+    if (k == 7) in.pose = {offset + Vec3d(-7, 0, -7), Quat{}};  // the platform flush with the floor
+    s.instances.push_back(in);
+  }
+  return s;
+}
+
+std::vector<SweepQuery> queries_for(const Scene& s, const World& baked, bool workloads, std::uint64_t seed) {
+  std::vector<SweepQuery> q;
+  if (workloads) {
+    for (Workload wl : {Workload::tick, Workload::validate, Workload::long_range, Workload::ray}) {
+      const auto part = make_workload(baked, wl, 250, seed + std::uint64_t(wl));
+      q.insert(q.end(), part.begin(), part.end());
+    }
+  }
+  std::vector<Triangle> tris;
+  for (std::uint32_t i = 0; i < baked.triangle_count(); ++i) tris.push_back(baked.triangle(i));
+  const auto hard = cases::adversarial_scene_queries(tris, 1500, seed + 9);
+  q.insert(q.end(), hard.begin(), hard.end());
+  const auto rays = cases::adversarial_scene_queries(tris, 300, seed + 10, true);
+  q.insert(q.end(), rays.begin(), rays.end());
+  (void)s;
+  return q;
+}
+
+std::vector<SweepEllipsoidQuery> ellipsoids_for(const std::vector<SweepQuery>& q) {
+  std::vector<SweepEllipsoidQuery> e;
+  for (std::size_t i = 0; i < q.size(); i += 3) {
+    const Capsule& c = q[i].capsule;
+    if (c.radius <= 0) continue;
+    const Vec3 centre = (c.a + c.b) * 0.5f;
+    e.push_back({{centre, {c.radius, c.radius + 0.5f * std::fabs(c.b.y - c.a.y), c.radius * 0.7f}}, q[i].motion, q[i].layers});
+  }
+  return e;
+}
+
+// Every query kind and path on `world` against brute force on `baked`, byte for byte.
+void expect_answers_as_baked(const World& world, const World& baked, const std::vector<SweepQuery>& q) {
+  const std::vector<SweepEllipsoidQuery> e = ellipsoids_for(q);
+  std::vector<Capsule> capsules;
+  for (const SweepQuery& s : q) {
+    if (s.capsule.radius > 0) capsules.push_back({s.capsule.a + s.motion * 0.5f, s.capsule.b + s.motion * 0.5f, s.capsule.radius});
+  }
+  for (std::uint32_t mask : {kAllLayers, 1u, 2u}) {
+    SCOPED_TRACE("layers " + std::to_string(mask));
+    SweepOptions brute = on_path(SweepPath::brute, 2);
+    brute.layers = mask;
+    std::vector<SweepHit> expected(q.size()), expected_e(e.size());
+    baked.sweep(q, expected, brute);
+    baked.sweep_ellipsoid(e, expected_e, brute);
+    std::vector<OverlapResult> expected_o(capsules.size());
+    baked.overlap(capsules, 0.05f, expected_o, brute);
+    std::size_t hits = 0, instance_hits = 0;
+    for (SweepPath path : {SweepPath::simd, SweepPath::scalar, SweepPath::brute}) {
+      SweepOptions o = on_path(path, path == SweepPath::scalar ? 1 : 2);
+      o.layers = mask;
+      std::vector<SweepHit> got(q.size()), got_e(e.size());
+      world.sweep(q, got, o);
+      world.sweep_ellipsoid(e, got_e, o);
+      for (std::size_t i = 0; i < q.size(); ++i) {
+        ASSERT_TRUE(identical(got[i], expected[i])) << name(path) << " query " << i << ": t " << got[i].t << " triangle "
+                                                    << got[i].triangle << ", baked t " << expected[i].t << " triangle "
+                                                    << expected[i].triangle;
+        hits += got[i].hit;
+        instance_hits += got[i].hit && world.instance_of(got[i].triangle) != nullptr;
+      }
+      for (std::size_t i = 0; i < e.size(); ++i) {
+        ASSERT_TRUE(identical(got_e[i], expected_e[i])) << name(path) << " ellipsoid " << i << ": t " << got_e[i].t
+                                                        << ", baked t " << expected_e[i].t;
+      }
+    }
+    std::vector<OverlapResult> got_o(capsules.size());
+    world.overlap(capsules, 0.05f, got_o, on_path(SweepPath::simd, 2));
+    SweepOptions masked;
+    masked.layers = mask;
+    world.overlap(capsules, 0.05f, got_o, masked);
+    for (std::size_t i = 0; i < capsules.size(); ++i) ASSERT_TRUE(answers::same(got_o[i], expected_o[i])) << "overlap " << i;
+    // The cases reach the instances, not only the floor.
+    EXPECT_GT(instance_hits, q.size() / 4) << "hits " << hits;
+  }
+}
+
+class InstancesFar : public testing::TestWithParam<double> {};
+
+TEST_P(InstancesFar, AnswerAsTheBakedWorldOnEveryPath) {
+  const Vec3d offset(GetParam(), 0.5 * GetParam(), -GetParam());
+  for (bool rotate : {true, false}) {
+    SCOPED_TRACE(rotate ? "rotated about every axis" : "turned about y");
+    const Scene s = make_scene(rotate ? 3 : 4, offset, rotate);
+    const World world = s.world();
+    const World baked = s.baked();
+    ASSERT_EQ(world.triangle_count(), baked.triangle_count());
+    for (std::uint32_t i = 0; i < baked.triangle_count(); i += 7) {
+      ASSERT_TRUE(answers::bits(world.triangle(i), baked.triangle(i))) << "triangle " << i;
+      ASSERT_EQ(world.layers_of(i), baked.layers_of(i)) << "triangle " << i;
+    }
+    // (A person cannot stand 2 cm clear 900 km out, where a float steps by 6 cm: cases only.)
+    expect_answers_as_baked(world, baked, queries_for(s, baked, GetParam() < 1e5, 17));
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Offsets, InstancesFar, testing::Values(1.0, 2.0e4, 9.0e5));
+
+TEST(Instances, NameTheirInstanceAndKeepTheStaticIndices) {
+  const Scene s = make_scene(5, {});
+  const World world = s.world();
+  const std::uint32_t first = std::uint32_t(s.static_part.size());
+  ASSERT_EQ(world.instances().size(), s.instances.size());
+  EXPECT_EQ(world.instance_of(first - 1), nullptr);
+  std::uint32_t at = first;
+  for (const Instance& in : s.instances) {
+    const Instance* got = world.instance_of(at);
+    ASSERT_NE(got, nullptr);
+    EXPECT_EQ(got->id, in.id);
+    at += std::uint32_t(s.prototypes[in.prototype].size());
+    EXPECT_EQ(world.instance_of(at - 1)->id, in.id);
+  }
+  EXPECT_EQ(at, world.triangle_count());
+  EXPECT_THROW(world.triangle(at), std::out_of_range);
+  const WorldStats st = world.stats();
+  EXPECT_EQ(st.instances, 30u);
+  EXPECT_EQ(st.prototypes, 4u);
+  EXPECT_EQ(st.instance_triangles, at - first);
+  // Each prototype's triangles are kept once, however often it is placed.
+  std::size_t prototypes = 0;
+  for (const auto& p : s.prototypes) prototypes += World(p).memory_bytes();
+  EXPECT_LT(world.memory_bytes(), World(s.static_part).memory_bytes() + prototypes + 30 * 512);
+  EXPECT_GT(s.baked().memory_bytes(), world.memory_bytes());
+}
+
+TEST(Instances, ANewFrameAnswersItsPosesAndTheOldFrameKeepsItsOwn) {
+  Scene s = make_scene(6, {});
+  const World first = s.world();
+  const World first_baked = s.baked();
+  const std::vector<SweepQuery> q = queries_for(s, first_baked, true, 23);
+  Random rng(99);
+  // Frame after frame (the top tree refit, then built again once refitting has spoilt it), each
+  // moving every other instance anywhere in the scene.
+  World second = first;
+  for (int round = 0; round < 4; ++round) {
+    std::vector<InstancePose> poses;
+    for (std::size_t k = std::size_t(round % 2); k < s.instances.size(); k += 2) {
+      const Pose p{Vec3d(rng.uniform(-15, 15), rng.uniform(0, 3), rng.uniform(-15, 15)), random_rotation(rng)};
+      poses.push_back({s.instances[k].id, p});
+    }
+    std::reverse(poses.begin(), poses.end());  // rows in any order
+    second = second.posed(poses);
+    for (const InstancePose& p : poses) {
+      for (Instance& in : s.instances) {
+        if (in.id == p.id) in.pose = p.pose;
+      }
+    }
+  }
+  const World second_baked = s.baked();
+  expect_answers_as_baked(second, second_baked, q);
+  // The first frame is as it was.
+  std::vector<SweepHit> a(q.size()), b(q.size());
+  first.sweep(q, a);
+  first_baked.sweep(q, b, on_path(SweepPath::brute));
+  for (std::size_t i = 0; i < q.size(); ++i) ASSERT_TRUE(identical(a[i], b[i])) << "query " << i;
+  // Unposed instances keep their poses; posing nothing gives the same answers.
+  const World same_frame = second.posed({});
+  std::vector<SweepHit> c(q.size()), d(q.size());
+  second.sweep(q, c);
+  same_frame.sweep(q, d);
+  for (std::size_t i = 0; i < q.size(); ++i) ASSERT_TRUE(identical(c[i], d[i])) << "query " << i;
+  for (std::size_t k = 0; k < s.instances.size(); ++k) {
+    EXPECT_TRUE(answers::bits(second.instances()[k].pose, s.instances[k].pose)) << "instance " << k;
+    EXPECT_TRUE(answers::bits(same_frame.instances()[k].pose, s.instances[k].pose)) << "instance " << k;
+  }
+}
+
+TEST(Instances, BatchesOnFramesPublishedMeanwhileAnswerAgainstOneFrame) {
+  // One thread publishes frames while two others answer batches on whichever frame was latest:
+  // every batch equals the answers of exactly the frame it took (run under ThreadSanitizer by
+  // tests/sanitize.sh).
+  Scene s = make_scene(8, {});
+  const World base = s.world();
+  const std::vector<SweepQuery> q = queries_for(s, s.baked(), false, 31);
+  constexpr int kFrames = 6;
+  std::vector<World> frames{base};
+  std::vector<std::vector<SweepHit>> expected;
+  Random rng(5);
+  for (int f = 1; f < kFrames; ++f) {
+    std::vector<InstancePose> poses;
+    for (const Instance& in : s.instances) {
+      poses.push_back({in.id, {Vec3d(rng.uniform(-15, 15), rng.uniform(0, 3), rng.uniform(-15, 15)), random_rotation(rng)}});
+    }
+    frames.push_back(frames.back().posed(poses));
+  }
+  for (const World& f : frames) {
+    expected.emplace_back(q.size());
+    f.sweep(q, expected.back(), on_path(SweepPath::scalar, 1));
+  }
+  std::atomic<std::shared_ptr<const World>> latest{std::make_shared<const World>(base)};
+  std::atomic<int> published{0};
+  std::atomic<bool> done{false};
+  std::atomic<int> batches{0}, wrong{0};
+  auto answer = [&] {
+    while (!done.load()) {
+      const std::shared_ptr<const World> frame = latest.load();
+      int k = 0;
+      while (k < kFrames && frame->instances().data() != nullptr &&
+             !answers::bits(frame->instances()[0].pose, frames[std::size_t(k)].instances()[0].pose)) {
+        ++k;
+      }
+      std::vector<SweepHit> got(q.size());
+      frame->sweep(q, got, on_path(SweepPath::simd, 1));
+      for (std::size_t i = 0; i < q.size(); ++i) wrong += !identical(got[i], expected[std::size_t(k)][i]);
+      ++batches;
+    }
+  };
+  std::thread a(answer), b(answer);
+  Random posing(77);
+  for (int round = 0; round < 3; ++round) {
+    for (int f = 1; f < kFrames; ++f) {
+      // Published from the base anew each time: a frame built while batches run.
+      std::vector<InstancePose> poses;
+      for (const Instance& in : frames[std::size_t(f)].instances()) poses.push_back({in.id, in.pose});
+      latest.store(std::make_shared<const World>(base.posed(poses)));
+      ++published;
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+  }
+  done = true;
+  a.join();
+  b.join();
+  EXPECT_EQ(wrong.load(), 0);
+  EXPECT_GT(batches.load(), 2);
+  EXPECT_EQ(published.load(), 3 * (kFrames - 1));
+}
+
+TEST(Instances, AgentsMoveOnInstancesAsOnTheBakedWorld) {
+  // Platforms and stairs placed by translations the floats hold exactly, clear of the floor's
+  // vertices: the baked world's adjacency is the prototypes', so a crowd moves byte for byte alike.
+  Scene s;
+  s.static_part = testmesh::Mesh().floor(-20, -20, 20, 20, 2).box({4, 0, 4}, {6, 3, 6}).triangles();
+  s.prototypes = prototype_meshes(1);
+  s.prototypes.resize(3);
+  for (std::uint32_t k = 0; k < 12; ++k) {
+    Instance in;
+    in.id = k;
+    in.prototype = k % 3;
+    in.pose.position = Vec3d(-15.25 + 6.5 * (k % 4), k % 3 == 0 ? 0.5 : 0.0, -13.75 + 8.5 * (k / 4));
+    s.instances.push_back(in);
+  }
+  const World world = s.world();
+  const World baked = s.baked();
+  CrowdSettings settings;
+  settings.agents = 300;
+  settings.seed = 4;
+  settings.batch.threads = 2;
+  Crowd on_instances(world, settings), on_baked(baked, settings);
+  for (int tick = 0; tick < 40; ++tick) {
+    on_instances.tick();
+    on_baked.tick();
+    for (std::size_t i = 0; i < settings.agents; ++i) {
+      ASSERT_TRUE(answers::same(on_instances.results()[i], on_baked.results()[i])) << "tick " << tick << " agent " << i;
+    }
+    const CrowdViolations v = on_instances.check();
+    ASSERT_EQ(v.penetrating, 0u) << "tick " << tick;
+  }
+  EXPECT_GT(on_instances.totals().stepped + on_instances.totals().blocked, 0u);
+}
+
+TEST(Instances, BadInstancesAreRefusedByName) {
+  const Scene s = make_scene(9, {});
+  const World floor(s.static_part);
+  auto refused = [&](std::vector<World> prototypes, std::vector<Instance> instances, const std::string& says) {
+    try {
+      World w(floor, std::move(prototypes), std::move(instances));
+      ADD_FAILURE() << "accepted; expected: " << says;
+    } catch (const WorldError& e) {
+      EXPECT_NE(std::string(e.what()).find(says), std::string::npos) << e.what();
+    }
+  };
+  const std::vector<World> prototypes = s.prototype_worlds();
+  auto with = [&](auto change) {
+    std::vector<Instance> in = s.instances;
+    change(in);
+    return in;
+  };
+  refused(prototypes, with([](auto& in) { in[4].id = in[9].id; }), "instance " + std::to_string(s.instances[9].id) + ": the id is used twice");
+  refused(prototypes, with([](auto& in) { in[3].prototype = 4; }), "instance " + std::to_string(s.instances[3].id) + ": no prototype 4");
+  refused(prototypes, with([](auto& in) { in[2].layers = 0; }), "its layer mask is 0");
+  refused(prototypes, with([](auto& in) { in[1].pose.rotation.w = NAN; }), "its rotation is not finite");
+  refused(prototypes, with([](auto& in) { in[1].pose.rotation = {0, 0, 0, 1.01}; }), "not a unit quaternion");
+  refused(prototypes, with([](auto& in) { in[1].pose.position.y = INFINITY; }), "its position is not finite");
+  refused(prototypes, with([](auto& in) { in[1].pose.position.x = 999999.5; }), "beyond 1e6 m");
+  std::vector<World> with_terrain = prototypes;
+  Heightfield h;
+  h.columns = h.rows = 2;
+  h.heights = {0, 0, 0, 0};
+  with_terrain.push_back(World(h));
+  refused(with_terrain, s.instances, "prototype 4: a prototype is a mesh alone (it has a heightfield)");
+  const World posed_world(floor, prototypes, s.instances);
+  try {
+    World again(posed_world, prototypes, s.instances);
+    ADD_FAILURE() << "a static part with instances was accepted";
+  } catch (const WorldError& e) {
+    EXPECT_NE(std::string(e.what()).find("the static part has instances"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Instances, BadPosesAreRefusedByRowWithNothingApplied) {
+  const Scene s = make_scene(10, {});
+  const World world = s.world();
+  const std::vector<SweepQuery> q = queries_for(s, s.baked(), false, 41);
+  std::vector<SweepHit> before(q.size());
+  world.sweep(q, before);
+  const Pose moved_pose{Vec3d(1, 2, 3), about_y(0.5)};
+  auto refused = [&](std::vector<InstancePose> poses, const std::string& says) {
+    try {
+      (void)world.posed(poses);
+      ADD_FAILURE() << "accepted; expected: " << says;
+    } catch (const WorldError& e) {
+      EXPECT_NE(std::string(e.what()).find(says), std::string::npos) << e.what();
+    }
+  };
+  const std::uint32_t id = s.instances[3].id;
+  const std::string row1 = "pose 1 (instance ";
+  refused({{id, moved_pose}, {424242, moved_pose}}, row1 + "424242): the world has no instance of that id");
+  refused({{id, moved_pose}, {id, moved_pose}}, row1 + std::to_string(id) + "): posed twice, first in pose 0");
+  refused({{id, moved_pose}, {s.instances[4].id, {Vec3d(0, NAN, 0), Quat{}}}}, "its position is not finite");
+  refused({{id, moved_pose}, {s.instances[4].id, {Vec3d(), Quat{1, 1, 0, 0}}}}, "not a unit quaternion");
+  refused({{id, moved_pose}, {s.instances[4].id, {Vec3d(), Quat{NAN, 0, 0, 1}}}}, "its rotation is not finite");
+  refused({{id, {Vec3d(999999.9, 0, 0), Quat{}}}}, "beyond 1e6 m");
+  EXPECT_THROW((void)World(s.static_part).posed(std::vector<InstancePose>{{0, moved_pose}}), WorldError);
+  std::vector<SweepHit> after(q.size());
+  world.sweep(q, after);
+  for (std::size_t i = 0; i < q.size(); ++i) ASSERT_TRUE(identical(before[i], after[i])) << "query " << i;
+  for (std::size_t k = 0; k < s.instances.size(); ++k) {
+    EXPECT_TRUE(answers::bits(world.instances()[k].pose, s.instances[k].pose)) << "instance " << k;
+  }
+}
+
+TEST(Instances, PlacedIsTheRotationThenThePositionRoundedOnce) {
+  const Pose identity{};
+  const Vec3 v(1.25f, -3.5f, 1e5f);
+  EXPECT_TRUE(answers::bits(placed(identity, v), v));
+  const Pose turn{Vec3d(1e5, 0, 0.25), about_y(M_PI / 2)};  // x -> -z, z -> x
+  const Vec3 p = placed(turn, Vec3(1, 2, 3));
+  EXPECT_NEAR(p.x, 1e5 + 3, 1e-2);
+  EXPECT_NEAR(p.y, 2, 1e-6);
+  EXPECT_NEAR(p.z, 0.25 - 1, 1e-6);
+  EXPECT_EQ(check_pose(turn), "");
+  EXPECT_NE(check_pose({Vec3d(), Quat{0, 0, 0, 0}}), "");
+  EXPECT_EQ(check_pose({Vec3d(), Quat{0, 0, 0, 1.000001}}), "");  // within 1e-5 of unit: normalised
+}
+
+}  // namespace
