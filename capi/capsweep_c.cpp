@@ -159,6 +159,60 @@ int cs_world_load(const char* path, const cs_load_options* options, cs_world** o
   });
 }
 
+namespace {
+
+Pose pose_of(const cs_pose& p) {
+  return Pose{Vec3d(p.position[0], p.position[1], p.position[2]), Quat{p.rotation[0], p.rotation[1], p.rotation[2], p.rotation[3]}};
+}
+
+}  // namespace
+
+int cs_world_create_instanced(const cs_world* static_part, const cs_world* const* prototypes, size_t prototype_count,
+                              const cs_instance* instances, size_t instance_count, cs_world** out) {
+  return guarded("cs_world_create_instanced", [&] {
+    clear_out(out);
+    require(static_part != nullptr, "static_part is NULL");
+    require(prototype_count == 0 || prototypes != nullptr, "prototypes is NULL");
+    require(instance_count == 0 || instances != nullptr, "instances is NULL");
+    std::vector<World> protos;
+    for (std::size_t k = 0; k < prototype_count; ++k) {
+      require(prototypes[k] != nullptr, "prototype " + std::to_string(k) + " is NULL");
+      protos.push_back(prototypes[k]->world);
+    }
+    std::vector<Instance> placed(instance_count);
+    for (std::size_t k = 0; k < instance_count; ++k) {
+      const cs_instance& in = instances[k];
+      require(in.reserved == 0, "instance " + std::to_string(k) + ": reserved must be 0");
+      placed[k] = Instance{in.id, in.prototype, pose_of(in.pose), in.layers};
+    }
+    *out = new cs_world{World(static_part->world, std::move(protos), std::move(placed))};
+  });
+}
+
+int cs_world_posed(const cs_world* world, const cs_instance_pose* poses, size_t count, cs_world** out) {
+  return guarded("cs_world_posed", [&] {
+    clear_out(out);
+    require(world != nullptr, "world is NULL");
+    require(count == 0 || poses != nullptr, "poses is NULL");
+    std::vector<InstancePose> next(count);
+    for (std::size_t k = 0; k < count; ++k) {
+      require(poses[k].reserved == 0, "pose " + std::to_string(k) + ": reserved must be 0");
+      next[k] = InstancePose{poses[k].id, pose_of(poses[k].pose)};
+    }
+    try {
+      *out = new cs_world{world->world.posed(next)};
+    } catch (const WorldError& e) {
+      throw std::invalid_argument(e.what());  // a pose is an argument, not a mesh
+    }
+  });
+}
+
+int cs_world_instance_of(const cs_world* world, uint32_t triangle, uint32_t* id) {
+  const Instance* in = world ? world->world.instance_of(triangle) : nullptr;
+  if (in && id) *id = in->id;
+  return in != nullptr;
+}
+
 void cs_world_free(cs_world* world) { delete world; }
 
 size_t cs_world_triangle_count(const cs_world* world) { return world ? world->world.triangle_count() : 0; }

@@ -17,6 +17,8 @@ namespace capsweep::records {
 
 // The CWSQ and CWSR records of docs/FORMATS.md, field by field.
 static_assert(sizeof(cs_capsule) == 28);
+static_assert(sizeof(cs_pose) == 56 && sizeof(cs_instance) == 72 && offsetof(cs_instance, pose) == 8 &&
+              sizeof(cs_instance_pose) == 64 && offsetof(cs_instance_pose, pose) == 8);
 static_assert(sizeof(cs_ellipsoid_query) == kEllipsoidQueryBytes && offsetof(cs_ellipsoid_query, radii) == 12 &&
               offsetof(cs_ellipsoid_query, motion) == 24);
 static_assert(sizeof(cs_sweep_query) == kQueryBytes && offsetof(cs_sweep_query, capsule.a) == 0 &&

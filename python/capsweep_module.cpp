@@ -149,6 +149,9 @@ void sweep_records(const PyWorld& w, const py::array& in, py::array& out, std::u
 // The numpy dtypes are the C structs, field by field (capsweep/__init__.py names them).
 void register_dtypes(py::module_& m) {
   PYBIND11_NUMPY_DTYPE(cs_capsule, a, b, radius);
+  PYBIND11_NUMPY_DTYPE(cs_pose, position, rotation);
+  PYBIND11_NUMPY_DTYPE(cs_instance, id, prototype, pose, layers, reserved);
+  PYBIND11_NUMPY_DTYPE(cs_instance_pose, id, reserved, pose);
   PYBIND11_NUMPY_DTYPE_EX(cs_sweep_query, capsule.a, "a", capsule.b, "b", capsule.radius, "radius", motion, "motion");
   PYBIND11_NUMPY_DTYPE(cs_ellipsoid_query, centre, radii, motion);
   PYBIND11_NUMPY_DTYPE_EX(cs_masked_sweep_query, query.capsule.a, "a", query.capsule.b, "b", query.capsule.radius,
@@ -170,6 +173,8 @@ void register_dtypes(py::module_& m) {
   PYBIND11_NUMPY_DTYPE(cs_overlap_result, clear, overlapping, status, feature, distance, depth, normal, point,
                        point_on_axis, triangle);
   m.attr("CAPSULE_DTYPE") = py::dtype::of<cs_capsule>();
+  m.attr("INSTANCE_DTYPE") = py::dtype::of<cs_instance>();
+  m.attr("INSTANCE_POSE_DTYPE") = py::dtype::of<cs_instance_pose>();
   m.attr("QUERY_DTYPE") = py::dtype::of<cs_sweep_query>();
   m.attr("ELLIPSOID_QUERY_DTYPE") = py::dtype::of<cs_ellipsoid_query>();
   m.attr("MASKED_QUERY_DTYPE") = py::dtype::of<cs_masked_sweep_query>();
@@ -235,6 +240,25 @@ PYBIND11_MODULE(_capsweep, m) {
         return out;
       })
       .def("_sweep", &sweep_records)
+      .def("_posed",
+           [](const PyWorld& w, const py::array& poses) {
+             std::size_t n = 0;
+             const auto* p = records_of<const cs_instance_pose>(poses, n, false, "poses");
+             cs_world* next = nullptr;
+             int code;
+             {
+               py::gil_scoped_release free;
+               code = cs_world_posed(w.world, p, n, &next);
+             }
+             return made(code, next);
+           },
+           py::return_value_policy::take_ownership)
+      .def("_instance_of",
+           [](const PyWorld& w, std::uint32_t triangle) -> py::object {
+             std::uint32_t id = 0;
+             if (!cs_world_instance_of(w.world, triangle, &id)) return py::none();
+             return py::int_(id);
+           })
       .def("_move",
            [](const PyWorld& w, const py::array& in, const py::dict& settings, py::array& out,
               std::uint32_t layer_mask, int threads) {
@@ -334,6 +358,20 @@ PYBIND11_MODULE(_capsweep, m) {
     const int code = looks_like_snapshot(path) ? cs_world_load(path.c_str(), &o, &w) : cs_world_import(path.c_str(), &o, &w);
     return made(code, w);
   }, py::return_value_policy::take_ownership);
+  m.def("_instanced", [](const PyWorld& static_part, const std::vector<const PyWorld*>& prototypes, const py::array& instances) {
+    std::size_t n = 0;
+    const auto* in = records_of<const cs_instance>(instances, n, false, "instances");
+    std::vector<const cs_world*> protos;
+    for (const PyWorld* p : prototypes) protos.push_back(p->world);
+    cs_world* w = nullptr;
+    int code;
+    {
+      py::gil_scoped_release free;
+      code = cs_world_create_instanced(static_part.world, protos.data(), protos.size(), in, n, &w);
+    }
+    return made(code, w);
+  }, py::return_value_policy::take_ownership);
+
   m.def("_from_triangles", [](const py::array_t<float, py::array::c_style>& vertices,
                                const py::array_t<std::uint32_t, py::array::c_style>& indices, py::object layers) {
     const py::buffer_info v = vertices.request(), i = indices.request();

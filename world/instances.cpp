@@ -39,8 +39,8 @@ std::string check_pose(const Pose& pose) {
 Placement placement_of(const Pose& pose) {
   // Normalised in double: a quaternion a rounding off unit length still rotates without scaling.
   const Quat& in = pose.rotation;
-  const double n = std::sqrt(in.x * in.x + in.y * in.y + in.z * in.z + in.w * in.w);
-  const double x = in.x / n, y = in.y / n, z = in.z / n, w = in.w / n;
+  const double inv = 1.0 / std::sqrt(in.x * in.x + in.y * in.y + in.z * in.z + in.w * in.w);
+  const double x = in.x * inv, y = in.y * inv, z = in.z * inv, w = in.w * inv;
   Placement p;
   p.r[0][0] = 1 - 2 * (y * y + z * z), p.r[0][1] = 2 * (x * y - z * w), p.r[0][2] = 2 * (x * z + y * w);
   p.r[1][0] = 2 * (x * y + z * w), p.r[1][1] = 1 - 2 * (x * x + z * z), p.r[1][2] = 2 * (y * z - x * w);
@@ -207,7 +207,8 @@ std::shared_ptr<InstanceSet> repose(const InstanceSet& previous, std::span<const
   for (std::size_t row = 0; row < poses.size(); ++row) {
     const InstancePose& pose = poses[row];
     auto where = [&] { return "pose " + std::to_string(row) + " (instance " + std::to_string(pose.id) + ")"; };
-    const std::uint32_t k = set->index_of(pose.id);
+    // Callers mostly pose every instance in order: row r is then instance r, found without a search.
+    const std::uint32_t k = row < set->given.size() && set->given[row].id == pose.id ? std::uint32_t(row) : set->index_of(pose.id);
     if (k == kNoInstance) throw WorldError(where() + ": the world has no instance of that id");
     if (posed_at[k] != kNone) throw WorldError(where() + ": posed twice, first in pose " + std::to_string(posed_at[k]));
     posed_at[k] = row;

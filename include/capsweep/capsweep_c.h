@@ -419,6 +419,49 @@ CS_API void cs_world_free(cs_world* world);
 /* Every triangle index of the world (0 for NULL). */
 CS_API size_t cs_world_triangle_count(const cs_world* world);
 
+/* ---- Instances: parts of a world that move (<capsweep/instances.h>) ---- */
+
+/* A rigid placement: a local point p goes to rotation * p + position, computed in double and
+ * rounded once to float. rotation: a unit quaternion x, y, z, w (within 1e-5 of unit length;
+ * normalised). 56 bytes. */
+typedef struct cs_pose {
+  double position[3];
+  double rotation[4];
+} cs_pose;
+
+/* One placed copy of a prototype (cs_world_create_instanced). 72 bytes. */
+typedef struct cs_instance {
+  uint32_t id;        /* the caller's name for it, unique in the world */
+  uint32_t prototype; /* an index into the prototypes */
+  cs_pose pose;
+  uint32_t layers;    /* every triangle of the instance is on these, != 0 */
+  uint32_t reserved;  /* 0 */
+} cs_instance;
+
+/* A new pose for the instance `id` (cs_world_posed). 64 bytes. */
+typedef struct cs_instance_pose {
+  uint32_t id;
+  uint32_t reserved; /* 0 */
+  cs_pose pose;
+} cs_instance_pose;
+
+/* A world of a static part (a world without instances) and instances of prototypes (each a world
+ * of a mesh alone, kept once however often it is placed). Its triangles are the static part's,
+ * then each instance's in the order given; it answers every request as the world with the
+ * instances' triangles baked in. The handles passed stay the caller's (free them when it
+ * likes: the new world keeps what it needs). An instance refused (an id twice, no such
+ * prototype, a bad pose, a mask of 0, placed beyond 1e6 m) is CS_ERROR_MESH naming it. */
+CS_API int cs_world_create_instanced(const cs_world* static_part, const cs_world* const* prototypes,
+                                     size_t prototype_count, const cs_instance* instances, size_t instance_count,
+                                     cs_world** out);
+/* The next frame: a new world with the instances named in `poses` moved and the others where they
+ * were. `world` does not change, so batches running on it keep answering against it. A pose
+ * refused (an unknown id, an id twice, a bad pose) is CS_ERROR_ARGUMENT naming its row; *out is
+ * then NULL and nothing is applied. */
+CS_API int cs_world_posed(const cs_world* world, const cs_instance_pose* poses, size_t count, cs_world** out);
+/* Whether triangle `triangle` is an instance's (1, its id in *id) or the static part's (0). */
+CS_API int cs_world_instance_of(const cs_world* world, uint32_t triangle, uint32_t* id);
+
 /* ---- Batches ----
  * Each reads `count` records and writes `count` answers (NULL only when count is 0), sees the
  * layers of its layer_mask, and runs on `threads` workers. Its *_default call fills its

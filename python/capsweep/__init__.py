@@ -31,6 +31,11 @@ _capsweep._set_error_type(Error)
 # The record dtypes are the C structs themselves (registered from <capsweep/capsweep_c.h>), so
 # their fields and offsets are the C API's and the files' by construction.
 CAPSULE_DTYPE = _capsweep.CAPSULE_DTYPE
+#: One instance of a prototype (instanced()): its id, the prototype's index, its pose (position
+#: float64 xyz, rotation a unit quaternion float64 xyzw) and its layers (reserved: 0).
+INSTANCE_DTYPE = _capsweep.INSTANCE_DTYPE
+#: A new pose for the instance `id` (World.posed).
+INSTANCE_POSE_DTYPE = _capsweep.INSTANCE_POSE_DTYPE
 #: One sweep: the CWSQ record (capsule a, b, radius, then the motion).
 QUERY_DTYPE = _capsweep.QUERY_DTYPE
 #: One moving ellipsoid: the CWSQ version 3 record (centre, radii, motion).
@@ -293,10 +298,59 @@ class World:
         self._native._overlap(c, _number(clearance, "clearance"), results, self._layers, _threads(threads))
         return results
 
+    def posed(self, poses):
+        """The next frame of a world with instances (instanced()): a new World with the instances
+        named in `poses` (INSTANCE_POSE_DTYPE records, or numbers of shape (n, 8): id, x, y, z, qx,
+        qy, qz, qw) moved and the others where they were. This world does not change. A pose
+        refused (an unknown id, an id twice, NaN, a rotation off unit length, placed beyond 1e6 m)
+        raises capsweep.Error naming its row; nothing is applied."""
+        return World._wrap(self._native._posed(_instance_poses(poses)), self._layers)
+
+    def instance_of(self, triangle):
+        """The id of the instance that triangle `triangle` belongs to, or None for the static part's."""
+        return self._native._instance_of(int(triangle))
+
     def _sweep_seconds(self, queries, path="simd", threads=0, repeats=5):
         """The best time of the same batch through the C++ API (for bench scripts)."""
         return self._native._sweep_seconds(_records(queries, QUERY_DTYPE, 10, "queries"), _PATHS[path],
                                            _threads(threads), int(repeats))
+
+
+def _instance_poses(poses):
+    a = _np.asarray(poses)
+    if a.dtype == INSTANCE_POSE_DTYPE:
+        if a.ndim != 1:
+            raise Error(f"poses: expected a 1-d array of records, got shape {a.shape}")
+        return _np.ascontiguousarray(a)
+    if a.dtype.names is not None or a.ndim != 2 or a.shape[1] != 8:
+        raise Error(f"poses: expected shape (n, 8) (id, x, y, z, qx, qy, qz, qw) or INSTANCE_POSE_DTYPE records, "
+                    f"got {a.dtype} of shape {a.shape}")
+    rows = _np.asarray(a, dtype=_np.float64)
+    ids = rows[:, 0]
+    if not (_np.all(ids == _np.floor(ids)) and _np.all((ids >= 0) & (ids <= 0xFFFFFFFF))):
+        bad = int(_np.argmax(~((ids == _np.floor(ids)) & (ids >= 0) & (ids <= 0xFFFFFFFF))))
+        raise Error(f"poses: row {bad}: the id {rows[bad, 0]!r} is not a 32-bit unsigned integer")
+    out = _np.zeros(len(rows), INSTANCE_POSE_DTYPE)
+    out["id"] = ids.astype(_np.uint32)
+    out["pose"]["position"] = rows[:, 1:4]
+    out["pose"]["rotation"] = rows[:, 4:8]
+    return out
+
+
+def instanced(static, prototypes, instances):
+    """A World of a static part (a World without instances) and instances of prototypes (Worlds
+    of a mesh alone, each kept once however often it is placed), placed by INSTANCE_DTYPE records.
+    Its triangles are the static part's, then each instance's in the order given; it answers
+    every batch as the World with the instances' triangles baked in. world.posed(poses) makes
+    the next frame. A refused instance raises capsweep.Error naming it."""
+    a = _np.asarray(instances)
+    if a.dtype != INSTANCE_DTYPE or a.ndim != 1:
+        raise Error(f"instances: expected a 1-d array of INSTANCE_DTYPE records, got {a.dtype} of shape {a.shape}")
+    protos = list(prototypes)
+    if not isinstance(static, World) or not all(isinstance(p, World) for p in protos):
+        raise Error("instanced: the static part and every prototype must be capsweep.World")
+    return World._wrap(_capsweep._instanced(static._native, [p._native for p in protos], _np.ascontiguousarray(a)),
+                       static._layers)
 
 
 def load(path, scale=1.0, z_up=False, layers=None):

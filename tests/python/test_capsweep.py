@@ -89,6 +89,12 @@ PINNED = {
                               ("reason", "u1", 164), ("next_grounded", "u1", 165), ("reserved", ("u1", (2,)), 166),
                               ("claimed", "<f4", 168), ("limit", "<f4", 172), ("next_vertical_speed", "<f4", 176),
                               ("next_ground_triangle", "<u4", 180)], 184),
+    "INSTANCE_DTYPE": _struct([("id", "<u4", 0), ("prototype", "<u4", 4),
+                               ("pose", _struct([("position", ("<f8", (3,)), 0), ("rotation", ("<f8", (4,)), 24)], 56), 8),
+                               ("layers", "<u4", 64), ("reserved", "<u4", 68)], 72),
+    "INSTANCE_POSE_DTYPE": _struct([("id", "<u4", 0), ("reserved", "<u4", 4),
+                                    ("pose", _struct([("position", ("<f8", (3,)), 0), ("rotation", ("<f8", (4,)), 24)], 56),
+                                     8)], 64),
     "OVERLAP_DTYPE": _struct([("clear", "u1", 0), ("overlapping", "u1", 1), ("status", "u1", 2), ("feature", "u1", 3),
                               ("distance", "<f4", 4), ("depth", "<f4", 8), ("normal", _V3, 12), ("point", _V3, 24),
                               ("point_on_axis", _V3, 36), ("triangle", "<u4", 48)], 52),
@@ -716,3 +722,54 @@ def test_the_defaults_refuse_a_speed_hack_and_bad_limits_are_refused_by_name():
         world.validate(claims, max_speed=0)
     with pytest.raises(capsweep.Error, match="rule must be one of tick_end, straight_segment"):
         world.validate(claims, rule="straight")
+
+
+def _baked(world):
+    """The world with every triangle, the instances' placed ones among them, as a static World."""
+    tris = world.triangles.reshape(-1, 3)
+    return capsweep.World(tris, np.arange(len(tris)).reshape(-1, 3))
+
+
+def test_instances_and_their_frames_answer_as_the_baked_world():
+    big = np.array([[-20, 0, -20], [-20, 0, 20], [20, 0, 20], [20, 0, -20]], dtype=np.float32)
+    static = capsweep.World(big, np.array([[0, 1, 2], [0, 2, 3]]))
+    crate = capsweep.World(np.array([[-1, 0, -1], [-1, 0, 1], [1, 0, 1], [1, 0, -1], [0, 2, 0]], dtype=np.float32),
+                           np.array([[0, 1, 4], [1, 2, 4], [2, 3, 4], [3, 0, 4]]))  # a pyramid
+    instances = np.zeros(12, capsweep.INSTANCE_DTYPE)
+    instances["id"] = np.arange(100, 112)
+    instances["pose"]["position"] = [[-12 + 2.1 * k, 0.3 * (k % 3), 1.5 * (k % 4)] for k in range(12)]
+    angles = np.linspace(0, 3, 12)
+    instances["pose"]["rotation"] = np.stack([np.zeros(12), np.sin(angles / 2), np.zeros(12), np.cos(angles / 2)], axis=1)
+    instances["layers"] = 1
+    world = capsweep.instanced(static, [crate], instances)
+    assert world.triangle_count == 2 + 12 * 4
+    assert world.instance_of(1) is None and world.instance_of(2) == 100 and world.instance_of(49) == 111
+    rng = np.random.default_rng(4)
+    q = np.zeros((3000, 10), dtype=np.float32)
+    start = rng.uniform([-15, 0.4, -3], [15, 3, 8], (3000, 3))
+    q[:, 0:3] = start
+    q[:, 3:6] = start + [0, 1.1, 0]
+    q[:, 6] = rng.uniform(0, 0.5, 3000)
+    q[:, 7:10] = rng.uniform(-4, 4, (3000, 3))
+    hits = world.sweep(q)
+    assert hits.tobytes() == _baked(world).sweep(q, path="brute").tobytes()
+    assert (hits["triangle"][hits["hit"] > 0] >= 2).sum() > 300  # the instances are hit
+    # The next frame from rows (id, x, y, z, qx, qy, qz, qw), and from records: the same world.
+    rows = np.array([[104, 0, 1, 0, 0, 0, 0, 1], [100, 5, 0, 5, 0, np.sin(0.4), 0, np.cos(0.4)]])
+    nxt = world.posed(rows)
+    records = np.zeros(2, capsweep.INSTANCE_POSE_DTYPE)
+    records["id"] = [104, 100]
+    records["pose"]["position"] = rows[:, 1:4]
+    records["pose"]["rotation"] = rows[:, 4:8]
+    assert world.posed(records).sweep(q).tobytes() == nxt.sweep(q).tobytes()
+    assert nxt.sweep(q).tobytes() == _baked(nxt).sweep(q, path="brute").tobytes()
+    assert world.sweep(q).tobytes() == hits.tobytes()  # the first frame is unchanged
+    with pytest.raises(capsweep.Error, match=r"pose 1 \(instance 7\): the world has no instance of that id"):
+        world.posed(np.array([[104, 0, 1, 0, 0, 0, 0, 1], [7, 0, 0, 0, 0, 0, 0, 1]]))
+    with pytest.raises(capsweep.Error, match="not a unit quaternion"):
+        world.posed(np.array([[104, 0, 1, 0, 0, 0, 0, 2]]))
+    with pytest.raises(capsweep.Error, match="row 0: the id -1.0 is not a 32-bit unsigned integer"):
+        world.posed(np.array([[-1, 0, 1, 0, 0, 0, 0, 1]]))
+    instances["id"][3] = instances["id"][4]
+    with pytest.raises(capsweep.Error, match="instance 104: the id is used twice"):
+        capsweep.instanced(static, [crate], instances)
