@@ -52,6 +52,7 @@ static_assert(int(Status::out_of_range) == CS_STATUS_OUT_OF_RANGE && int(Status:
               int(Reason::bad_input) == CS_REASON_BAD_INPUT && int(Reason::noclip) == CS_REASON_NOCLIP &&
               int(ClaimRule::straight_segment) == CS_RULE_STRAIGHT_SEGMENT && kNoTriangle == CS_NO_TRIANGLE && int(SweepPath::brute) == CS_PATH_BRUTE &&
               int(kMoveHeldByAgents) == int(CS_MOVE_HELD_BY_AGENTS) && int(kMoveWedged) == int(CS_MOVE_WEDGED) &&
+              int(kMoveCrushed) == int(CS_MOVE_CRUSHED) &&
                   kMaxMoveContacts == 4);
 
 inline Vec3 vec(const float v[3]) { return {v[0], v[1], v[2]}; }

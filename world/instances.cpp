@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <string>
 
 #include "core/assert.h"
@@ -213,9 +214,13 @@ std::shared_ptr<InstanceSet> repose(const InstanceSet& previous, std::span<const
     if (posed_at[k] != kNone) throw WorldError(where() + ": posed twice, first in pose " + std::to_string(posed_at[k]));
     posed_at[k] = row;
     PlacedInstance& p = set->placed[k];
+    const Placement before = p.placement;
     set_pose(p, pose.pose, set->prototype_arrays[p.prototype]->bounds, where);
     set->given[k].pose = pose.pose;
+    if (std::memcmp(&before, &p.placement, sizeof before) != 0) set->moved.push_back({k, before});
   }
+  // In instance order: the order agents are pushed in never depends on the rows'.
+  std::sort(set->moved.begin(), set->moved.end(), [](const auto& a, const auto& b) { return a.instance < b.instance; });
   make_top(*set, &previous);
   return set;
 }

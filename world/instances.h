@@ -62,6 +62,13 @@ struct InstanceSet {
   std::vector<Instance> given;                       // as the caller set them (poses of this frame)
   std::vector<PlacedInstance> placed;                // the same order: triangles follow it
   std::vector<std::pair<std::uint32_t, std::uint32_t>> by_id;  // (id, instance index), by id
+  // The instances this frame moved (World::posed), by index, with where they stood in the frame
+  // before: a tick on this frame carries and pushes agents with them (moving_instances.h).
+  struct Moved {
+    std::uint32_t instance;
+    Placement before;
+  };
+  std::vector<Moved> moved;
   Bvh top;
   double top_cost = 0;        // box_overhead(top)
   double top_cost_built = 0;  // and as it was when the tree was last built, not refit

@@ -13,6 +13,8 @@
 #include "world/held_agents.h"
 #include "world/batch_order.h"
 #include "world/move_batch.h"
+#include "world/moving_instances.h"
+#include "world/world_arrays.h"
 #include "world/world_collider.h"
 #include "core/assert.h"
 
@@ -135,6 +137,7 @@ class MoveBatch {
 
   std::size_t run() {
     parallel::in_arena(options_.threads, [&] {
+      if (has_moving_instances(world_.arrays())) carry_by_moving_instances();
       start_ = find_start_of_tick(agents_, settings_);
       // On a large world, in Morton order of the agents, as sweep_batch orders queries: the
       // neighbours find the world's nodes and blocks (and the grid's columns) still cached
@@ -145,12 +148,47 @@ class MoveBatch {
       });
       move_all();
       if (settings_.agents_collide && !stop_.before(0)) hold_agents_that_met();
+      if (!carried_.empty()) add_carries();
     });
     stop_.throw_if_stopped<Cancelled>("World::move");
     return refused_.load();
   }
 
  private:
+  // The frame's moving instances carry and push agents first (moving_instances.h), each agent on
+  // its own: its tick then starts where they left it, and the others meet it there.
+  void carry_by_moving_instances() {
+    carried_.assign(agents_.begin(), agents_.end());
+    carry_.assign(agents_.size(), InstanceCarry{});
+    parallel::for_ranges<std::size_t>(0, agents_.size(), 64, [&](const auto& range) {
+      for (std::size_t i = range.begin(); i != range.end(); ++i) {
+        const Agent& a = agents_[i];
+        if (check_agent(a) != Status::ok) continue;
+        carry_[i] = carry_by_instances(world_.arrays(), a, settings_, a.layers & options_.layers);
+        Agent& c = carried_[i];
+        if (a.shape == AgentShape::ellipsoid) {
+          c.ellipsoid.centre += carry_[i].offset;
+        } else {
+          c.capsule.a += carry_[i].offset;
+          c.capsule.b += carry_[i].offset;
+        }
+      }
+    });
+    agents_ = carried_;
+  }
+
+  // What the instances did is part of what each agent made this tick.
+  void add_carries() {
+    for (std::size_t i = 0; i < agents_.size(); ++i) {
+      MoveResult& r = results_[i];
+      if (carry_[i].crushed) {
+        r.flags = std::uint8_t(kMoveBlocked | kMoveCrushed | (r.flags & kMoveFalling));
+        continue;
+      }
+      r.moved += carry_[i].offset;
+    }
+  }
+
   // A tick is a batch: up to in_flight agents of a worker's range are in flight at once, each
   // waiting at its next world sweep (MoveInFlight), and the waiting sweeps go through the engine
   // together (WorldCollider::sweep_together); agents drop out as they finish. Every answer is
@@ -191,7 +229,7 @@ class MoveBatch {
       MoveSegments* trace = segments_.empty() ? nullptr : &segments_[i];
       const Status s = check_agent(a);
       if (!status_.empty()) status_[i] = s;
-      if (s != Status::ok || start_.piled[i]) {
+      if (s != Status::ok || start_.piled[i] || (!carry_.empty() && carry_[i].crushed)) {
         stay_put(i, s);
         if (trace) trace->count = 0;
         continue;
@@ -305,6 +343,8 @@ class MoveBatch {
   std::atomic<std::size_t> refused_{0};
   StartOfTick start_;
   std::vector<std::pair<std::uint64_t, std::uint32_t>> order_;
+  std::vector<Agent> carried_;        // the agents where moving instances left them (or empty)
+  std::vector<InstanceCarry> carry_;  // what they did to each
 };
 
 }  // namespace

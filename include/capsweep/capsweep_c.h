@@ -200,7 +200,8 @@ enum cs_move_flags {
   CS_MOVE_DEPENETRATED = 8,
   CS_MOVE_FALLING = 16,
   CS_MOVE_HELD_BY_AGENTS = 32,
-  CS_MOVE_WEDGED = 64
+  CS_MOVE_WEDGED = 64,
+  CS_MOVE_CRUSHED = 128 /* a moving instance ran into it with nowhere to go: it stayed where it was */
 };
 
 /* Where an agent is after the tick. 224 bytes. */

@@ -113,6 +113,8 @@ enum MoveFlags : std::uint8_t {
   kMoveHeldByAgents = 32,  // its move would have overlapped another agent's: it stayed put
   kMoveWedged = 64,        // held up by steep faces together (a crevice, a slope and a wall): not
                            // on walkable ground, but its fall stopped and its speed is zero
+  kMoveCrushed = 128,      // a moving instance ran into it and it had nowhere to go: it stayed
+                           // where it was, inside that instance at its new pose (World::posed)
 };
 
 struct MoveResult {
