@@ -203,6 +203,7 @@ std::shared_ptr<InstanceSet> repose(const InstanceSet& previous, std::span<const
   set->first = previous.first;
   set->triangles = previous.triangles;
   set->layers_present = previous.layers_present;
+  set->moved.reserve(poses.size());
   constexpr std::size_t kNone = ~std::size_t(0);
   std::vector<std::size_t> posed_at(set->given.size(), kNone);  // the row that posed each
   for (std::size_t row = 0; row < poses.size(); ++row) {
@@ -215,12 +216,20 @@ std::shared_ptr<InstanceSet> repose(const InstanceSet& previous, std::span<const
     posed_at[k] = row;
     PlacedInstance& p = set->placed[k];
     const Placement before = p.placement;
+    const Aabb before_box = p.box;
     set_pose(p, pose.pose, set->prototype_arrays[p.prototype]->bounds, where);
     set->given[k].pose = pose.pose;
-    if (std::memcmp(&before, &p.placement, sizeof before) != 0) set->moved.push_back({k, before});
+    if (std::memcmp(&before, &p.placement, sizeof before) != 0) {
+      set->moved.push_back({k, before});
+      set->moved_bounds.grow(before_box);
+      set->moved_bounds.grow(p.box);
+    }
   }
   // In instance order: the order agents are pushed in never depends on the rows'.
-  std::sort(set->moved.begin(), set->moved.end(), [](const auto& a, const auto& b) { return a.instance < b.instance; });
+  const auto by_instance = [](const InstanceSet::Moved& a, const InstanceSet::Moved& b) { return a.instance < b.instance; };
+  if (!std::is_sorted(set->moved.begin(), set->moved.end(), by_instance)) {
+    std::sort(set->moved.begin(), set->moved.end(), by_instance);
+  }
   make_top(*set, &previous);
   return set;
 }

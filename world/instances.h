@@ -69,6 +69,7 @@ struct InstanceSet {
     Placement before;
   };
   std::vector<Moved> moved;
+  Aabb moved_bounds;  // every moved instance's box before and after: what the moves can reach
   Bvh top;
   double top_cost = 0;        // box_overhead(top)
   double top_cost_built = 0;  // and as it was when the tree was last built, not refit

@@ -86,6 +86,10 @@ InstanceCarry carry_by_instances(const WorldArrays& w, const Agent& a, const Mov
   const InstanceSet& set = *w.instances;
   Body body = body_of(a);
   Body skinned = with_skin(body, settings.skin);
+  // Most agents are far from every instance that moved: one box test, and nothing to do.
+  const bool on_an_instance = a.ground_triangle != kNoTriangle && a.ground_triangle >= set.first &&
+                              a.ground_triangle - set.first < set.triangles;
+  if (!on_an_instance && !swept_bounds(agent_capsule(skinned), {}).overlaps(set.moved_bounds)) return out;
   auto move_by = [&](const Vec3& d) {
     body = moved_by(body, d);
     skinned = moved_by(skinned, d);

@@ -240,7 +240,8 @@ std::size_t World::memory_bytes() const {
   if (const InstanceSet* set = w.instances) {
     // The frame's own arrays, and each prototype once however often it is placed.
     instances = set->given.size() * sizeof(Instance) + set->placed.size() * sizeof(PlacedInstance) +
-                set->by_id.size() * sizeof(std::uint32_t) + set->top.view().memory_bytes();
+                set->by_id.size() * sizeof(set->by_id[0]) + set->moved.size() * sizeof(set->moved[0]) +
+                set->top.view().memory_bytes();
     for (const World& p : *set->prototypes) instances += p.memory_bytes();
   }
   return w.lanes.size_bytes() + w.links.size_bytes() + w.layers.size_bytes() +

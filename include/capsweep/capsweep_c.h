@@ -423,8 +423,8 @@ CS_API size_t cs_world_triangle_count(const cs_world* world);
 /* ---- Instances: parts of a world that move (<capsweep/instances.h>) ---- */
 
 /* A rigid placement: a local point p goes to rotation * p + position, computed in double and
- * rounded once to float. rotation: a unit quaternion x, y, z, w (within 1e-5 of unit length;
- * normalised). 56 bytes. */
+ * rounded once to float. rotation: a unit quaternion x, y, z, w (its squared length within 1e-5
+ * of 1; normalised). 56 bytes. */
 typedef struct cs_pose {
   double position[3];
   double rotation[4];

@@ -10,8 +10,8 @@
 
 namespace capsweep {
 
-// A rotation as a unit quaternion (x, y, z the vector part, w the scalar part). Within 1e-5 of
-// unit length it is taken as given and normalised in double; farther, it is refused.
+// A rotation as a unit quaternion (x, y, z the vector part, w the scalar part). Its squared length
+// within 1e-5 of 1, it is normalised in double; farther, it is refused.
 struct Quat {
   double x = 0, y = 0, z = 0, w = 1;
 };

@@ -145,20 +145,27 @@ class World {
   // `instances` under a top-level BVH of their boxes; every query walks both. An instance's
   // triangles are its prototype's, placed (placed()) and on the instance's layers; they follow
   // the static part's triangles, instance after instance in the order given, so the world
-  // answers every query, on every path, exactly as the world with those triangles baked in.
+  // answers every sweep and overlap, on every path, exactly as the world with those triangles
+  // baked in. (Movement and validation also read the adjacency, which stays within each
+  // instance: no seam is welded between an instance and anything else.)
   // Throws WorldError naming the instance or prototype it refuses (an id used twice, no such
   // prototype, check_pose's reasons, a mask of 0, placed beyond kMaxCoordinate).
   World(const World& static_part, std::vector<World> prototypes, std::vector<Instance> instances);
 
   // The same world with new poses for some of its instances (the others keep theirs): a new
   // frame, built beside this one, which stays as it was, so batches running on it answer against
-  // one frame throughout. Throws WorldError naming the row of `poses` it refuses (an id the
+  // one frame throughout. The new frame remembers how the instances it posed moved from this one:
+  // World::move on it carries and pushes agents by that motion. So make each tick's frame with
+  // one posed() from the last tick's frame, and move once per frame (a frame posed from a
+  // template, or several posed() calls in one tick, would move agents by other motions). Throws WorldError naming the row of `poses` it refuses (an id the
   // world has no instance of, an id twice, check_pose's reasons, placed beyond kMaxCoordinate);
   // nothing is applied then.
   World posed(std::span<const InstancePose> poses) const;
-  // The instances at this frame, in triangle order (empty for a world without them).
+  // The instances at this frame, in triangle order (empty for a world without them). Valid while
+  // this frame lives (not on a temporary: keep the World).
   std::span<const Instance> instances() const;
-  // The instance that triangle i belongs to, or nullptr for the static part's triangles.
+  // The instance that triangle i belongs to, or nullptr for the static part's triangles; valid
+  // while this frame lives.
   const Instance* instance_of(std::uint32_t i) const;
 
   // Every triangle index: the mesh's, then the terrain's (a hole's two included).

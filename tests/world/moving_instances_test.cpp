@@ -48,7 +48,8 @@ std::size_t run(World frame, std::uint32_t id, std::vector<Agent> agents, int ti
             << "tick " << tick << " agent " << i << " at " << one[i].capsule.a.x << ", " << one[i].capsule.a.y << ", "
             << one[i].capsule.a.z;
       }
-      agents[i].capsule = one[i].capsule;
+      agents[i].capsule = one[i].capsule;  // an ellipsoid agent's: the capsule holding it
+      if (agents[i].shape == AgentShape::ellipsoid) agents[i].ellipsoid = one[i].ellipsoid;
       agents[i].vertical_speed = one[i].vertical_speed;
       agents[i].ground_triangle = one[i].ground_triangle;
     }
@@ -65,7 +66,14 @@ TEST(MovingInstances, ALiftCarries500AgentsUpTenMetres) {
   const std::vector<Triangle> slab = testmesh::Mesh().box({-10, -0.5f, -10}, {10, 0, 10}).triangles();
   const World world(World(floors), {World(slab)}, {Instance{7, 0, Pose{}}});
   std::vector<Agent> agents;
-  for (int k = 0; k < 500; ++k) agents.push_back(standing(-9.4f + 0.85f * float(k % 23), 0, -9.4f + 0.85f * float(k / 23), std::uint32_t(k)));
+  for (int k = 0; k < 500; ++k) {
+    agents.push_back(standing(-9.4f + 0.85f * float(k % 23), 0, -9.4f + 0.85f * float(k / 23), std::uint32_t(k)));
+    if (k % 5 == 4) {  // every fifth an ellipsoid of the person's size
+      Agent& a = agents.back();
+      a.shape = AgentShape::ellipsoid;
+      a.ellipsoid = {(a.capsule.a + a.capsule.b) * 0.5f, {0.35f, 0.9f, 0.35f}};
+    }
+  }
   const auto lift = [](int tick) { return Pose{Vec3d(0, 0.05 * std::min(tick, 200), 0), Quat{}}; };
   std::vector<Agent> end;
   World frame = world;
@@ -171,6 +179,26 @@ TEST(MovingInstances, APlatformSlidingIntoAWallLeavesItsAgentAgainstTheWall) {
         EXPECT_FALSE(results[0].flags & kMoveCrushed) << "tick " << tick;
       });
   EXPECT_GT(furthest, 5.5f) << "carried up to the wall";
+}
+
+TEST(MovingInstances, AHingedDoorSwingingThroughACrowdPushesItAside) {
+  // A 4 m door turning a quarter turn about a hinge at the origin in one second: its far edge
+  // moves 10 cm a tick, across agents standing in its way; none ends inside it unflagged.
+  const std::vector<Triangle> scene = testmesh::Mesh().floor(-20, -20, 20, 20, 2).triangles();
+  const std::vector<Triangle> door = testmesh::Mesh().box({0, 0.02f, -0.1f}, {4, 2.5f, 0.1f}).triangles();
+  const World world(World(scene), {World(door)}, {Instance{5, 0, Pose{}}});
+  std::vector<Agent> agents;
+  for (int k = 0; k < 9; ++k) {
+    const double a = -0.3 - 0.12 * k, r = 1.2 + 0.3 * (k % 3);  // below the door, in its sweep
+    agents.push_back(standing(float(r * std::cos(a)), 0, float(-r * std::sin(a)) + 0.f, std::uint32_t(k)));
+  }
+  std::size_t pushed = 0;
+  const double step = M_PI / 2 / 60;
+  run(world, 5, agents, 60, [&](int tick) { return Pose{Vec3d(), Quat{0, std::sin(-step * tick / 2), 0, std::cos(-step * tick / 2)}}; },
+      [&](int, const World&, const std::vector<Agent>&, const auto& results) {
+        for (const MoveResult& r : results) pushed += length(r.moved) > 0.01f;
+      });
+  EXPECT_GT(pushed, 20u);
 }
 
 TEST(MovingInstances, AFrameWhoseInstancesStandStillMovesAgentsAsBefore) {
