@@ -338,12 +338,10 @@ std::uint64_t snapshot_checksum(const void* data, std::size_t bytes) {
   return XXH3_64bits_withSeed(digest.data(), digest.size() * sizeof(std::uint64_t), bytes);
 }
 
-void save_snapshot(const World& world, const std::string& source, const std::string& path,
-                   std::span<const std::string> inputs) {
-  const WorldArrays w = world.arrays();
-  if (source.size() > 4096) throw SnapshotError(path + ": the source description is longer than 4096 bytes");
-  // (Saving them needs a format that holds prototypes and poses: issue 37, not yet.)
-  if (w.instances) throw SnapshotError(path + ": the world has instances, which CWSW version 7 cannot hold");
+namespace {
+
+// A static world (no instances) as a version 7 image: header, sections, source.
+std::vector<unsigned char> image_of(const WorldArrays& w, const std::string& source) {
   TerrainHeader th{};
   if (w.terrain.present()) {
     const TerrainView& t = w.terrain;
@@ -392,7 +390,92 @@ void save_snapshot(const World& world, const std::string& source, const std::str
   h.payload_checksum = snapshot_checksum(file.data() + sizeof(Header), h.payload_bytes);
   h.header_checksum = snapshot_checksum(&h, offsetof(Header, header_checksum));
   std::memcpy(file.data(), &h, sizeof h);
+  return file;
+}
 
+// A world with instances (version 8): this header, the part table (where each image lies), the
+// instance records, then the static part's image and each prototype's, each a version 7 image
+// on a 64-byte boundary with its own header and checksums.
+struct InstancedHeader {
+  char magic[8];
+  std::uint32_t version;       // kInstancedSnapshotVersion
+  std::uint32_t header_bytes;  // 128
+  std::uint32_t byte_order;
+  std::uint32_t prototypes;    // images after the static part's
+  std::uint64_t instances;     // records
+  std::uint64_t table_bytes;   // the part table and the records, after this header
+  std::uint64_t table_checksum;
+  std::uint64_t file_bytes;
+  std::uint64_t spare[8];
+  std::uint64_t header_checksum;  // snapshot_checksum of every byte before this field
+};
+static_assert(sizeof(InstancedHeader) == 128);
+
+struct PartEntry {
+  std::uint64_t offset, bytes;
+};
+static_assert(sizeof(PartEntry) == 16);
+
+// One instance as the file holds it (the C API's cs_instance, field for field).
+struct InstanceRecord {
+  std::uint32_t id, prototype;
+  double position[3];
+  double rotation[4];
+  std::uint32_t layers, reserved;
+};
+static_assert(sizeof(InstanceRecord) == 72);
+
+// The most prototypes and instances a file may name (each costs a record; far above any level).
+constexpr std::uint64_t kMaxPrototypes = 1u << 20, kMaxInstances = 1u << 26;
+
+}  // namespace
+
+void save_snapshot(const World& world, const std::string& source, const std::string& path,
+                   std::span<const std::string> inputs) {
+  const WorldArrays& w = world.arrays();
+  if (source.size() > 4096) throw SnapshotError(path + ": the source description is longer than 4096 bytes");
+  std::vector<unsigned char> file;
+  if (!w.instances) {
+    file = image_of(w, source);
+  } else {
+    const InstanceSet& set = *w.instances;
+    std::vector<std::vector<unsigned char>> images;
+    images.push_back(image_of(*set.static_part, source));
+    for (const WorldArrays* p : set.prototype_arrays) images.push_back(image_of(*p, ""));
+    const std::uint64_t table = images.size() * sizeof(PartEntry) + set.given.size() * sizeof(InstanceRecord);
+    std::vector<PartEntry> parts(images.size());
+    std::uint64_t at = align_up(sizeof(InstancedHeader) + table);
+    for (std::size_t k = 0; k < images.size(); ++k) {
+      parts[k] = {at, images[k].size()};
+      at = align_up(at + images[k].size());
+    }
+    file.assign(parts.back().offset + parts.back().bytes, 0);
+    std::memcpy(file.data() + sizeof(InstancedHeader), parts.data(), parts.size() * sizeof(PartEntry));
+    unsigned char* records = file.data() + sizeof(InstancedHeader) + parts.size() * sizeof(PartEntry);
+    for (std::size_t k = 0; k < set.given.size(); ++k) {
+      const Instance& in = set.given[k];
+      const InstanceRecord r{in.id,
+                             in.prototype,
+                             {in.pose.position.x, in.pose.position.y, in.pose.position.z},
+                             {in.pose.rotation.x, in.pose.rotation.y, in.pose.rotation.z, in.pose.rotation.w},
+                             in.layers,
+                             0};
+      std::memcpy(records + k * sizeof r, &r, sizeof r);
+    }
+    for (std::size_t k = 0; k < images.size(); ++k) std::memcpy(file.data() + parts[k].offset, images[k].data(), images[k].size());
+    InstancedHeader h{};
+    std::memcpy(h.magic, kMagic, sizeof kMagic);
+    h.version = kInstancedSnapshotVersion;
+    h.header_bytes = sizeof h;
+    h.byte_order = kByteOrder;
+    h.prototypes = std::uint32_t(images.size() - 1);
+    h.instances = set.given.size();
+    h.table_bytes = table;
+    h.table_checksum = snapshot_checksum(file.data() + sizeof h, table);
+    h.file_bytes = file.size();
+    h.header_checksum = snapshot_checksum(&h, offsetof(InstancedHeader, header_checksum));
+    std::memcpy(file.data(), &h, sizeof h);
+  }
   try {
     write_file_atomically(path, std::string_view(reinterpret_cast<const char*>(file.data()), file.size()), inputs);
   } catch (const OutputError& e) {
@@ -409,7 +492,10 @@ bool looks_like_snapshot(const std::string& path) {
   return ok;
 }
 
-Snapshot load_snapshot(const std::string& path) {
+namespace {
+
+// The file read whole into memory of its own.
+std::shared_ptr<Mapping> read_whole(const std::string& path) {
   const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) refuse(path, std::string("cannot open: ") + std::strerror(errno));
   struct stat st {};
@@ -452,15 +538,17 @@ Snapshot load_snapshot(const std::string& path) {
     mprotect(map->address, map->bytes, PROT_READ);
   }
   close(fd);
-  const auto* base = static_cast<const unsigned char*>(map->address);
+  return map;
+}
 
-  if (map->bytes < sizeof kMagic || std::memcmp(base, kMagic, sizeof kMagic) != 0) {
-    refuse(path, "not a capsweep world snapshot (no CWSW magic)");
-  }
-  if (map->bytes < sizeof(Header)) refuse(path, "truncated: " + std::to_string(map->bytes) + " bytes, shorter than the header");
+// The version 7 image of a static world at [offset, offset + bytes) of the file's memory: checked
+// (header, sizes, checksums, every index, what the arrays mean), then a World answering from it.
+World load_image(const std::string& path, const std::shared_ptr<Mapping>& map, std::size_t offset, std::size_t bytes,
+                 std::string& source_out) {
+  const auto* base = static_cast<const unsigned char*>(map->address) + offset;
+  if (bytes < sizeof(Header)) refuse(path, "truncated: " + std::to_string(bytes) + " bytes, shorter than the header");
   Header h;
   std::memcpy(&h, base, sizeof h);
-  if (h.byte_order != kByteOrder) refuse(path, "written on a machine of the other byte order");
   if (h.version == 1) {
     refuse(path, "CWSW version 1 is no longer read (its checksum is not XXH3); rebuild it with `capsweep build`");
   }
@@ -472,7 +560,8 @@ Snapshot load_snapshot(const std::string& path) {
   }
   if (h.version != kSnapshotVersion) {
     refuse(path, "snapshot version " + std::to_string(h.version) + ", this build reads version " +
-                     std::to_string(kSnapshotVersion) + " (rebuild it with capsweep build)");
+                     std::to_string(kSnapshotVersion) + " (and " + std::to_string(kInstancedSnapshotVersion) +
+                     " for a world with instances; rebuild it with capsweep build)");
   }
   if (h.header_checksum != snapshot_checksum(&h, offsetof(Header, header_checksum))) {
     refuse(path, "the header is corrupt (checksum mismatch)");
@@ -481,7 +570,7 @@ Snapshot load_snapshot(const std::string& path) {
     refuse(path, "written by a build with another data layout (rebuild it with capsweep build)");
   }
   TerrainHeader th{};
-  if (map->bytes < sizeof(Header) + sizeof(TerrainHeader)) refuse(path, "truncated: no room for the heightfield section");
+  if (bytes < sizeof(Header) + sizeof(TerrainHeader)) refuse(path, "truncated: no room for the heightfield section");
   std::memcpy(&th, base + align_up(sizeof(Header)), sizeof th);
   const bool terrain = th.columns != 0 || th.rows != 0;
   const bool mesh = h.triangles != 0;
@@ -504,11 +593,11 @@ Snapshot load_snapshot(const std::string& path) {
   }
   const bool masks = h.mesh_layers == 0;
   const Layout l = layout_of(h.triangles, h.nodes, h.blocks, masks, th, h.source_bytes);
-  if (map->bytes < l.end) {
-    refuse(path, "truncated: " + std::to_string(map->bytes) + " bytes, the header describes " + std::to_string(l.end));
+  if (bytes < l.end) {
+    refuse(path, "truncated: " + std::to_string(bytes) + " bytes, the header describes " + std::to_string(l.end));
   }
-  if (map->bytes > l.end || h.payload_bytes != l.end - sizeof(Header)) {
-    refuse(path, "has " + std::to_string(map->bytes - l.end) + " bytes beyond what the header describes");
+  if (bytes > l.end || h.payload_bytes != l.end - sizeof(Header)) {
+    refuse(path, "has " + std::to_string(bytes - l.end) + " bytes beyond what the header describes");
   }
   if (h.payload_checksum != snapshot_checksum(base + sizeof(Header), h.payload_bytes)) {
     refuse(path, "the contents are corrupt (checksum mismatch)");
@@ -554,10 +643,90 @@ Snapshot load_snapshot(const std::string& path) {
     if (!contains(w.bounds, t.bounds)) refuse(path, "the heightfield lies outside the world's bounds");
     w.layers_present |= t.layers;
   }
-  std::string source(reinterpret_cast<const char*>(base + l.source), h.source_bytes);
-  const std::uint64_t bytes = map->bytes;
-  owner->file = std::move(map);
-  return Snapshot{World(w, std::move(owner)), std::move(source), bytes};
+  source_out.assign(reinterpret_cast<const char*>(base + l.source), h.source_bytes);
+  owner->file = map;
+  return World(w, std::move(owner));
+}
+
+// A world with instances (version 8): its table checked, each image loaded, the instances placed.
+Snapshot load_instanced(const std::string& path, const std::shared_ptr<Mapping>& map) {
+  const auto* base = static_cast<const unsigned char*>(map->address);
+  if (map->bytes < sizeof(InstancedHeader)) refuse(path, "truncated: " + std::to_string(map->bytes) + " bytes, shorter than the header");
+  InstancedHeader h;
+  std::memcpy(&h, base, sizeof h);
+  if (h.header_checksum != snapshot_checksum(&h, offsetof(InstancedHeader, header_checksum))) {
+    refuse(path, "the header is corrupt (checksum mismatch)");
+  }
+  if (h.header_bytes != sizeof h || h.prototypes > kMaxPrototypes || h.instances > kMaxInstances ||
+      std::any_of(std::begin(h.spare), std::end(h.spare), [](std::uint64_t x) { return x != 0; }) ||
+      h.table_bytes != (h.prototypes + 1) * sizeof(PartEntry) + h.instances * sizeof(InstanceRecord)) {
+    refuse(path, "the header holds counts out of range");
+  }
+  if (map->bytes != h.file_bytes) {
+    refuse(path, map->bytes < h.file_bytes ? "truncated: " + std::to_string(map->bytes) + " bytes, the header describes " +
+                                                 std::to_string(h.file_bytes)
+                                           : "has " + std::to_string(map->bytes - h.file_bytes) +
+                                                 " bytes beyond what the header describes");
+  }
+  if (sizeof h + h.table_bytes > map->bytes) refuse(path, "truncated: no room for the part table");
+  if (h.table_checksum != snapshot_checksum(base + sizeof h, h.table_bytes)) {
+    refuse(path, "the part table or the instances are corrupt (checksum mismatch)");
+  }
+  std::vector<PartEntry> parts(h.prototypes + 1);
+  std::memcpy(parts.data(), base + sizeof h, parts.size() * sizeof(PartEntry));
+  // Each image on a 64-byte boundary after the table, in order, none overlapping, inside the file,
+  // and nothing but zeros between them (no byte of the file escapes a check).
+  std::uint64_t after = sizeof h + h.table_bytes;
+  for (std::size_t k = 0; k < parts.size(); ++k) {
+    if (parts[k].offset % kAlign != 0 || parts[k].offset < after || parts[k].bytes > map->bytes ||
+        parts[k].offset > map->bytes - parts[k].bytes || parts[k].offset - after >= kAlign ||
+        std::any_of(base + after, base + parts[k].offset, [](unsigned char c) { return c != 0; })) {
+      refuse(path, "part " + std::to_string(k) + " lies outside the file, overlaps another or follows bytes of nothing");
+    }
+    after = parts[k].offset + parts[k].bytes;
+  }
+  if (after != map->bytes) refuse(path, "has " + std::to_string(map->bytes - after) + " bytes beyond its last part");
+  std::string source, unused;
+  const World static_part = load_image(path + ": the static part", map, parts[0].offset, parts[0].bytes, source);
+  std::vector<World> prototypes;
+  for (std::size_t k = 1; k < parts.size(); ++k) {
+    prototypes.push_back(load_image(path + ": prototype " + std::to_string(k - 1), map, parts[k].offset, parts[k].bytes, unused));
+  }
+  std::vector<Instance> instances(h.instances);
+  const unsigned char* records = base + sizeof h + parts.size() * sizeof(PartEntry);
+  for (std::size_t k = 0; k < instances.size(); ++k) {
+    InstanceRecord r;
+    std::memcpy(&r, records + k * sizeof r, sizeof r);
+    if (r.reserved != 0) refuse(path, "instance record " + std::to_string(k) + ": reserved is not 0");
+    instances[k] = Instance{r.id, r.prototype,
+                            Pose{Vec3d(r.position[0], r.position[1], r.position[2]),
+                                 Quat{r.rotation[0], r.rotation[1], r.rotation[2], r.rotation[3]}},
+                            r.layers};
+  }
+  try {
+    return Snapshot{World(static_part, std::move(prototypes), std::move(instances)), std::move(source), map->bytes};
+  } catch (const WorldError& e) {
+    refuse(path, e.what());
+  }
+}
+
+}  // namespace
+
+Snapshot load_snapshot(const std::string& path) {
+  std::shared_ptr<Mapping> map = read_whole(path);
+  const auto* base = static_cast<const unsigned char*>(map->address);
+  if (map->bytes < sizeof kMagic || std::memcmp(base, kMagic, sizeof kMagic) != 0) {
+    refuse(path, "not a capsweep world snapshot (no CWSW magic)");
+  }
+  if (map->bytes < 20) refuse(path, "truncated: " + std::to_string(map->bytes) + " bytes, shorter than the header");
+  std::uint32_t version, byte_order;
+  std::memcpy(&version, base + 8, 4);
+  std::memcpy(&byte_order, base + 16, 4);
+  if (byte_order != kByteOrder) refuse(path, "written on a machine of the other byte order");
+  if (version == kInstancedSnapshotVersion) return load_instanced(path, map);
+  std::string source;
+  World world = load_image(path, map, 0, map->bytes, source);
+  return Snapshot{std::move(world), std::move(source), map->bytes};
 }
 
 }  // namespace capsweep

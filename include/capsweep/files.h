@@ -193,6 +193,10 @@ namespace capsweep {
 // (blocks with double normals, no heightfield), 2 (no layers) and 1 (not XXH3 checksums) files
 // are refused with a message to rebuild them.
 inline constexpr std::uint32_t kSnapshotVersion = 7;
+// Version 8: a world with instances (World's instance constructor), as the static part's and
+// each prototype's version 7 image and the instances' poses. Its frame is still: a loaded world
+// carries no motion into its first tick.
+inline constexpr std::uint32_t kInstancedSnapshotVersion = 8;
 
 // A file that is not a snapshot this build can trust: wrong magic, another version or layout,
 // truncated, failing its checksum, or holding an index out of range. Names the file.
@@ -210,7 +214,7 @@ struct Snapshot {
 // Writes atomically (a temporary file beside `path`, flushed, renamed over it): a failed save
 // leaves the file that was there untouched and nothing else behind. Refuses a target that is not
 // a regular file or is one of `inputs`. The bytes depend only on the world and `source`. Throws
-// SnapshotError on I/O failure, and for a world with instances (the format holds static worlds).
+// SnapshotError on I/O failure. A world with instances is saved as version 8, at its current poses.
 void save_snapshot(const World& world, const std::string& source, const std::string& path,
                    std::span<const std::string> inputs = {});
 

@@ -132,7 +132,9 @@ TEST(Bvh, ARefitTreeHoldsTheMovedTrianglesInBoxesMadeFromThem) {
     for (std::size_t i = 0; i < refit.nodes.size(); ++i) {
       for (int k = 0; k < WideNode::kWidth; ++k) ASSERT_EQ(refit.nodes[i].child[k], built.nodes[i].child[k]) << "the shape is kept";
     }
-    if (n > 8) EXPECT_GT(overhead, box_overhead(built.view())) << "scattered neighbours make larger boxes";
+    if (n > 8) {
+      EXPECT_GT(overhead, box_overhead(built.view())) << "scattered neighbours make larger boxes";
+    }
   }
 }
 

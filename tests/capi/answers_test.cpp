@@ -707,7 +707,9 @@ TEST(CApi, InstancedWorldsAndTheirFramesAnswerAsTheCppApi) {
       const int is = cs_world_instance_of(w, hits[i].triangle, &id);
       const Instance* cpp_in = expected[i].hit ? expected_world.instance_of(expected[i].triangle) : nullptr;
       ASSERT_EQ(is, cpp_in != nullptr) << "query " << i;
-      if (cpp_in) EXPECT_EQ(id, cpp_in->id);
+      if (cpp_in) {
+        EXPECT_EQ(id, cpp_in->id);
+      }
       on_instances += is;
     }
     EXPECT_GT(on_instances, 20u);

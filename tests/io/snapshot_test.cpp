@@ -152,7 +152,7 @@ TEST(Snapshot, AnotherVersionIsRefusedByName) {
   const std::string good = temp_path("good.cwsw"), bad = temp_path("v2.cwsw");
   save_snapshot(small_world(), "small", good);
   std::vector<unsigned char> b = read_bytes(good);
-  const std::uint32_t v2 = kSnapshotVersion + 1;
+  const std::uint32_t v2 = kInstancedSnapshotVersion + 1;  // (8 is a world with instances)
   std::memcpy(&b[8], &v2, 4);  // the version follows the 8-byte magic (docs/FORMATS.md)
   write_bytes(bad, b);
   expect_refused(bad, "snapshot version " + std::to_string(v2) + ", this build reads version " +
@@ -185,17 +185,95 @@ TEST(Snapshot, AFailedSaveLeavesNothingBehind) {
   EXPECT_FALSE(std::ifstream(path + ".partial").good());
 }
 
-TEST(Snapshot, AWorldWithInstancesIsRefusedAndNothingIsWritten) {
-  const std::string path = temp_path("instances.cwsw");
-  std::vector<World> prototypes{World(testmesh::Mesh().box({-1, 0, -1}, {1, 1, 1}).triangles())};
-  const World world(small_world(), prototypes, {Instance{7, 0, Pose{Vec3d(2, 0, 0), Quat{}}}});
-  try {
-    save_snapshot(world, "instances", path);
-    ADD_FAILURE() << "saved";
-  } catch (const SnapshotError& e) {
-    EXPECT_NE(std::string(e.what()).find("the world has instances"), std::string::npos) << e.what();
+// A world with instances: the static part's image, each prototype's, and the poses (version 8).
+World instanced_world() {
+  std::vector<World> prototypes{World(testmesh::Mesh().box({-1, 0, -1}, {1, 1, 1}).triangles()),
+                                World(testmesh::Mesh().ramp(0, 0, 2, 20, 1, 1).triangles())};
+  std::vector<Instance> instances;
+  for (std::uint32_t k = 0; k < 12; ++k) {
+    const double a = 0.4 * k;
+    instances.push_back({900 + k, k % 2, Pose{Vec3d(-4 + 0.7 * k, 0.1 * (k % 3), 3 - 0.5 * k), Quat{0, std::sin(a), 0, std::cos(a)}},
+                         k % 3 == 0 ? 2u : 1u});
   }
-  EXPECT_FALSE(std::ifstream(path).good());
+  return World(small_world(), std::move(prototypes), std::move(instances));
+}
+
+TEST(Snapshot, AWorldWithInstancesLoadsAndAnswersLikeTheBuiltOne) {
+  const std::string path = temp_path("instances.cwsw");
+  const World built = instanced_world();
+  save_snapshot(built, "instances", path);
+  const Snapshot loaded = load_snapshot(path);
+  EXPECT_EQ(loaded.source, "instances");
+  ASSERT_EQ(loaded.world.triangle_count(), built.triangle_count());
+  ASSERT_EQ(loaded.world.instances().size(), built.instances().size());
+  for (std::size_t k = 0; k < built.instances().size(); ++k) {
+    const Instance &a = built.instances()[k], &b = loaded.world.instances()[k];
+    EXPECT_TRUE(a.id == b.id && a.prototype == b.prototype && a.layers == b.layers && answers::bits(a.pose, b.pose)) << k;
+  }
+  for (std::uint32_t i = 0; i < built.triangle_count(); ++i) {
+    ASSERT_TRUE(answers::bits(built.triangle(i), loaded.world.triangle(i))) << "triangle " << i;
+    ASSERT_EQ(built.layers_of(i), loaded.world.layers_of(i)) << "triangle " << i;
+  }
+  const batches::Batches b = batches::make(built, 1500, 21);
+  expect_same_answers<SweepHit>("sweep", b.sweeps.size(), [&](int k, std::vector<SweepHit>& out) {
+    (k == 0 ? built : loaded.world).sweep(b.sweeps, out);
+  });
+  expect_same_answers<MoveResult>("agent", b.agents.size(), [&](int k, std::vector<MoveResult>& out) {
+    (k == 0 ? built : loaded.world).move(b.agents, MoveSettings{}, out);
+  });
+  // Saving the loaded world gives the same bytes; a frame of it poses as the built one's does.
+  save_snapshot(loaded.world, "instances", temp_path("again.cwsw"));
+  EXPECT_EQ(read_bytes(path), read_bytes(temp_path("again.cwsw")));
+  const InstancePose p{905, Pose{Vec3d(1, 0.5, 1), Quat{}}};
+  expect_same_answers<SweepHit>("posed sweep", b.sweeps.size(), [&](int k, std::vector<SweepHit>& out) {
+    (k == 0 ? built : loaded.world).posed(std::span(&p, 1)).sweep(b.sweeps, out);
+  });
+}
+
+TEST(Snapshot, EveryDamageToAWorldWithInstancesIsRefused) {
+  const std::string good = temp_path("instances_good.cwsw"), bad = temp_path("instances_bad.cwsw");
+  save_snapshot(instanced_world(), "instances", good);
+  const std::vector<unsigned char> bytes = read_bytes(good);
+  // Every truncation, and a byte more.
+  for (std::size_t length : {std::size_t(0), std::size_t(7), std::size_t(20), std::size_t(127), std::size_t(128),
+                             std::size_t(200), bytes.size() / 2, bytes.size() - 1}) {
+    write_bytes(bad, std::vector<unsigned char>(bytes.begin(), bytes.begin() + std::ptrdiff_t(length)));
+    EXPECT_THROW(load_snapshot(bad), SnapshotError) << length;
+  }
+  std::vector<unsigned char> longer = bytes;
+  longer.push_back(0);
+  write_bytes(bad, longer);
+  expect_refused(bad, "beyond what the header describes");
+  // A flipped bit anywhere: header, table, records, any image.
+  Random rng(8);
+  for (int trial = 0; trial < 200; ++trial) {
+    std::vector<unsigned char> b = bytes;
+    const std::size_t at = trial < 40 ? std::size_t(trial) * 37 % 1200 : std::size_t(rng.uniform(0, double(b.size())));
+    b[at] ^= std::uint8_t(1u << (trial % 8));
+    write_bytes(bad, b);
+    EXPECT_THROW(load_snapshot(bad), SnapshotError) << "byte " << at;
+  }
+}
+
+TEST(Snapshot, AnInstanceRecordTheWorldRefusesIsNamed) {
+  // A record naming no prototype, with every checksum made good again: refused by the world's
+  // own check, naming the file and the instance.
+  const std::string good = temp_path("instances_rec.cwsw"), bad = temp_path("instances_rec_bad.cwsw");
+  save_snapshot(instanced_world(), "instances", good);
+  std::vector<unsigned char> b = read_bytes(good);
+  std::uint32_t prototypes;
+  std::uint64_t table;
+  std::memcpy(&prototypes, b.data() + 20, 4);
+  std::memcpy(&table, b.data() + 32, 8);
+  const std::size_t record3 = 128 + (prototypes + 1) * 16 + 3 * 72;
+  const std::uint32_t nine = 9;
+  std::memcpy(b.data() + record3 + 4, &nine, 4);
+  const std::uint64_t table_sum = snapshot_checksum(b.data() + 128, table);
+  std::memcpy(b.data() + 40, &table_sum, 8);
+  const std::uint64_t header_sum = snapshot_checksum(b.data(), 120);
+  std::memcpy(b.data() + 120, &header_sum, 8);
+  write_bytes(bad, b);
+  expect_refused(bad, "instance 903: no prototype 9 (the world has 2)");
 }
 
 TEST(Snapshot, ChecksumSeesEveryBitAndIgnoresThreads) {
