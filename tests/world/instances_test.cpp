@@ -322,23 +322,19 @@ TEST(Instances, BatchesOnFramesPublishedMeanwhileAnswerAgainstOneFrame) {
     }
   };
   std::thread a(answer), b(answer);
-  Random posing(77);
-  for (int round = 0; round < 3; ++round) {
-    for (int f = 1; f < kFrames; ++f) {
-      // Published from the base anew each time: a frame built while batches run.
-      std::vector<InstancePose> poses;
-      for (const Instance& in : frames[std::size_t(f)].instances()) poses.push_back({in.id, in.pose});
-      latest.store(std::make_shared<const World>(base.posed(poses)));
-      ++published;
-      std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    }
+  // Frames published from the base anew while the batches run, until at least 15 are out and
+  // the two threads have answered 6 batches between them (however slow a checking build is).
+  for (int f = 1; published.load() < 15 || batches.load() < 6; f = f % (kFrames - 1) + 1) {
+    std::vector<InstancePose> poses;
+    for (const Instance& in : frames[std::size_t(f)].instances()) poses.push_back({in.id, in.pose});
+    latest.store(std::make_shared<const World>(base.posed(poses)));
+    ++published;
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
   }
   done = true;
   a.join();
   b.join();
   EXPECT_EQ(wrong.load(), 0);
-  EXPECT_GT(batches.load(), 2);
-  EXPECT_EQ(published.load(), 3 * (kFrames - 1));
 }
 
 TEST(Instances, AgentsMoveOnInstancesAsOnTheBakedWorld) {
