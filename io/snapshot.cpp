@@ -15,6 +15,7 @@
 #include "world/world_arrays.h"
 #include "core/height_grid.h"
 #include "io/atomic_file.h"
+#include "io/snapshot_image.h"
 
 #include <algorithm>
 #include <atomic>
@@ -28,9 +29,6 @@
 namespace capsweep {
 namespace {
 
-constexpr char kMagic[8] = {'C', 'W', 'S', 'W', '\r', '\n', '\x1a', '\n'};  // catches text-mode mangling
-constexpr std::uint32_t kByteOrder = 0x01020304u;
-constexpr std::size_t kAlign = 64;  // every section starts on a cache line (TriangleBlock needs 64)
 
 // The first 128 bytes of a snapshot; every count in it is checked before it is used.
 struct Header {
@@ -67,7 +65,6 @@ constexpr OlderVersion kOlderVersions[] = {
     {6, "holds a second copy of the triangles, a box per triangle and a layer mask per triangle (issue 38: 64 bytes a triangle)"},
 };
 
-std::uint64_t align_up(std::uint64_t n) { return (n + kAlign - 1) / kAlign * kAlign; }
 
 // Version 4: the heightfield (all zero when the world has none), the first section after the
 // header. Its arrays follow the mesh's.
@@ -119,19 +116,6 @@ Layout layout_of(std::uint64_t tris, std::uint64_t nodes, std::uint64_t blocks, 
 
 constexpr std::size_t kChunk = std::size_t(1) << 20;
 
-// --- the memory a loaded world reads from (a private copy of the file) ---
-
-struct Mapping {
-  void* address = MAP_FAILED;
-  std::size_t bytes = 0;
-  ~Mapping() {
-    if (address != MAP_FAILED) munmap(address, bytes);
-  }
-};
-
-[[noreturn]] void refuse(const std::string& path, const std::string& why) {
-  throw SnapshotError(path + ": " + why);
-}
 
 // What a loaded world answers from: the file's bytes, and what is recomputed from them.
 struct LoadedArrays {
@@ -338,8 +322,6 @@ std::uint64_t snapshot_checksum(const void* data, std::size_t bytes) {
   return XXH3_64bits_withSeed(digest.data(), digest.size() * sizeof(std::uint64_t), bytes);
 }
 
-namespace {
-
 // A static world (no instances) as a version 7 image: header, sections, source.
 std::vector<unsigned char> image_of(const WorldArrays& w, const std::string& source) {
   TerrainHeader th{};
@@ -393,43 +375,6 @@ std::vector<unsigned char> image_of(const WorldArrays& w, const std::string& sou
   return file;
 }
 
-// A world with instances (version 8): this header, the part table (where each image lies), the
-// instance records, then the static part's image and each prototype's, each a version 7 image
-// on a 64-byte boundary with its own header and checksums.
-struct InstancedHeader {
-  char magic[8];
-  std::uint32_t version;       // kInstancedSnapshotVersion
-  std::uint32_t header_bytes;  // 128
-  std::uint32_t byte_order;
-  std::uint32_t prototypes;    // images after the static part's
-  std::uint64_t instances;     // records
-  std::uint64_t table_bytes;   // the part table and the records, after this header
-  std::uint64_t table_checksum;
-  std::uint64_t file_bytes;
-  std::uint64_t spare[8];
-  std::uint64_t header_checksum;  // snapshot_checksum of every byte before this field
-};
-static_assert(sizeof(InstancedHeader) == 128);
-
-struct PartEntry {
-  std::uint64_t offset, bytes;
-};
-static_assert(sizeof(PartEntry) == 16);
-
-// One instance as the file holds it (the C API's cs_instance, field for field).
-struct InstanceRecord {
-  std::uint32_t id, prototype;
-  double position[3];
-  double rotation[4];
-  std::uint32_t layers, reserved;
-};
-static_assert(sizeof(InstanceRecord) == 72);
-
-// The most prototypes and instances a file may name (each costs a record; far above any level).
-constexpr std::uint64_t kMaxPrototypes = 1u << 20, kMaxInstances = 1u << 26;
-
-}  // namespace
-
 void save_snapshot(const World& world, const std::string& source, const std::string& path,
                    std::span<const std::string> inputs) {
   const WorldArrays& w = world.arrays();
@@ -438,43 +383,7 @@ void save_snapshot(const World& world, const std::string& source, const std::str
   if (!w.instances) {
     file = image_of(w, source);
   } else {
-    const InstanceSet& set = *w.instances;
-    std::vector<std::vector<unsigned char>> images;
-    images.push_back(image_of(*set.static_part, source));
-    for (const WorldArrays* p : set.prototype_arrays) images.push_back(image_of(*p, ""));
-    const std::uint64_t table = images.size() * sizeof(PartEntry) + set.given.size() * sizeof(InstanceRecord);
-    std::vector<PartEntry> parts(images.size());
-    std::uint64_t at = align_up(sizeof(InstancedHeader) + table);
-    for (std::size_t k = 0; k < images.size(); ++k) {
-      parts[k] = {at, images[k].size()};
-      at = align_up(at + images[k].size());
-    }
-    file.assign(parts.back().offset + parts.back().bytes, 0);
-    std::memcpy(file.data() + sizeof(InstancedHeader), parts.data(), parts.size() * sizeof(PartEntry));
-    unsigned char* records = file.data() + sizeof(InstancedHeader) + parts.size() * sizeof(PartEntry);
-    for (std::size_t k = 0; k < set.given.size(); ++k) {
-      const Instance& in = set.given[k];
-      const InstanceRecord r{in.id,
-                             in.prototype,
-                             {in.pose.position.x, in.pose.position.y, in.pose.position.z},
-                             {in.pose.rotation.x, in.pose.rotation.y, in.pose.rotation.z, in.pose.rotation.w},
-                             in.layers,
-                             0};
-      std::memcpy(records + k * sizeof r, &r, sizeof r);
-    }
-    for (std::size_t k = 0; k < images.size(); ++k) std::memcpy(file.data() + parts[k].offset, images[k].data(), images[k].size());
-    InstancedHeader h{};
-    std::memcpy(h.magic, kMagic, sizeof kMagic);
-    h.version = kInstancedSnapshotVersion;
-    h.header_bytes = sizeof h;
-    h.byte_order = kByteOrder;
-    h.prototypes = std::uint32_t(images.size() - 1);
-    h.instances = set.given.size();
-    h.table_bytes = table;
-    h.table_checksum = snapshot_checksum(file.data() + sizeof h, table);
-    h.file_bytes = file.size();
-    h.header_checksum = snapshot_checksum(&h, offsetof(InstancedHeader, header_checksum));
-    std::memcpy(file.data(), &h, sizeof h);
+    file = instanced_file(w, source);
   }
   try {
     write_file_atomically(path, std::string_view(reinterpret_cast<const char*>(file.data()), file.size()), inputs);
@@ -540,6 +449,8 @@ std::shared_ptr<Mapping> read_whole(const std::string& path) {
   close(fd);
   return map;
 }
+
+}  // namespace
 
 // The version 7 image of a static world at [offset, offset + bytes) of the file's memory: checked
 // (header, sizes, checksums, every index, what the arrays mean), then a World answering from it.
@@ -647,70 +558,6 @@ World load_image(const std::string& path, const std::shared_ptr<Mapping>& map, s
   owner->file = map;
   return World(w, std::move(owner));
 }
-
-// A world with instances (version 8): its table checked, each image loaded, the instances placed.
-Snapshot load_instanced(const std::string& path, const std::shared_ptr<Mapping>& map) {
-  const auto* base = static_cast<const unsigned char*>(map->address);
-  if (map->bytes < sizeof(InstancedHeader)) refuse(path, "truncated: " + std::to_string(map->bytes) + " bytes, shorter than the header");
-  InstancedHeader h;
-  std::memcpy(&h, base, sizeof h);
-  if (h.header_checksum != snapshot_checksum(&h, offsetof(InstancedHeader, header_checksum))) {
-    refuse(path, "the header is corrupt (checksum mismatch)");
-  }
-  if (h.header_bytes != sizeof h || h.prototypes > kMaxPrototypes || h.instances > kMaxInstances ||
-      std::any_of(std::begin(h.spare), std::end(h.spare), [](std::uint64_t x) { return x != 0; }) ||
-      h.table_bytes != (h.prototypes + 1) * sizeof(PartEntry) + h.instances * sizeof(InstanceRecord)) {
-    refuse(path, "the header holds counts out of range");
-  }
-  if (map->bytes != h.file_bytes) {
-    refuse(path, map->bytes < h.file_bytes ? "truncated: " + std::to_string(map->bytes) + " bytes, the header describes " +
-                                                 std::to_string(h.file_bytes)
-                                           : "has " + std::to_string(map->bytes - h.file_bytes) +
-                                                 " bytes beyond what the header describes");
-  }
-  if (sizeof h + h.table_bytes > map->bytes) refuse(path, "truncated: no room for the part table");
-  if (h.table_checksum != snapshot_checksum(base + sizeof h, h.table_bytes)) {
-    refuse(path, "the part table or the instances are corrupt (checksum mismatch)");
-  }
-  std::vector<PartEntry> parts(h.prototypes + 1);
-  std::memcpy(parts.data(), base + sizeof h, parts.size() * sizeof(PartEntry));
-  // Each image on a 64-byte boundary after the table, in order, none overlapping, inside the file,
-  // and nothing but zeros between them (no byte of the file escapes a check).
-  std::uint64_t after = sizeof h + h.table_bytes;
-  for (std::size_t k = 0; k < parts.size(); ++k) {
-    if (parts[k].offset % kAlign != 0 || parts[k].offset < after || parts[k].bytes > map->bytes ||
-        parts[k].offset > map->bytes - parts[k].bytes || parts[k].offset - after >= kAlign ||
-        std::any_of(base + after, base + parts[k].offset, [](unsigned char c) { return c != 0; })) {
-      refuse(path, "part " + std::to_string(k) + " lies outside the file, overlaps another or follows bytes of nothing");
-    }
-    after = parts[k].offset + parts[k].bytes;
-  }
-  if (after != map->bytes) refuse(path, "has " + std::to_string(map->bytes - after) + " bytes beyond its last part");
-  std::string source, unused;
-  const World static_part = load_image(path + ": the static part", map, parts[0].offset, parts[0].bytes, source);
-  std::vector<World> prototypes;
-  for (std::size_t k = 1; k < parts.size(); ++k) {
-    prototypes.push_back(load_image(path + ": prototype " + std::to_string(k - 1), map, parts[k].offset, parts[k].bytes, unused));
-  }
-  std::vector<Instance> instances(h.instances);
-  const unsigned char* records = base + sizeof h + parts.size() * sizeof(PartEntry);
-  for (std::size_t k = 0; k < instances.size(); ++k) {
-    InstanceRecord r;
-    std::memcpy(&r, records + k * sizeof r, sizeof r);
-    if (r.reserved != 0) refuse(path, "instance record " + std::to_string(k) + ": reserved is not 0");
-    instances[k] = Instance{r.id, r.prototype,
-                            Pose{Vec3d(r.position[0], r.position[1], r.position[2]),
-                                 Quat{r.rotation[0], r.rotation[1], r.rotation[2], r.rotation[3]}},
-                            r.layers};
-  }
-  try {
-    return Snapshot{World(static_part, std::move(prototypes), std::move(instances)), std::move(source), map->bytes};
-  } catch (const WorldError& e) {
-    refuse(path, e.what());
-  }
-}
-
-}  // namespace
 
 Snapshot load_snapshot(const std::string& path) {
   std::shared_ptr<Mapping> map = read_whole(path);

@@ -99,9 +99,8 @@ InstanceCarry carry_by_instances(const WorldArrays& w, const Agent& a, const Mov
   // feet go where the instance takes them, as a sweep against everything but that instance.
   std::uint32_t carrier = kNoInstance;
   bool carry_blocked = false;  // then the carrier may still run into it, as a pusher
-  const std::uint32_t g = a.ground_triangle;
-  if (g != kNoTriangle && g >= set.first && g - set.first < set.triangles) {
-    const PlacedInstance& on = set.holding(g);
+  if (on_an_instance) {
+    const PlacedInstance& on = set.holding(a.ground_triangle);
     const std::uint32_t k = std::uint32_t(&on - set.placed.data());
     const InstanceSet::Moved* m = moved_entry(set, k);
     if (m && (on.layers & layers) != 0) {

@@ -1,0 +1,154 @@
+// CWSW version 8: a world with instances, as a container of version 7 images (docs/FORMATS.md).
+#include <algorithm>
+#include <cstddef>
+#include <cstring>
+#include <iterator>
+
+#include "io/snapshot_image.h"
+#include "world/world_arrays.h"
+
+namespace capsweep {
+
+namespace {
+
+// A world with instances (version 8): this header, the part table (where each image lies), the
+// instance records, then the static part's image and each prototype's, each a version 7 image
+// on a 64-byte boundary with its own header and checksums.
+struct InstancedHeader {
+  char magic[8];
+  std::uint32_t version;       // kInstancedSnapshotVersion
+  std::uint32_t header_bytes;  // 128
+  std::uint32_t byte_order;
+  std::uint32_t prototypes;    // images after the static part's
+  std::uint64_t instances;     // records
+  std::uint64_t table_bytes;   // the part table and the records, after this header
+  std::uint64_t table_checksum;
+  std::uint64_t file_bytes;
+  std::uint64_t spare[8];
+  std::uint64_t header_checksum;  // snapshot_checksum of every byte before this field
+};
+static_assert(sizeof(InstancedHeader) == 128);
+
+struct PartEntry {
+  std::uint64_t offset, bytes;
+};
+static_assert(sizeof(PartEntry) == 16);
+
+// One instance as the file holds it (the C API's cs_instance, field for field).
+struct InstanceRecord {
+  std::uint32_t id, prototype;
+  double position[3];
+  double rotation[4];
+  std::uint32_t layers, reserved;
+};
+static_assert(sizeof(InstanceRecord) == 72);
+
+// The most prototypes and instances a file may name (each costs a record; far above any level).
+constexpr std::uint64_t kMaxPrototypes = 1u << 20, kMaxInstances = 1u << 26;
+
+}  // namespace
+
+std::vector<unsigned char> instanced_file(const WorldArrays& w, const std::string& source) {
+  const InstanceSet& set = *w.instances;
+  std::vector<std::vector<unsigned char>> images;
+  images.push_back(image_of(*set.static_part, source));
+  for (const WorldArrays* p : set.prototype_arrays) images.push_back(image_of(*p, ""));
+  const std::uint64_t table = images.size() * sizeof(PartEntry) + set.given.size() * sizeof(InstanceRecord);
+  std::vector<PartEntry> parts(images.size());
+  std::uint64_t at = align_up(sizeof(InstancedHeader) + table);
+  for (std::size_t k = 0; k < images.size(); ++k) {
+    parts[k] = {at, images[k].size()};
+    at = align_up(at + images[k].size());
+  }
+  std::vector<unsigned char> file(parts.back().offset + parts.back().bytes, 0);
+  std::memcpy(file.data() + sizeof(InstancedHeader), parts.data(), parts.size() * sizeof(PartEntry));
+  unsigned char* records = file.data() + sizeof(InstancedHeader) + parts.size() * sizeof(PartEntry);
+  for (std::size_t k = 0; k < set.given.size(); ++k) {
+    const Instance& in = set.given[k];
+    const InstanceRecord r{in.id,
+                           in.prototype,
+                           {in.pose.position.x, in.pose.position.y, in.pose.position.z},
+                           {in.pose.rotation.x, in.pose.rotation.y, in.pose.rotation.z, in.pose.rotation.w},
+                           in.layers,
+                           0};
+    std::memcpy(records + k * sizeof r, &r, sizeof r);
+  }
+  for (std::size_t k = 0; k < images.size(); ++k) std::memcpy(file.data() + parts[k].offset, images[k].data(), images[k].size());
+  InstancedHeader h{};
+  std::memcpy(h.magic, kMagic, sizeof kMagic);
+  h.version = kInstancedSnapshotVersion;
+  h.header_bytes = sizeof h;
+  h.byte_order = kByteOrder;
+  h.prototypes = std::uint32_t(images.size() - 1);
+  h.instances = set.given.size();
+  h.table_bytes = table;
+  h.table_checksum = snapshot_checksum(file.data() + sizeof h, table);
+  h.file_bytes = file.size();
+  h.header_checksum = snapshot_checksum(&h, offsetof(InstancedHeader, header_checksum));
+  std::memcpy(file.data(), &h, sizeof h);
+  return file;
+}
+
+// A world with instances (version 8): its table checked, each image loaded, the instances placed.
+Snapshot load_instanced(const std::string& path, const std::shared_ptr<Mapping>& map) {
+  const auto* base = static_cast<const unsigned char*>(map->address);
+  if (map->bytes < sizeof(InstancedHeader)) refuse(path, "truncated: " + std::to_string(map->bytes) + " bytes, shorter than the header");
+  InstancedHeader h;
+  std::memcpy(&h, base, sizeof h);
+  if (h.header_checksum != snapshot_checksum(&h, offsetof(InstancedHeader, header_checksum))) {
+    refuse(path, "the header is corrupt (checksum mismatch)");
+  }
+  if (h.header_bytes != sizeof h || h.prototypes > kMaxPrototypes || h.instances > kMaxInstances ||
+      std::any_of(std::begin(h.spare), std::end(h.spare), [](std::uint64_t x) { return x != 0; }) ||
+      h.table_bytes != (h.prototypes + 1) * sizeof(PartEntry) + h.instances * sizeof(InstanceRecord)) {
+    refuse(path, "the header holds counts out of range");
+  }
+  if (map->bytes != h.file_bytes) {
+    refuse(path, map->bytes < h.file_bytes ? "truncated: " + std::to_string(map->bytes) + " bytes, the header describes " +
+                                                 std::to_string(h.file_bytes)
+                                           : "has " + std::to_string(map->bytes - h.file_bytes) +
+                                                 " bytes beyond what the header describes");
+  }
+  if (sizeof h + h.table_bytes > map->bytes) refuse(path, "truncated: no room for the part table");
+  if (h.table_checksum != snapshot_checksum(base + sizeof h, h.table_bytes)) {
+    refuse(path, "the part table or the instances are corrupt (checksum mismatch)");
+  }
+  std::vector<PartEntry> parts(h.prototypes + 1);
+  std::memcpy(parts.data(), base + sizeof h, parts.size() * sizeof(PartEntry));
+  // Each image on a 64-byte boundary after the table, in order, none overlapping, inside the file,
+  // and nothing but zeros between them (no byte of the file escapes a check).
+  std::uint64_t after = sizeof h + h.table_bytes;
+  for (std::size_t k = 0; k < parts.size(); ++k) {
+    if (parts[k].offset % kAlign != 0 || parts[k].offset < after || parts[k].bytes > map->bytes ||
+        parts[k].offset > map->bytes - parts[k].bytes || parts[k].offset - after >= kAlign ||
+        std::any_of(base + after, base + parts[k].offset, [](unsigned char c) { return c != 0; })) {
+      refuse(path, "part " + std::to_string(k) + " lies outside the file, overlaps another or follows bytes of nothing");
+    }
+    after = parts[k].offset + parts[k].bytes;
+  }
+  if (after != map->bytes) refuse(path, "has " + std::to_string(map->bytes - after) + " bytes beyond its last part");
+  std::string source, unused;
+  const World static_part = load_image(path + ": the static part", map, parts[0].offset, parts[0].bytes, source);
+  std::vector<World> prototypes;
+  for (std::size_t k = 1; k < parts.size(); ++k) {
+    prototypes.push_back(load_image(path + ": prototype " + std::to_string(k - 1), map, parts[k].offset, parts[k].bytes, unused));
+  }
+  std::vector<Instance> instances(h.instances);
+  const unsigned char* records = base + sizeof h + parts.size() * sizeof(PartEntry);
+  for (std::size_t k = 0; k < instances.size(); ++k) {
+    InstanceRecord r;
+    std::memcpy(&r, records + k * sizeof r, sizeof r);
+    if (r.reserved != 0) refuse(path, "instance record " + std::to_string(k) + ": reserved is not 0");
+    instances[k] = Instance{r.id, r.prototype,
+                            Pose{Vec3d(r.position[0], r.position[1], r.position[2]),
+                                 Quat{r.rotation[0], r.rotation[1], r.rotation[2], r.rotation[3]}},
+                            r.layers};
+  }
+  try {
+    return Snapshot{World(static_part, std::move(prototypes), std::move(instances)), std::move(source), map->bytes};
+  } catch (const WorldError& e) {
+    refuse(path, e.what());
+  }
+}
+
+}  // namespace capsweep
