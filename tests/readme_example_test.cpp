@@ -60,8 +60,9 @@ TEST(ReadmeExample, ReadmeShowsThisExactCode) {
   EXPECT_EQ(readme, source) << "README.md's example differs from tests/readme_example_test.cpp";
 }
 
-// Each "<!-- snippet: PATH -->" in the README is followed by PATH's whole text, so the snippets
-// are the examples the InstallAndConsume test builds and runs.
+// Each "<!-- snippet: PATH -->" in the README or the manual page of the examples
+// (docs/EMBEDDING.md) is followed by PATH's whole text, so the snippets are the examples the
+// InstallAndConsume test builds and runs.
 TEST(ReadmeExample, SnippetsAreTheExampleFiles) {
   auto slurp = [](const std::string& path) {
     std::ifstream in(path);
@@ -69,7 +70,7 @@ TEST(ReadmeExample, SnippetsAreTheExampleFiles) {
     s << in.rdbuf();
     return s.str();
   };
-  const std::string readme = slurp(CAPSWEEP_SOURCE_DIR "/README.md");
+  const std::string readme = slurp(CAPSWEEP_SOURCE_DIR "/README.md") + slurp(CAPSWEEP_SOURCE_DIR "/docs/EMBEDDING.md");
   const std::string marker = "<!-- snippet: ";
   int snippets = 0;
   for (std::size_t at = readme.find(marker); at != std::string::npos; at = readme.find(marker, at + 1)) {
