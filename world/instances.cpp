@@ -79,7 +79,11 @@ TriangleLinks instance_links(const InstanceSet& set, std::uint32_t i) {
   return links;
 }
 
-namespace {
+const Tile* InstanceSet::tile_holding(std::uint32_t i) const {
+  if (i < first || i - first >= triangles) return nullptr;
+  const std::size_t k = std::size_t(&holding(i) - placed.data());
+  return k >= given.size() ? &tiles[k - given.size()] : nullptr;
+}
 
 // The box of a prototype's triangles under a placement: its bounds' centre placed and their half
 // extents through |rotation|, rounded outward by far more than placed()'s half float step.
@@ -102,11 +106,9 @@ Aabb placed_box(const Placement& p, const Aabb& local) {
   return box;
 }
 
-std::string named(const Instance& in) { return "instance " + std::to_string(in.id); }
-
-}  // namespace
-
 namespace {
+
+std::string named(const Instance& in) { return "instance " + std::to_string(in.id); }
 
 // Places an instance at `pose`: its placement and box, checked to stay within range; `who()`
 // names it in a refusal.
@@ -119,6 +121,8 @@ void set_pose(PlacedInstance& p, const Pose& pose, const Aabb& prototype_bounds,
     throw WorldError(who() + ": placed, its triangles reach beyond 1e6 m of the origin");
   }
 }
+
+}  // namespace
 
 // The top tree of a frame's boxes: refit from the frame before's while its shape stays good
 // (box_overhead within kRebuildCost of the tree's when built), else built anew.
@@ -140,8 +144,6 @@ void make_top(InstanceSet& set, const InstanceSet* previous) {
   set.top = build_bvh(boxes);
   set.top_cost = set.top_cost_built = box_overhead(set.top.view());
 }
-
-}  // namespace
 
 std::shared_ptr<InstanceSet> place_instances(std::shared_ptr<const std::vector<World>> prototypes,
                                              std::vector<Instance> instances, std::uint32_t first) {
@@ -198,6 +200,7 @@ std::shared_ptr<InstanceSet> repose(const InstanceSet& previous, std::span<const
   set->prototype_arrays = previous.prototype_arrays;
   set->prototype_bvhs = previous.prototype_bvhs;
   set->given = previous.given;
+  set->tiles = previous.tiles;
   set->placed = previous.placed;
   set->by_id = previous.by_id;
   set->first = previous.first;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include <capsweep/instances.h>
+#include <capsweep/tiles.h>
 #include <capsweep/world.h>
 
 #include "broadphase/adjacency.h"
@@ -60,7 +61,10 @@ struct InstanceSet {
   std::vector<const WorldArrays*> prototype_arrays;  // prototypes[k].arrays()
   std::vector<BvhView> prototype_bvhs;               // their BVHs (the walk's view of them)
   std::vector<Instance> given;                       // as the caller set them (poses of this frame)
-  std::vector<PlacedInstance> placed;                // the same order: triangles follow it
+  // The streamed tiles (World::streamed), by id: tile k is placed[given.size() + k], its mesh
+  // prototype_arrays[prototypes->size() + k]. Their triangles follow the instances'.
+  std::vector<Tile> tiles;
+  std::vector<PlacedInstance> placed;                // instances, then tiles: triangles follow it
   std::vector<std::pair<std::uint32_t, std::uint32_t>> by_id;  // (id, instance index), by id
   // The instances this frame moved (World::posed), by index, with where they stood in the frame
   // before: a tick on this frame carries and pushes agents with them (moving_instances.h).
@@ -82,6 +86,8 @@ struct InstanceSet {
   const PlacedInstance& holding(std::uint32_t i) const;
   // The index of the instance named `id`, or kNoInstance.
   std::uint32_t index_of(std::uint32_t id) const;
+  // The tile holding world triangle i, or nullptr (an instance's, or not one of the set's).
+  const Tile* tile_holding(std::uint32_t i) const;
 };
 
 // World triangle i of an instance (set.first <= i < set.first + set.triangles), placed, and its
@@ -102,6 +108,17 @@ std::shared_ptr<InstanceSet> place_instances(std::shared_ptr<const std::vector<W
 // was when built.
 std::shared_ptr<InstanceSet> repose(const InstanceSet& previous, std::span<const InstancePose> poses);
 inline constexpr double kRebuildCost = 1.5;
+
+// The next frame of `previous` with the tiles named in `removed` gone, then `added` in (tiles.cpp):
+// instances as they stand (none moved: World::streamed), the top tree built anew; throws
+// WorldError naming the tile it refuses, nothing applied.
+std::shared_ptr<InstanceSet> restream(const InstanceSet& previous, std::span<const Tile> added,
+                                      std::span<const std::uint32_t> removed);
+
+// The shared steps of a frame: the box a placement gives a prototype's bounds (rounded outward),
+// and the top tree over the placed boxes, refit from `previous`'s or built anew (nullptr).
+Aabb placed_box(const Placement& p, const Aabb& local);
+void make_top(InstanceSet& set, const InstanceSet* previous);
 
 // The swept box in an instance's own frame, grown so that it enters every local box whose
 // placed triangles the world's swept box may touch: by the rounding of the transform and of

@@ -163,8 +163,24 @@ std::span<const Instance> World::instances() const {
 const Instance* World::instance_of(std::uint32_t i) const {
   const InstanceSet* set = arrays_->instances;
   if (!set || i < set->first || i - set->first >= set->triangles) return nullptr;
-  const PlacedInstance& p = set->holding(i);
-  return &set->given[std::size_t(&p - set->placed.data())];
+  const std::size_t k = std::size_t(&set->holding(i) - set->placed.data());
+  return k < set->given.size() ? &set->given[k] : nullptr;
+}
+
+World World::streamed(std::span<const Tile> added, std::span<const std::uint32_t> removed) const {
+  if (const InstanceSet* set = arrays_->instances) return World(framed(*set->static_part, restream(*set, added, removed)));
+  // A world without instances becomes the static part of a frame of tiles alone.
+  auto none = place_instances(std::make_shared<const std::vector<World>>(), {}, std::uint32_t(world_triangle_count(*arrays_)));
+  none->static_part = arrays_;
+  return World(framed(*arrays_, restream(*none, added, removed)));
+}
+
+std::span<const Tile> World::tiles() const {
+  return arrays_->instances ? std::span<const Tile>(arrays_->instances->tiles) : std::span<const Tile>{};
+}
+
+const Tile* World::tile_of(std::uint32_t i) const {
+  return arrays_->instances ? arrays_->instances->tile_holding(i) : nullptr;
 }
 
 std::vector<std::uint32_t> triangle_lanes(std::span<const TriangleBlock> blocks, std::size_t triangles) {
@@ -219,10 +235,13 @@ WorldStats World::stats() const {
   s.heightfield_columns = w.terrain.columns;
   s.heightfield_rows = w.terrain.rows;
   s.heightfield_triangles = w.terrain.triangle_count();
-  if (w.instances) {
-    s.instances = w.instances->placed.size();
-    s.instance_triangles = std::size_t(w.instances->triangles);
-    s.prototypes = w.instances->prototypes->size();
+  if (const InstanceSet* set = w.instances) {
+    s.instances = set->given.size();
+    s.prototypes = set->prototypes->size();
+    s.tiles = set->tiles.size();
+    for (std::size_t k = 0; k < set->placed.size(); ++k) {
+      (k < s.instances ? s.instance_triangles : s.tile_triangles) += set->placed[k].count;
+    }
   }
   s.bvh_nodes = w.bvh.nodes.size();
   s.triangle_blocks = w.bvh.blocks.size();
@@ -243,6 +262,7 @@ std::size_t World::memory_bytes() const {
                 set->by_id.size() * sizeof(set->by_id[0]) + set->moved.size() * sizeof(set->moved[0]) +
                 set->top.view().memory_bytes();
     for (const World& p : *set->prototypes) instances += p.memory_bytes();
+    for (const Tile& t : set->tiles) instances += sizeof(Tile) + t.mesh.memory_bytes();
   }
   return w.lanes.size_bytes() + w.links.size_bytes() + w.layers.size_bytes() +
          w.bvh.memory_bytes() + w.terrain.heights.size_bytes() + w.terrain.samples.size_bytes() +

@@ -9,6 +9,7 @@
 #include <capsweep/validate.h>  // claimed moves and verdicts
 #include <capsweep/instances.h> // poses and instances: the parts of a world that move
 #include <capsweep/world.h>     // World and its batches
+#include <capsweep/tiles.h>     // tiles streamed in and out of a world
 #include <capsweep/files.h>     // scenes, heightmaps, query/result files, snapshots (capsweep::io)
 #include <capsweep/client.h>    // the service's client (capsweep::client)
 #include <capsweep/version.h>

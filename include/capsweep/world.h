@@ -95,6 +95,8 @@ class WorldError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+struct Tile;  // <capsweep/tiles.h>
+
 // The arrays a world answers from (triangles, BVH, adjacency), wherever they live: built
 // in memory or mapped from a snapshot. Internal: world/world_arrays.h.
 struct WorldArrays;
@@ -109,6 +111,8 @@ struct WorldStats {
   std::size_t instances = 0;              // placed prototypes (World's instance constructor)
   std::size_t instance_triangles = 0;     // theirs, after the mesh's and the heightfield's
   std::size_t prototypes = 0;
+  std::size_t tiles = 0;                  // streamed in (World::streamed)
+  std::size_t tile_triangles = 0;         // theirs, after the instances'
   std::size_t bvh_nodes = 0;              // 8-wide nodes over the mesh's triangles
   std::size_t triangle_blocks = 0;        // the BVH's leaves, up to 8 triangles each
   int bvh_depth = 0;
@@ -164,9 +168,25 @@ class World {
   // The instances at this frame, in triangle order (empty for a world without them). Valid while
   // this frame lives (not on a temporary: keep the World).
   std::span<const Instance> instances() const;
-  // The instance that triangle i belongs to, or nullptr for the static part's triangles; valid
-  // while this frame lives.
+  // The instance that triangle i belongs to, or nullptr for the static part's and the tiles'
+  // triangles; valid while this frame lives.
   const Instance* instance_of(std::uint32_t i) const;
+
+  // The same world with the tiles (<capsweep/tiles.h>) named in `removed` gone, then `added` in:
+  // a new frame, as posed() makes one (this one stays as it was; a tile's memory goes with the
+  // last frame that holds it). Any world takes tiles: it becomes the static part, with its
+  // instances. A tile's triangles follow the instances', tile after tile by id; a frame made
+  // here moved no instance (in a tick that does both, stream first, then pose). Publishing costs
+  // the top tree's rebuild, not the tiles' BVHs: build each tile's mesh beforehand, on any thread.
+  // Throws WorldError naming the tile and row it refuses (a removed id the world has no tile of,
+  // or named twice; an added id in use and not removed, or added twice; a mesh that is not a
+  // mesh alone, a layer mask of 0, an origin not finite or placing it beyond kMaxCoordinate);
+  // nothing is applied then.
+  World streamed(std::span<const Tile> added, std::span<const std::uint32_t> removed = {}) const;
+  // The tiles of this frame, by id; valid while this frame lives.
+  std::span<const Tile> tiles() const;
+  // The tile that triangle i belongs to, or nullptr; valid while this frame lives.
+  const Tile* tile_of(std::uint32_t i) const;
 
   // Every triangle index: the mesh's, then the terrain's (a hole's two included).
   std::size_t triangle_count() const;

@@ -16,6 +16,7 @@
 #include <capsweep/instances.h>
 #include <capsweep/world.h>
 #include "core/random.h"
+#include "tests/support/baked_worlds.h"
 #include "tests/support/same_answers.h"
 #include "tests/support/scene_queries.h"
 #include "tests/support/test_meshes.h"
@@ -25,22 +26,6 @@
 namespace {
 
 using namespace capsweep;
-
-Quat random_rotation(Random& rng) {
-  // A uniform unit quaternion (Shoemake, "Uniform random rotations", Graphics Gems III).
-  const double u1 = rng.uniform(), u2 = rng.uniform(0, 2 * M_PI), u3 = rng.uniform(0, 2 * M_PI);
-  const double a = std::sqrt(1 - u1), b = std::sqrt(u1);
-  return {a * std::sin(u2), a * std::cos(u2), b * std::sin(u3), b * std::cos(u3)};
-}
-
-Quat about_y(double angle) { return {0, std::sin(angle / 2), 0, std::cos(angle / 2)}; }
-
-std::vector<Triangle> moved(std::vector<Triangle> tris, const Vec3d& offset) {
-  for (Triangle& t : tris) {
-    for (Vec3& v : t.v) v = to_float(to_double(v) + offset);
-  }
-  return tris;
-}
 
 std::vector<std::vector<Triangle>> prototype_meshes(std::uint64_t seed) {
   std::vector<std::vector<Triangle>> p;
@@ -128,66 +113,6 @@ std::vector<SweepQuery> queries_for(const Scene& s, const World& baked, bool wor
   q.insert(q.end(), rays.begin(), rays.end());
   (void)s;
   return q;
-}
-
-std::vector<SweepEllipsoidQuery> ellipsoids_for(const std::vector<SweepQuery>& q) {
-  std::vector<SweepEllipsoidQuery> e;
-  for (std::size_t i = 0; i < q.size(); i += 3) {
-    const Capsule& c = q[i].capsule;
-    if (c.radius <= 0) continue;
-    const Vec3 centre = (c.a + c.b) * 0.5f;
-    e.push_back({{centre, {c.radius, c.radius + 0.5f * std::fabs(c.b.y - c.a.y), c.radius * 0.7f}}, q[i].motion, q[i].layers});
-  }
-  return e;
-}
-
-// Every query kind and path on `world` against brute force on `baked`, byte for byte.
-void expect_answers_as_baked(const World& world, const World& baked, const std::vector<SweepQuery>& q) {
-  const std::vector<SweepEllipsoidQuery> e = ellipsoids_for(q);
-  std::vector<Capsule> capsules;
-  for (const SweepQuery& s : q) {
-    if (s.capsule.radius > 0) capsules.push_back({s.capsule.a + s.motion * 0.5f, s.capsule.b + s.motion * 0.5f, s.capsule.radius});
-  }
-  for (std::uint32_t mask : {kAllLayers, 1u, 2u}) {
-    SCOPED_TRACE("layers " + std::to_string(mask));
-    SweepOptions brute = on_path(SweepPath::brute, 2);
-    brute.layers = mask;
-    std::vector<SweepHit> expected(q.size()), expected_e(e.size());
-    baked.sweep(q, expected, brute);
-    baked.sweep_ellipsoid(e, expected_e, brute);
-    std::vector<OverlapResult> expected_o(capsules.size());
-    baked.overlap(capsules, 0.05f, expected_o, brute);
-    std::size_t hits = 0, instance_hits = 0;
-    for (SweepPath path : {SweepPath::simd, SweepPath::scalar, SweepPath::brute}) {
-      SweepOptions o = on_path(path, path == SweepPath::scalar ? 1 : 2);
-      o.layers = mask;
-      std::vector<SweepHit> got(q.size()), got_e(e.size());
-      world.sweep(q, got, o);
-      world.sweep_ellipsoid(e, got_e, o);
-      for (std::size_t i = 0; i < q.size(); ++i) {
-        ASSERT_TRUE(identical(got[i], expected[i])) << name(path) << " query " << i << ": t " << got[i].t << " triangle "
-                                                    << got[i].triangle << ", baked t " << expected[i].t << " triangle "
-                                                    << expected[i].triangle;
-        hits += got[i].hit;
-        instance_hits += got[i].hit && world.instance_of(got[i].triangle) != nullptr;
-      }
-      for (std::size_t i = 0; i < e.size(); ++i) {
-        ASSERT_TRUE(identical(got_e[i], expected_e[i])) << name(path) << " ellipsoid " << i << ": t " << got_e[i].t
-                                                        << ", baked t " << expected_e[i].t;
-      }
-    }
-    for (int threads : {1, 2}) {
-      std::vector<OverlapResult> got_o(capsules.size());
-      SweepOptions masked = on_path(SweepPath::simd, threads);
-      masked.layers = mask;
-      world.overlap(capsules, 0.05f, got_o, masked);
-      for (std::size_t i = 0; i < capsules.size(); ++i) {
-        ASSERT_TRUE(answers::same(got_o[i], expected_o[i])) << "overlap " << i << " on " << threads << " threads";
-      }
-    }
-    // The cases reach the instances, not only the floor.
-    EXPECT_GT(instance_hits, q.size() / 4) << "hits " << hits;
-  }
 }
 
 class InstancesFar : public testing::TestWithParam<double> {};
