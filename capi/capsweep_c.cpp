@@ -8,6 +8,7 @@
 
 #include <capsweep/files.h>
 #include <capsweep/version.h>
+#include <capsweep/tiles.h>
 #include <capsweep/world.h>
 
 #include "world/sweep_batch.h"
@@ -211,6 +212,34 @@ int cs_world_instance_of(const cs_world* world, uint32_t triangle, uint32_t* id)
   const Instance* in = world ? world->world.instance_of(triangle) : nullptr;
   if (in && id) *id = in->id;
   return in != nullptr;
+}
+
+int cs_world_streamed(const cs_world* world, const cs_tile* added, size_t added_count, const uint32_t* removed,
+                      size_t removed_count, cs_world** out) {
+  return guarded("cs_world_streamed", [&] {
+    clear_out(out);
+    require(world != nullptr, "world is NULL");
+    require(added_count == 0 || added != nullptr, "added is NULL");
+    require(removed_count == 0 || removed != nullptr, "removed is NULL");
+    std::vector<Tile> tiles;
+    tiles.reserve(added_count);
+    for (std::size_t k = 0; k < added_count; ++k) {
+      require(added[k].mesh != nullptr, "added tile " + std::to_string(added[k].id) + " (row " + std::to_string(k) + "): mesh is NULL");
+      tiles.push_back(Tile{added[k].id, Vec3d(added[k].origin[0], added[k].origin[1], added[k].origin[2]), added[k].layers,
+                           added[k].mesh->world});
+    }
+    try {
+      *out = new cs_world{world->world.streamed(tiles, std::span(removed, removed_count))};
+    } catch (const WorldError& e) {
+      throw std::invalid_argument(e.what());  // a tile is an argument, as a pose is
+    }
+  });
+}
+
+int cs_world_tile_of(const cs_world* world, uint32_t triangle, uint32_t* id) {
+  const Tile* t = world ? world->world.tile_of(triangle) : nullptr;
+  if (t && id) *id = t->id;
+  return t != nullptr;
 }
 
 void cs_world_free(cs_world* world) { delete world; }

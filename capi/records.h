@@ -19,6 +19,7 @@ namespace capsweep::records {
 static_assert(sizeof(cs_capsule) == 28);
 static_assert(sizeof(cs_pose) == 56 && sizeof(cs_instance) == 72 && offsetof(cs_instance, pose) == 8 &&
               sizeof(cs_instance_pose) == 64 && offsetof(cs_instance_pose, pose) == 8);
+static_assert(sizeof(void*) != 8 || (sizeof(cs_tile) == 40 && offsetof(cs_tile, origin) == 8 && offsetof(cs_tile, mesh) == 32));
 static_assert(sizeof(cs_ellipsoid_query) == kEllipsoidQueryBytes && offsetof(cs_ellipsoid_query, radii) == 12 &&
               offsetof(cs_ellipsoid_query, motion) == 24);
 static_assert(sizeof(cs_sweep_query) == kQueryBytes && offsetof(cs_sweep_query, capsule.a) == 0 &&

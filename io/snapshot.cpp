@@ -382,6 +382,8 @@ void save_snapshot(const World& world, const std::string& source, const std::str
   std::vector<unsigned char> file;
   if (!w.instances) {
     file = image_of(w, source);
+  } else if (w.instances->given.empty() && w.instances->tiles.empty()) {
+    file = image_of(*w.instances->static_part, source);  // every tile streamed out: the static world
   } else {
     file = instanced_file(w, source);
   }

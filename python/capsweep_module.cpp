@@ -14,6 +14,7 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <tuple>
 #include <vector>
 
 #include <capsweep/capsweep_c_io.h>
@@ -253,6 +254,26 @@ PYBIND11_MODULE(_capsweep, m) {
              return made(code, next);
            },
            py::return_value_policy::take_ownership)
+      .def("_streamed",
+           [](const PyWorld& w, const std::vector<std::tuple<std::uint32_t, std::uint32_t, double, double, double, const PyWorld*>>& added,
+              const std::vector<std::uint32_t>& removed) {
+             std::vector<cs_tile> tiles;
+             for (const auto& [id, layers, x, y, z, mesh] : added) tiles.push_back(cs_tile{id, layers, {x, y, z}, mesh->world});
+             cs_world* next = nullptr;
+             int code;
+             {
+               py::gil_scoped_release free;
+               code = cs_world_streamed(w.world, tiles.data(), tiles.size(), removed.data(), removed.size(), &next);
+             }
+             return made(code, next);
+           },
+           py::return_value_policy::take_ownership)
+      .def("_tile_of",
+           [](const PyWorld& w, std::uint32_t triangle) -> py::object {
+             std::uint32_t id = 0;
+             if (!cs_world_tile_of(w.world, triangle, &id)) return py::none();
+             return py::int_(id);
+           })
       .def("_instance_of",
            [](const PyWorld& w, std::uint32_t triangle) -> py::object {
              std::uint32_t id = 0;

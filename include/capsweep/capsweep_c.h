@@ -463,6 +463,29 @@ CS_API int cs_world_posed(const cs_world* world, const cs_instance_pose* poses, 
 /* Whether triangle `triangle` is an instance's (1, its id in *id) or the static part's (0). */
 CS_API int cs_world_instance_of(const cs_world* world, uint32_t triangle, uint32_t* id);
 
+/* ---- Tiles: static pieces of an open world, streamed in and out (<capsweep/tiles.h>) ---- */
+
+/* A tile: a world of a mesh alone whose coordinates are relative to `origin` (double), placed
+ * there without rotation. Build the mesh (cs_world_create) on any thread while batches run: it
+ * is the costly part; cs_world_streamed only publishes it. 40 bytes. */
+typedef struct cs_tile {
+  uint32_t id;           /* the caller's name for it, unique among the world's tiles */
+  uint32_t layers;       /* every triangle of the tile is on these, != 0 */
+  double origin[3];
+  const cs_world* mesh;  /* stays the caller's: the frame keeps what it needs */
+} cs_tile;
+
+/* The next frame with the tiles named in `removed` gone, then `added` in (an id both removed
+ * and added is replaced). Tiles' triangles follow the instances', tile after tile by id. `world`
+ * does not change; a tile's memory goes with the last frame that holds it. A refused row (an id
+ * the world has no tile of, or named twice; an added id in use, or twice; a mesh that is not a
+ * mesh alone; a mask of 0; an origin not finite or placing it beyond 1e6 m) is
+ * CS_ERROR_ARGUMENT naming the tile and row; *out is then NULL and nothing is applied. */
+CS_API int cs_world_streamed(const cs_world* world, const cs_tile* added, size_t added_count, const uint32_t* removed,
+                             size_t removed_count, cs_world** out);
+/* Whether triangle `triangle` is a tile's (1, its id in *id) or not (0). */
+CS_API int cs_world_tile_of(const cs_world* world, uint32_t triangle, uint32_t* id);
+
 /* ---- Batches ----
  * Each reads `count` records and writes `count` answers (NULL only when count is 0), sees the
  * layers of its layer_mask, and runs on `threads` workers. Its *_default call fills its

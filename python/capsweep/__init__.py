@@ -310,6 +310,24 @@ class World:
         """The id of the instance that triangle `triangle` belongs to, or None for the static part's."""
         return self._native._instance_of(int(triangle))
 
+    def streamed(self, added=(), removed=()):
+        """The next frame with the tiles whose ids are in `removed` gone, then the Tiles in `added`
+        in (an id both removed and added is replaced). Tiles' triangles follow the instances',
+        tile after tile by id. This world does not change. A refused row (an id the world has no
+        tile of, an id in use, a mesh that is not a mesh alone, layers 0, an origin not finite or
+        beyond 1e6 m) raises capsweep.Error naming the tile and row; nothing is applied."""
+        rows = []
+        for k, t in enumerate(added):
+            if not isinstance(t, Tile):
+                raise Error(f"added: row {k} is {type(t).__name__}, not capsweep.Tile")
+            rows.append((t.id, t.layers, t.origin[0], t.origin[1], t.origin[2], t.mesh._native))
+        ids = [_uint32(r, f"removed: row {k}") for k, r in enumerate(removed)]
+        return World._wrap(self._native._streamed(rows, ids), self._layers)
+
+    def tile_of(self, triangle):
+        """The id of the tile that triangle `triangle` belongs to, or None."""
+        return self._native._tile_of(int(triangle))
+
     def _sweep_seconds(self, queries, path="simd", threads=0, repeats=5):
         """The best time of the same batch through the C++ API (for bench scripts)."""
         return self._native._sweep_seconds(_records(queries, QUERY_DTYPE, 10, "queries"), _PATHS[path],
@@ -335,6 +353,30 @@ def _instance_poses(poses):
     out["pose"]["position"] = rows[:, 1:4]
     out["pose"]["rotation"] = rows[:, 4:8]
     return out
+
+
+def _uint32(value, where):
+    if isinstance(value, bool) or int(value) != value or not 0 <= int(value) <= 0xFFFFFFFF:
+        raise Error(f"{where}: {value!r} is not a 32-bit unsigned integer")
+    return int(value)
+
+
+class Tile:
+    """A static piece of an open world (World.streamed): `mesh`, a World of a mesh alone whose
+    coordinates are relative to `origin` (x, y, z, kept in double), placed there without
+    rotation, on `layers`. Build the mesh on any thread while batches run: it is the costly
+    part; streamed() only publishes it."""
+
+    def __init__(self, id, origin, mesh, layers=1):
+        self.id = _uint32(id, "Tile id")
+        o = _np.asarray(origin, dtype=_np.float64)
+        if o.shape != (3,):
+            raise Error(f"Tile {self.id}: origin must be 3 numbers, got shape {o.shape}")
+        self.origin = tuple(float(v) for v in o)
+        if not isinstance(mesh, World):
+            raise Error(f"Tile {self.id}: mesh must be capsweep.World, got {type(mesh).__name__}")
+        self.mesh = mesh
+        self.layers = _uint32(layers, f"Tile {self.id} layers")
 
 
 def instanced(static, prototypes, instances):
@@ -451,4 +493,5 @@ __all__ = ["World", "load", "heightfield", "load_heightmap", "read_queries", "re
            "default_move_settings", "Error",
            "QUERY_DTYPE",
            "HIT_DTYPE", "CAPSULE_DTYPE", "AGENT_DTYPE", "MOVE_RESULT_DTYPE", "MOVE_CONTACT_DTYPE",
-           "CLAIMED_MOVE_DTYPE", "VERDICT_DTYPE", "OVERLAP_DTYPE", "STATUS", "VERDICTS", "MAX_THREADS", "__version__"]
+           "CLAIMED_MOVE_DTYPE", "VERDICT_DTYPE", "OVERLAP_DTYPE", "STATUS", "VERDICTS", "MAX_THREADS", "__version__",
+           "instanced", "INSTANCE_DTYPE", "INSTANCE_POSE_DTYPE", "Tile"]

@@ -1,5 +1,5 @@
-// Worlds with instances through the C API: the same answers as the C++ API, frames, the instance
-// of a hit, and refusals naming the row or the instance.
+// Worlds with instances and tiles through the C API: the same answers as the C++ API, frames, the
+// instance or tile of a hit, and refusals naming the row, the instance or the tile.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -7,6 +7,7 @@
 #include <vector>
 
 #include <capsweep/capsweep_c.h>
+#include <capsweep/tiles.h>
 #include <capsweep/world.h>
 
 #include "capi/records.h"
@@ -131,6 +132,67 @@ TEST(CApi, InstancedWorldsAndTheirFramesAnswerAsTheCppApi) {
   EXPECT_NE(std::string(cs_last_error()).find("the id is used twice"), std::string::npos) << cs_last_error();
   EXPECT_EQ(cs_world_create_instanced(stat.w, nullptr, 1, in.data(), in.size(), &none), CS_ERROR_ARGUMENT);
   EXPECT_EQ(cs_world_instance_of(nullptr, 0, nullptr), 0);
+}
+
+TEST(CApi, StreamedTilesAnswerAsTheCppApi) {
+  const std::vector<Triangle> floor = make_arena();
+  const std::vector<Triangle> crate = testmesh_box();
+  WorldHandle stat, mesh, streamed, emptied;
+  stat.w = world_of(floor);
+  mesh.w = world_of(crate);
+  const World cpp_static(floor), cpp_mesh(crate);
+  std::vector<cs_tile> tiles;
+  std::vector<Tile> cpp;
+  for (std::uint32_t k = 0; k < 12; ++k) {
+    const cs_tile t{90 - k, k % 2 ? 1u : 2u, {-9.0 + 1.5 * k, 0.0, 2.0 * (k % 4) - 3.0}, mesh.w};
+    tiles.push_back(t);
+    cpp.push_back(Tile{t.id, Vec3d(t.origin[0], t.origin[1], t.origin[2]), t.layers, cpp_mesh});
+  }
+  ASSERT_EQ(cs_world_streamed(stat.w, tiles.data(), tiles.size(), nullptr, 0, &streamed.w), CS_OK) << cs_last_error();
+  cs_world_free(mesh.w);  // the frame keeps the tiles' meshes
+  mesh.w = nullptr;
+  const World world = cpp_static.streamed(cpp);
+  ASSERT_EQ(cs_world_triangle_count(streamed.w), world.triangle_count());
+  const batches::Batches b = batches::make(world, 2000, 10);
+  std::vector<cs_sweep_query> queries;
+  for (const SweepQuery& q : b.sweeps) queries.push_back(records::record(q));
+  std::vector<cs_sweep_hit> hits(queries.size());
+  const cs_sweep_args args = sweep_args(queries.data(), queries.size(), hits.data());
+  ASSERT_EQ(cs_sweep(streamed.w, &args), CS_OK) << cs_last_error();
+  std::vector<SweepHit> expected(queries.size());
+  world.sweep(b.sweeps, expected);
+  std::size_t on_tiles = 0;
+  for (std::size_t i = 0; i < queries.size(); ++i) {
+    ASSERT_TRUE(identical(records::hit(hits[i]), expected[i])) << "query " << i;
+    std::uint32_t id = 0;
+    const int is = cs_world_tile_of(streamed.w, hits[i].triangle, &id);
+    const Tile* cpp_tile = expected[i].hit ? world.tile_of(expected[i].triangle) : nullptr;
+    ASSERT_EQ(is, cpp_tile != nullptr) << "query " << i;
+    if (cpp_tile) EXPECT_EQ(id, cpp_tile->id);
+    on_tiles += is;
+  }
+  EXPECT_GT(on_tiles, 20u);
+  // Every tile removed: the static world's triangles again.
+  std::vector<std::uint32_t> ids;
+  for (const cs_tile& t : tiles) ids.push_back(t.id);
+  ASSERT_EQ(cs_world_streamed(streamed.w, nullptr, 0, ids.data(), ids.size(), &emptied.w), CS_OK) << cs_last_error();
+  EXPECT_EQ(cs_world_triangle_count(emptied.w), floor.size());
+  // Refusals name the tile and row; *out stays NULL.
+  cs_world* none = reinterpret_cast<cs_world*>(&tiles);
+  const std::uint32_t missing[] = {7};
+  EXPECT_EQ(cs_world_streamed(emptied.w, nullptr, 0, missing, 1, &none), CS_ERROR_ARGUMENT);
+  EXPECT_EQ(none, nullptr);
+  EXPECT_NE(std::string(cs_last_error()).find("removed tile 7 (row 0): the world has no tile of that id"), std::string::npos)
+      << cs_last_error();
+  tiles[0].mesh = nullptr;
+  EXPECT_EQ(cs_world_streamed(stat.w, tiles.data(), 1, nullptr, 0, &none), CS_ERROR_ARGUMENT);
+  EXPECT_NE(std::string(cs_last_error()).find("added tile 90 (row 0): mesh is NULL"), std::string::npos) << cs_last_error();
+  tiles[0].mesh = streamed.w;  // a world with tiles is no tile's mesh
+  EXPECT_EQ(cs_world_streamed(stat.w, tiles.data(), 1, nullptr, 0, &none), CS_ERROR_ARGUMENT);
+  EXPECT_NE(std::string(cs_last_error()).find("its mesh is a world with instances or tiles"), std::string::npos) << cs_last_error();
+  EXPECT_EQ(cs_world_streamed(nullptr, nullptr, 0, nullptr, 0, &none), CS_ERROR_ARGUMENT);
+  EXPECT_EQ(cs_world_tile_of(nullptr, 0, nullptr), 0);
+  EXPECT_EQ(cs_world_tile_of(stat.w, 0, nullptr), 0);
 }
 
 }  // namespace

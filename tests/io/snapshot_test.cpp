@@ -11,6 +11,7 @@
 #include <iterator>
 
 #include <capsweep/files.h>
+#include <capsweep/tiles.h>
 #include "world/world_arrays.h"
 #include "core/random.h"
 #include "tests/support/batches.h"
@@ -274,6 +275,52 @@ TEST(Snapshot, AnInstanceRecordTheWorldRefusesIsNamed) {
   std::memcpy(b.data() + 120, &header_sum, 8);
   write_bytes(bad, b);
   expect_refused(bad, "instance 903: no prototype 9 (the world has 2)");
+}
+
+TEST(Snapshot, AWorldWithTilesKeepsThemAndAnEmptyOneKeepsItsBytes) {
+  // Tiles (World::streamed) after the instances: their meshes' images after the prototypes', their
+  // records after the instances'; loaded, the same tiles answer the same; and a world with
+  // instances but no tile saves the bytes it saved before tiles existed (header word 120 zero).
+  const World built = instanced_world();
+  const Tile tiles[] = {Tile{31, Vec3d(2e4, -3, 7.5), 2u, World(testmesh::Mesh().floor(0, 0, 8, 8, 2).triangles())},
+                        Tile{4, Vec3d(-10, 0, -10), kDefaultLayers, World(testmesh::Mesh().box({0, 0, 0}, {2, 2, 2}).triangles())}};
+  const World streamed = built.streamed(tiles);
+  const std::string path = temp_path("tiles.cwsw");
+  save_snapshot(streamed, "tiles", path);
+  const Snapshot loaded = load_snapshot(path);
+  ASSERT_EQ(loaded.world.tiles().size(), 2u);
+  for (std::size_t k = 0; k < 2; ++k) {
+    const Tile &a = streamed.tiles()[k], &b = loaded.world.tiles()[k];
+    EXPECT_TRUE(a.id == b.id && a.layers == b.layers && answers::bits(a.origin, b.origin)) << k;
+  }
+  ASSERT_EQ(loaded.world.triangle_count(), streamed.triangle_count());
+  for (std::uint32_t i = 0; i < streamed.triangle_count(); ++i) {
+    ASSERT_TRUE(answers::bits(streamed.triangle(i), loaded.world.triangle(i))) << "triangle " << i;
+    ASSERT_EQ(streamed.layers_of(i), loaded.world.layers_of(i)) << "triangle " << i;
+  }
+  const batches::Batches b = batches::make(streamed, 1000, 22);
+  expect_same_answers<SweepHit>("sweep", b.sweeps.size(), [&](int k, std::vector<SweepHit>& out) {
+    (k == 0 ? streamed : loaded.world).sweep(b.sweeps, out);
+  });
+  save_snapshot(loaded.world, "tiles", temp_path("tiles_again.cwsw"));
+  EXPECT_EQ(read_bytes(path), read_bytes(temp_path("tiles_again.cwsw")));
+  // Every damage refused: a flipped bit anywhere, a cut anywhere.
+  const std::vector<unsigned char> bytes = read_bytes(path);
+  const std::string bad = temp_path("tiles_bad.cwsw");
+  Random rng(12);
+  for (int trial = 0; trial < 80; ++trial) {
+    std::vector<unsigned char> d = bytes;
+    d[std::size_t(rng.uniform(0, double(d.size())))] ^= std::uint8_t(1u << (trial % 8));
+    write_bytes(bad, d);
+    EXPECT_THROW(load_snapshot(bad), SnapshotError) << trial;
+    write_bytes(bad, std::vector<unsigned char>(bytes.begin(), bytes.begin() + std::ptrdiff_t(rng.uniform(0, double(bytes.size())))));
+    EXPECT_THROW(load_snapshot(bad), SnapshotError) << trial;
+  }
+  // Without tiles, the file is as before: every streamed tile removed, the same bytes.
+  const std::uint32_t both[] = {4, 31};
+  save_snapshot(built, "instances", temp_path("no_tiles.cwsw"));
+  save_snapshot(streamed.streamed({}, both), "instances", temp_path("tiles_removed.cwsw"));
+  EXPECT_EQ(read_bytes(temp_path("no_tiles.cwsw")), read_bytes(temp_path("tiles_removed.cwsw")));
 }
 
 TEST(Snapshot, ChecksumSeesEveryBitAndIgnoresThreads) {

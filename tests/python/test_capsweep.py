@@ -730,6 +730,42 @@ def _baked(world):
     return capsweep.World(tris, np.arange(len(tris)).reshape(-1, 3))
 
 
+def test_streamed_tiles_answer_as_the_baked_world():
+    big = np.array([[-20, 0, -20], [-20, 0, 20], [20, 0, 20], [20, 0, -20]], dtype=np.float32)
+    static = capsweep.World(big, np.array([[0, 1, 2], [0, 2, 3]]))
+    crate = capsweep.World(np.array([[-1, 0, -1], [-1, 0, 1], [1, 0, 1], [1, 0, -1], [0, 2, 0]], dtype=np.float32),
+                           np.array([[0, 1, 4], [1, 2, 4], [2, 3, 4], [3, 0, 4]]))  # a pyramid
+    tiles = [capsweep.Tile(50 - k, (-12 + 2.1 * k, 0.3 * (k % 3), 1.5 * (k % 4)), crate) for k in range(12)]
+    world = static.streamed(tiles)
+    assert world.triangle_count == 2 + 12 * 4
+    # By id: tile 39 (the last added) first.
+    assert world.tile_of(1) is None and world.tile_of(2) == 39 and world.tile_of(49) == 50
+    assert world.instance_of(2) is None
+    rng = np.random.default_rng(5)
+    q = np.zeros((3000, 10), dtype=np.float32)
+    start = rng.uniform([-15, 0.4, -3], [15, 3, 8], (3000, 3))
+    q[:, 0:3] = start
+    q[:, 3:6] = start + [0, 1.1, 0]
+    q[:, 6] = rng.uniform(0, 0.5, 3000)
+    q[:, 7:10] = rng.uniform(-4, 4, (3000, 3))
+    hits = world.sweep(q)
+    assert hits.tobytes() == _baked(world).sweep(q, path="brute").tobytes()
+    assert (hits["triangle"][hits["hit"] > 0] >= 2).sum() > 300  # the tiles are hit
+    emptied = world.streamed(removed=[t.id for t in tiles])
+    assert emptied.triangle_count == 2
+    assert world.sweep(q).tobytes() == hits.tobytes()  # the first frame is unchanged
+    with pytest.raises(capsweep.Error, match=r"removed tile 7 \(row 0\): the world has no tile of that id"):
+        world.streamed(removed=[7])
+    with pytest.raises(capsweep.Error, match=r"added tile 50 \(row 0\): the id is in use"):
+        world.streamed([capsweep.Tile(50, (0, 0, 0), crate)])
+    with pytest.raises(capsweep.Error, match="its origin is not finite"):
+        static.streamed([capsweep.Tile(1, (0, float("nan"), 0), crate)])
+    with pytest.raises(capsweep.Error, match="not capsweep.Tile"):
+        static.streamed([crate])
+    with pytest.raises(capsweep.Error, match="not a 32-bit unsigned integer"):
+        capsweep.Tile(-1, (0, 0, 0), crate)
+
+
 def test_instances_and_their_frames_answer_as_the_baked_world():
     big = np.array([[-20, 0, -20], [-20, 0, 20], [20, 0, 20], [20, 0, -20]], dtype=np.float32)
     static = capsweep.World(big, np.array([[0, 1, 2], [0, 2, 3]]))
