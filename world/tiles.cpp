@@ -2,8 +2,10 @@
 // in the order of their ids, so a frame's triangles depend on which tiles it holds, never on the
 // order they came in.
 #include <algorithm>
+#include <optional>
 #include <string>
 
+#include "parallel/executor.h"
 #include "world/instances.h"
 #include "world/world_arrays.h"
 
@@ -115,7 +117,14 @@ std::shared_ptr<InstanceSet> restream(const InstanceSet& previous, std::span<con
   return set;
 }
 
-Tile heightfield_tile(std::uint32_t id, const Vec3d& origin, Heightfield terrain, std::uint32_t layers) {
+Tile build_tile(std::uint32_t id, const Vec3d& origin, std::vector<Triangle> local, std::uint32_t layers, int threads) {
+  std::optional<World> mesh;
+  parallel::in_arena(threads, [&] { mesh.emplace(std::move(local)); });  // the BVH's build runs in the caller's arena
+  return Tile{id, origin, layers, std::move(*mesh)};
+}
+
+Tile heightfield_tile(std::uint32_t id, const Vec3d& origin, Heightfield terrain, std::uint32_t layers, int threads) {
+  // The heightfield's own checks and triangles: its cells split and numbered as a terrain's.
   const World grid(std::move(terrain));
   std::vector<Triangle> mesh;
   mesh.reserve(grid.triangle_count());
@@ -123,7 +132,7 @@ Tile heightfield_tile(std::uint32_t id, const Vec3d& origin, Heightfield terrain
     if (grid.layers_of(i) != 0) mesh.push_back(grid.triangle(i));  // a hole's two are on no layer
   }
   if (mesh.empty()) throw WorldError("heightfield: every cell is a hole (a tile of nothing)");
-  return Tile{id, origin, layers, World(std::move(mesh))};
+  return build_tile(id, origin, std::move(mesh), layers, threads);
 }
 
 }  // namespace capsweep

@@ -21,10 +21,17 @@ struct Tile {
   World mesh;                             // a world of a mesh alone (no heightfield, no instances)
 };
 
+// A tile of `local` triangles (relative to `origin`), its mesh built on `threads` workers (0 to
+// kMaxThreads; 0: every core). Streaming beside batches, 1 keeps the build to one core and off
+// the batches' others. Throws WorldError as World's constructor does.
+Tile build_tile(std::uint32_t id, const Vec3d& origin, std::vector<Triangle> local,
+                std::uint32_t layers = kDefaultLayers, int threads = 0);
+
 // A tile of a heightfield (its samples relative to `origin`: set the heightfield's own origin in
 // the tile's frame): its cells as a mesh, two triangles a cell, a hole's left out, in the
-// heightfield's triangle order. Throws WorldError as World(Heightfield) does.
+// heightfield's triangle order, built as build_tile builds. Throws WorldError as
+// World(Heightfield) does.
 Tile heightfield_tile(std::uint32_t id, const Vec3d& origin, Heightfield terrain,
-                      std::uint32_t layers = kDefaultLayers);
+                      std::uint32_t layers = kDefaultLayers, int threads = 0);
 
 }  // namespace capsweep

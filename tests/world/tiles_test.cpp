@@ -10,7 +10,11 @@
 #include <malloc.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <map>
+#include <memory>
+#include <thread>
 #include <set>
 
 #include <capsweep/tiles.h>
@@ -161,7 +165,7 @@ TEST(Tiles, FramesComeAndGoWhileOlderFramesKeepTheirTiles) {
   s.tiles = {{7, all.tiles.at(7)}, {11, all.tiles.at(31)}, {23, all.tiles.at(23)}};
   const std::uint32_t gone[] = {40, 11};
   std::vector<Tile> in = all.built({23});
-  in.push_back(Tile{11, all.tiles.at(31).origin, all.tiles.at(31).layers, World(all.tiles.at(31).mesh)});
+  in.push_back(build_tile(11, all.tiles.at(31).origin, all.tiles.at(31).mesh, all.tiles.at(31).layers, 1));  // on one core
   const World next = full.streamed(in, gone);
   const World next_baked = s.baked();
   expect_same_triangles(next, next_baked);
@@ -273,6 +277,60 @@ TEST(Tiles, BadTilesAreRefusedByNameWithNothingApplied) {
   Heightfield hole = terrains::generate(holes);
   hole.holes.assign(1, 1);
   EXPECT_THROW((void)heightfield_tile(1, {}, hole), WorldError);
+  EXPECT_THROW((void)build_tile(1, {}, mesh, kDefaultLayers, -1), std::invalid_argument);
+  EXPECT_THROW((void)build_tile(1, {}, {}, kDefaultLayers, 1), WorldError);
+}
+
+TEST(Tiles, BatchesOnFramesStreamedAndPosedMeanwhileAnswerAgainstOneFrame) {
+  // One thread publishes frames, each posing the instances and streaming tiles in and out, while
+  // two others answer batches on whichever frame was latest: every batch equals the answers of
+  // exactly the frame it took (run under ThreadSanitizer by tests/sanitize.sh).
+  const Scene s = make_scene({}, 9);
+  const World base = s.unstreamed();
+  const std::vector<SweepQuery> q = queries_for(s.baked(), false, 13);
+  constexpr int kFrames = 5;
+  const std::vector<Tile> library = s.built(ids_of(s));  // 6 tiles
+  // Frame f: the instances turned by f, tile f (its marker, first by id: ids 0-4) and every
+  // other tile of the library from f on.
+  auto frame_of = [&](int f) {
+    std::vector<InstancePose> poses;
+    for (const Instance& in : s.instances) poses.push_back({in.id, Pose{in.pose.position, about_y(0.7 * f)}});
+    std::vector<Tile> tiles{Tile{std::uint32_t(f), Vec3d(0, 0.1 * f, 0), kDefaultLayers, library[std::size_t(f)].mesh}};
+    for (std::size_t k = std::size_t(f); k < library.size(); k += 2) tiles.push_back(library[k]);
+    return base.posed(poses).streamed(tiles);
+  };
+  std::vector<std::vector<SweepHit>> expected;
+  for (int f = 0; f < kFrames; ++f) {
+    expected.emplace_back(q.size());
+    frame_of(f).sweep(q, expected.back(), on_path(SweepPath::scalar, 1));
+  }
+  std::atomic<std::shared_ptr<const World>> latest{std::make_shared<const World>(frame_of(0))};
+  std::atomic<int> published{0}, batches{0}, wrong{0};
+  std::atomic<bool> done{false};
+  auto answer = [&] {
+    while (!done.load()) {
+      const std::shared_ptr<const World> frame = latest.load();
+      const std::uint32_t f = frame->tiles()[0].id;
+      if (f >= std::uint32_t(kFrames)) {
+        ++wrong;  // a frame that is none of those published
+        continue;
+      }
+      std::vector<SweepHit> got(q.size());
+      frame->sweep(q, got, on_path(SweepPath::simd, 1));
+      for (std::size_t i = 0; i < q.size(); ++i) wrong += !identical(got[i], expected[f][i]);
+      ++batches;
+    }
+  };
+  std::thread a(answer), b(answer);
+  for (int f = 1; published.load() < 15 || batches.load() < 6; f = (f + 1) % kFrames) {
+    latest.store(std::make_shared<const World>(frame_of(f)));
+    ++published;
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  done = true;
+  a.join();
+  b.join();
+  EXPECT_EQ(wrong.load(), 0);
 }
 
 std::size_t allocated_bytes() {
