@@ -280,6 +280,17 @@ TEST_F(InstancedSceneRefusals, AMarkThatIsNotTrueOrFalse) {
   EXPECT_EQ(refusal(s), file + ": node 1 'Door': extras.capsweep holds 'dynamc' (capsweep knows only 'dynamic')");
 }
 
+// Assimp reads a name that is not UTF-8; the JSON reader that numbers the nodes does not. Read
+// only when some node may be dynamic, it refuses the file then, and only then.
+TEST_F(InstancedSceneRefusals, AFileWhoseJsonIsNotStrictUtf8WhenNodesMayBeDynamic) {
+  gltf::Scene s = gltf::moving_level();
+  s.nodes[0].name = "Fl\xff" "oor";
+  s.nodes[1].extras = "";
+  EXPECT_EQ(refusal(s), "accepted");
+  EXPECT_EQ(refusal(s, "Lift_").rfind(file + ": cannot read the glTF JSON ([json.exception.parse_error.101]", 0), 0u)
+      << refusal(s, "Lift_");
+}
+
 TEST_F(InstancedSceneRefusals, EveryTriangleDynamicOrAPrefixOnAnotherFormat) {
   gltf::Scene s = gltf::moving_level();
   s.roots = {1};
