@@ -339,9 +339,10 @@ Command add_build(CLI::App& app) {
                                         std::to_string(stats.heightfield_rows) + " samples, " +
                                         std::to_string(stats.heightfield_triangles) + " triangles)"
                                   : "";
+    auto count = [](std::size_t n, const char* what) { return std::to_string(n) + " " + what + (n == 1 ? "" : "s"); };
     const std::string instances = stats.instances > 0 ? " (" + std::to_string(stats.instance_triangles) + " of them in " +
-                                                            std::to_string(stats.instances) + " instances of " +
-                                                            std::to_string(stats.prototypes) + " prototypes)"
+                                                            count(stats.instances, "instance") + " of " +
+                                                            count(stats.prototypes, "prototype") + ")"
                                                       : "";
     std::printf("%zu triangles%s%s, %zu BVH nodes, %zu blocks: built in %.3f s, saved in %.3f s, loads in %.3f s, "
                 "%.1f MB -> %s\n",

@@ -4,6 +4,7 @@
 // world answers sweeps bit for bit as the world with the instances' placed triangles baked in;
 // every other node is baked as before, and a scene without dynamic nodes loads exactly as before.
 #include <gtest/gtest.h>
+#include <zlib.h>
 
 #include <cmath>
 #include <cstring>
@@ -86,6 +87,30 @@ TEST_F(InstancedScenes, DynamicNodesBecomeInstancesWithTheirNodeIndices) {
   ASSERT_EQ(door_only.instances.size(), 1u);
   EXPECT_EQ(door_only.instances[0].id, 1u);
   EXPECT_EQ(door_only.static_part.triangles.size(), kAll - 24);
+}
+
+TEST_F(InstancedScenes, BinaryAndGzippedGltfGiveTheSameInstances) {
+  const gltf::Scene level = gltf::moving_level();
+  const InstancedScene text = load_instanced_scene(write("level.gltf", level.json()), with_prefix("Lift_"));
+  const std::string glb = write("level.glb", level.glb());
+  EXPECT_TRUE(same_bytes(load_scene(glb), load_scene(path("level.gltf"))));
+  const std::string bytes = read(glb);
+  gzFile gz = gzopen(path("level.glb.gz").c_str(), "wb");
+  gzwrite(gz, bytes.data(), unsigned(bytes.size()));
+  gzclose(gz);
+  for (const std::string& file : {glb, path("level.glb.gz")}) {
+    const InstancedScene s = load_instanced_scene(file, with_prefix("Lift_"));
+    ASSERT_EQ(s.instances.size(), text.instances.size()) << file;
+    for (std::size_t k = 0; k < s.instances.size(); ++k) {
+      const Instance &a = s.instances[k], &b = text.instances[k];
+      EXPECT_TRUE(a.id == b.id && a.prototype == b.prototype && a.layers == b.layers &&
+                  std::memcmp(&a.pose, &b.pose, sizeof(Pose)) == 0)
+          << file << " instance " << k;
+    }
+    ASSERT_EQ(s.prototypes.size(), text.prototypes.size()) << file;
+    for (std::size_t k = 0; k < s.prototypes.size(); ++k) EXPECT_TRUE(same_bytes(s.prototypes[k], text.prototypes[k])) << file;
+    EXPECT_TRUE(same_bytes(s.static_part.triangles, text.static_part.triangles)) << file;
+  }
 }
 
 TEST_F(InstancedScenes, PosesAreTheNodesTransformsAndChildrenMoveWithTheirNode) {

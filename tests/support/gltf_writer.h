@@ -30,11 +30,32 @@ struct Scene {
   std::vector<Node> nodes;
   std::vector<int> roots;
 
-  std::string json() const {
+  std::string json() const { return text(true); }
+
+  // The same as a binary glTF: the JSON chunk, then the buffer as the BIN chunk.
+  std::string glb() const {
+    std::string js = text(false), bin = buffer();
+    js.append((4 - js.size() % 4) % 4, ' ');
+    bin.append((4 - bin.size() % 4) % 4, '\0');
+    auto u32 = [](std::size_t v) {
+      const std::uint32_t x = std::uint32_t(v);
+      return std::string(reinterpret_cast<const char*>(&x), 4);
+    };
+    const std::string body = u32(js.size()) + "JSON" + js + u32(bin.size()) + std::string("BIN\0", 4) + bin;
+    return "glTF" + u32(2) + u32(12 + body.size()) + body;
+  }
+
+ private:
+  std::string buffer() const {
     std::string bytes;
     for (const auto& mesh : meshes) {
       for (const capsweep::Triangle& t : mesh) bytes.append(reinterpret_cast<const char*>(&t), sizeof t);
     }
+    return bytes;
+  }
+
+  std::string text(bool embedded) const {
+    const std::string bytes = buffer();
     std::ostringstream j;
     j << R"({"asset":{"version":"2.0"},"scene":0,"scenes":[{"nodes":[)" << list(roots) << "]}],\"nodes\":[";
     for (std::size_t i = 0; i < nodes.size(); ++i) {
@@ -58,8 +79,9 @@ struct Scene {
       if (m < mesh_names.size() && !mesh_names[m].empty()) j << "\"name\":\"" << mesh_names[m] << "\",";
       j << R"("primitives":[{"attributes":{"POSITION":)" << m << "}}]}";
     }
-    j << R"(],"buffers":[{"byteLength":)" << bytes.size() << R"(,"uri":"data:application/octet-stream;base64,)"
-      << base64(bytes) << "\"}],\"bufferViews\":[";
+    j << R"(],"buffers":[{"byteLength":)" << bytes.size();
+    if (embedded) j << R"(,"uri":"data:application/octet-stream;base64,)" << base64(bytes) << "\"";
+    j << "}],\"bufferViews\":[";
     std::size_t offset = 0;
     for (std::size_t m = 0; m < meshes.size(); ++m) {
       const std::size_t length = meshes[m].size() * sizeof(capsweep::Triangle);
@@ -81,10 +103,12 @@ struct Scene {
     return j.str();
   }
 
- private:
   static std::string list(const std::vector<int>& v) {
     std::string s;
-    for (std::size_t i = 0; i < v.size(); ++i) s += (i ? "," : "") + std::to_string(v[i]);
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      if (i) s += ',';
+      s += std::to_string(v[i]);
+    }
     return s;
   }
   static std::string base64(const std::string& in) {
