@@ -142,6 +142,25 @@ TEST_F(InstancedScenes, PosesAreTheNodesTransformsAndChildrenMoveWithTheirNode) 
   }
 }
 
+// A node given by its matrix (column-major, as glTF writes it) is posed as Assimp places it.
+TEST_F(InstancedScenes, ANodeGivenByAMatrixIsPosedWhereAssimpPlacesIt) {
+  gltf::Scene level = gltf::moving_level();
+  // 90 degrees about y, then moved to (1, 2, 5): columns (0, 0, -1), (0, 1, 0), (1, 0, 0), (1, 2, 5).
+  level.nodes[1].transform = "\"matrix\":[0,0,-1,0, 0,1,0,0, 1,0,0,0, 1,2,5,1]";
+  const std::string file = write("matrix.gltf", level.json());
+  const InstancedScene s = load_instanced_scene(file);
+  ASSERT_EQ(s.instances.size(), 1u);
+  const Pose& p = s.instances[0].pose;
+  EXPECT_EQ(p.position.x, 1.0);
+  EXPECT_EQ(p.position.y, 2.0);
+  EXPECT_EQ(p.position.z, 5.0);
+  EXPECT_NEAR(p.rotation.y, std::sqrt(0.5), 1e-15);
+  EXPECT_NEAR(p.rotation.w, std::sqrt(0.5), 1e-15);
+  std::vector<Triangle> placed_tris;
+  for (const Triangle& t : s.prototypes[0]) placed_tris.push_back(placed(p, t));
+  expect_near(placed_tris, slice(load_scene(file), kDoor, kLiftA), 2e-6f);
+}
+
 TEST_F(InstancedScenes, TheWorldAnswersAsTheWorldWithTheInstancesBakedIn) {
   const std::string file = write("level.gltf", gltf::moving_level().json());
   const SceneOptions options = with_prefix("Lift_");
