@@ -47,7 +47,7 @@ int cs_world_import(const char* path, const cs_load_options* options, cs_world**
     if (looks_like_snapshot(path)) {
       throw SnapshotError(std::string(path) + ": a CWSW snapshot, which cs_world_load reads");
     }
-    *out = new cs_world{open_world(path, SceneOptions{o.scale, o.z_up != 0, o.layer_table ? o.layer_table : ""}).world};
+    *out = new cs_world{open_world(path, SceneOptions{o.scale, o.z_up != 0, o.layer_table ? o.layer_table : "", {}}).world};
   });
 }
 

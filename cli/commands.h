@@ -23,16 +23,22 @@ class UsageError : public std::runtime_error {
 
 using Command = std::function<int()>;
 
-// --scene FILE (a mesh, FILE.gz, @arena or a snapshot), --scale S, --z-up.
+// --scene FILE (a mesh, FILE.gz, @arena or a snapshot), --scale S, --z-up, --layers TABLE,
+// --dynamic-prefix P.
 struct SceneArgs {
   std::string path;
   float scale = 1.f;
   bool z_up = false;
-  std::string layers{};  // a layer table (SceneOptions::layers)
+  std::string layers{};          // a layer table (SceneOptions::layers)
+  std::string dynamic_prefix{};  // SceneOptions::dynamic_prefix
+  std::string poses{};           // --poses FILE (add_poses): the instances' poses, CSV
 };
 void add_scene_options(CLI::App& command, SceneArgs& scene, bool required = true);
-// The world named by --scene. The scene options only apply to meshes: given with a snapshot
-// (already built with its own) they are a usage error, never silently ignored.
+// --poses FILE, for the commands that answer against the scene.
+void add_poses(CLI::App& command, SceneArgs& scene);
+// The world named by --scene, at the poses of --poses when given (a still frame:
+// posed_from_file). The scene options only apply to meshes: given with a snapshot (already built
+// with its own) they are a usage error, never silently ignored.
 World load_world(const SceneArgs& scene);
 
 // A CWSQ file of either kind: capsules, rays and segments (versions 1, 2, 4, 5) or ellipsoids

@@ -38,6 +38,9 @@ void add_scene_options(CLI::App& command, SceneArgs& scene, bool required) {
   command.add_option("--layers", scene.layers,
                      "A layer table: lines `NAME LAYER[,LAYER...]` put a material, mesh or node's triangles on "
                      "layers 1-32 (others stay on layer 1)");
+  command.add_option("--dynamic-prefix", scene.dynamic_prefix,
+                     "glTF nodes whose name starts with this become instances (as do nodes marked "
+                     "extras.capsweep.dynamic): parts that move, posed by --poses");
   // Checked as soon as the command line is parsed, before any file is read.
   command.parse_complete_callback([&scene] { check_scene_args(scene); });
 }
@@ -50,9 +53,21 @@ void check_scene_args(const SceneArgs& scene) {
   if (!scene.layers.empty() && looks_like_snapshot(scene.path)) {
     throw UsageError("--layers does not apply to a snapshot (" + scene.path + "): its layers were set when it was built");
   }
+  if (!scene.dynamic_prefix.empty() && looks_like_snapshot(scene.path)) {
+    throw UsageError("--dynamic-prefix does not apply to a snapshot (" + scene.path +
+                     "): its instances were made when it was built");
+  }
 }
 
-SceneOptions scene_options(const SceneArgs& scene) { return {scene.scale, scene.z_up, scene.layers}; }
+void add_poses(CLI::App& command, SceneArgs& scene) {
+  command.add_option("--poses", scene.poses,
+                     "The instances' poses (CSV: id,tx,ty,tz,qx,qy,qz,qw a row, in world space); instances without a "
+                     "row keep the scene's");
+}
+
+SceneOptions scene_options(const SceneArgs& scene) {
+  return {scene.scale, scene.z_up, scene.layers, scene.dynamic_prefix};
+}
 
 SweepFile read_sweep_file(const std::string& path) {
   SweepFile f;
@@ -74,7 +89,9 @@ SweepFile read_sweep_file(const std::string& path) {
 
 World load_world(const SceneArgs& scene) {
   check_scene_args(scene);
-  return open_world_or_builtin(scene.path, scene_options(scene)).world;
+  World world = open_world_or_builtin(scene.path, scene_options(scene)).world;
+  if (scene.poses.empty()) return world;
+  return posed_from_file(world, scene.poses);
 }
 
 CLI::Option* add_threads(CLI::App& command, int& threads) {
@@ -133,6 +150,7 @@ Command add_sweep(CLI::App& app) {
       "sweep", "Answers every query of a CWSQ file (capsules, rays and segments; or ellipsoids, version 3) against a "
                "scene and writes a CWSR file");
   add_scene_options(*c, a->scene);
+  add_poses(*c, a->scene);
   c->add_option("--queries", a->queries, "The queries (CWSQ)")->required();
   c->add_option("--out", a->out, "The answers (CWSR), written atomically")->required();
   add_threads(*c, a->threads);
@@ -157,7 +175,7 @@ Command add_sweep(CLI::App& app) {
       world.sweep(queries.capsules, hits, so);
     }
     const double elapsed = seconds_since(start);
-    write_results(a->out, hits, std::vector<std::string>{a->queries, a->scene.path});
+    write_results(a->out, hits, std::vector<std::string>{a->queries, a->scene.path, a->scene.poses});
     std::size_t hit_count = 0, starts = 0;
     for (const SweepHit& h : hits) {
       hit_count += h.hit;
@@ -291,17 +309,18 @@ Command add_build(CLI::App& app) {
       inputs.push_back(a->heightmap);
       if (!a->holes.empty()) inputs.push_back(a->holes);
       source = describe_heightmap(a->heightmap, o);
-      LayeredScene mesh;
+      InstancedScene mesh;
       if (!a->scene.path.empty()) {
         if (a->scene.path == kArenaName) {
-          mesh.triangles = load_scene_or_builtin(a->scene.path, scene_options(a->scene));
+          mesh.static_part.triangles = load_scene_or_builtin(a->scene.path, scene_options(a->scene));
         } else {
-          mesh = load_layered_scene(a->scene.path, scene_options(a->scene));
+          mesh = load_instanced_scene(a->scene.path, scene_options(a->scene));
         }
         inputs.push_back(a->scene.path);
         source += " + " + describe_source(a->scene.path, scene_options(a->scene));
       }
-      world.emplace(std::move(field), std::move(mesh.triangles), std::move(mesh.layers));
+      World ground(std::move(field), std::move(mesh.static_part.triangles), std::move(mesh.static_part.layers));
+      world.emplace(place_instances(std::move(ground), std::move(mesh), a->scene.path));
     } else {
       WorldFile file = open_world_or_builtin(a->scene.path, scene_options(a->scene));
       inputs.push_back(a->scene.path);
@@ -320,9 +339,15 @@ Command add_build(CLI::App& app) {
                                         std::to_string(stats.heightfield_rows) + " samples, " +
                                         std::to_string(stats.heightfield_triangles) + " triangles)"
                                   : "";
-    std::printf("%zu triangles%s, %zu BVH nodes, %zu blocks: built in %.3f s, saved in %.3f s, loads in %.3f s, "
+    auto count = [](std::size_t n, const char* what) { return std::to_string(n) + " " + what + (n == 1 ? "" : "s"); };
+    const std::string instances = stats.instances > 0 ? " (" + std::to_string(stats.instance_triangles) + " of them in " +
+                                                            count(stats.instances, "instance") + " of " +
+                                                            count(stats.prototypes, "prototype") + ")"
+                                                      : "";
+    std::printf("%zu triangles%s%s, %zu BVH nodes, %zu blocks: built in %.3f s, saved in %.3f s, loads in %.3f s, "
                 "%.1f MB -> %s\n",
-                stats.triangles, field.c_str(), stats.bvh_nodes, stats.triangle_blocks, built, saved, loads, double(loaded.bytes) / 1e6, a->out.c_str());
+                stats.triangles, field.c_str(), instances.c_str(), stats.bvh_nodes, stats.triangle_blocks, built, saved,
+                loads, double(loaded.bytes) / 1e6, a->out.c_str());
     return 0;
   };
 }

@@ -301,6 +301,7 @@ Command add_crowd(CLI::App& app) {
   auto a = std::make_shared<CrowdArgs>();
   CLI::App* c = app.add_subcommand("crowd", "The demo's crowd on any scene");
   add_scene_options(*c, a->scene);
+  add_poses(*c, a->scene);
   c->add_option("--agents", a->agents, "Agents")->required()->check(CLI::Range(1, 10'000'000));
   c->add_option("--ticks", a->ticks, "Ticks at 60 Hz")->required()->check(CLI::Range(1, 10'000'000));
   c->add_option("--trace", a->trace,
@@ -359,6 +360,7 @@ Command add_validate(CLI::App& app) {
                                    "Judges claimed moves (CWSQ: the capsule at its last accepted position, the claimed "
                                    "displacement; version 2 adds dt, vertical speed and grounded): one CSV line per move");
   add_scene_options(*c, a->scene);
+  add_poses(*c, a->scene);
   c->add_option("--moves", a->moves,
                 "The claimed moves (CWSQ version 1, 2, 4, 5, 7 or 8; 4, 5, 7 and 8 carry each move's layers, 7 and 8 "
                 "capsule or ellipsoid agents, 8 the ground triangle)")
@@ -455,7 +457,7 @@ Command add_validate(CLI::App& app) {
       if (v.kind == VerdictKind::too_fast) out << too_fast_reason(moves[i].motion, v.allowed);
       out << '\n';
     }
-    write_file_atomically(out_path, out.str(), std::vector<std::string>{a->moves, a->scene.path});
+    write_file_atomically(out_path, out.str(), std::vector<std::string>{a->moves, a->scene.path, a->scene.poses});
     std::size_t counts[5] = {};
     for (const Verdict& v : verdicts) ++counts[int(v.kind)];
     std::printf("%zu moves in %.3f s: %zu ok, %zu blocked, %zu start_overlaps, %zu too_fast, %zu refused -> %s\n",

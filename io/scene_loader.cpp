@@ -16,6 +16,7 @@
 
 
 #include "io/mesh_checks.h"
+#include "io/scene_import.h"
 
 namespace capsweep {
 
@@ -25,6 +26,14 @@ bool ends_with(const std::string& s, const std::string& tail) {
   return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
 }
 
+std::string lower_extension(const std::string& path) {
+  std::string e = std::filesystem::path(path).extension().string();
+  for (char& c : e) c = char(std::tolower(static_cast<unsigned char>(c)));
+  return e;
+}
+
+}  // namespace
+
 std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw SceneError(path + ": cannot open");
@@ -33,31 +42,15 @@ std::string read_file(const std::string& path) {
   return bytes;
 }
 
-std::string lower_extension(const std::string& path) {
-  std::string e = std::filesystem::path(path).extension().string();
-  for (char& c : e) c = char(std::tolower(static_cast<unsigned char>(c)));
-  return e;
-}
-
-// A layer table (SceneOptions::layers): name -> mask, and which names the scene used.
-struct LayerTable {
-  std::string path;
-  std::vector<std::pair<std::string, std::uint32_t>> entries;
-  std::vector<int> line;  // of each entry
-  std::vector<bool> used;
-
-  const std::uint32_t* find(const std::string& name) {
-    for (std::size_t i = 0; i < entries.size(); ++i) {
-      if (!name.empty() && entries[i].first == name) {
-        used[i] = true;
-        return &entries[i].second;
-      }
+const std::uint32_t* LayerTable::find(const std::string& name) {
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    if (!name.empty() && entries[i].first == name) {
+      used[i] = true;
+      return &entries[i].second;
     }
-    return nullptr;
   }
-};
-
-}  // namespace
+  return nullptr;
+}
 
 std::uint32_t parse_layer_list(const std::string& list) {
   std::uint32_t mask = 0;
@@ -73,8 +66,6 @@ std::uint32_t parse_layer_list(const std::string& list) {
   if (mask == 0) throw std::invalid_argument("name at least one layer");
   return mask;
 }
-
-namespace {
 
 LayerTable read_layer_table(const std::string& path) {
   LayerTable table;
@@ -105,6 +96,8 @@ LayerTable read_layer_table(const std::string& path) {
   return table;
 }
 
+namespace {
+
 // The layers of a mesh's triangles: its material's entry, else its own, else the nearest
 // named node's on the way down (`inherited`), else layer 1.
 std::uint32_t mesh_layers(const aiScene& scene, const aiMesh& mesh, LayerTable* table, const std::uint32_t* inherited) {
@@ -121,13 +114,17 @@ std::uint32_t mesh_layers(const aiScene& scene, const aiMesh& mesh, LayerTable* 
   return found ? *found : kDefaultLayers;
 }
 
-void collect(const std::string& path, const aiScene& scene, const aiNode& node, const aiMatrix4x4& parent,
-             std::vector<Triangle>& out, std::vector<std::uint32_t>& out_layers, LayerTable* table,
-             const std::uint32_t* inherited) {
-  const aiMatrix4x4 transform = parent * node.mTransformation;
+}  // namespace
+
+const std::uint32_t* node_layers(const aiNode& node, LayerTable* table, const std::uint32_t* inherited) {
   if (table) {
-    if (const std::uint32_t* own = table->find(node.mName.C_Str())) inherited = own;
+    if (const std::uint32_t* own = table->find(node.mName.C_Str())) return own;
   }
+  return inherited;
+}
+
+void collect_meshes(const std::string& path, const aiScene& scene, const aiNode& node, const aiMatrix4x4& transform,
+                    LayeredScene& out, LayerTable* table, const std::uint32_t* inherited) {
   for (unsigned m = 0; m < node.mNumMeshes; ++m) {
     const aiMesh& mesh = *scene.mMeshes[node.mMeshes[m]];
     const std::uint32_t layers = mesh_layers(scene, mesh, table, inherited);
@@ -149,16 +146,59 @@ void collect(const std::string& path, const aiScene& scene, const aiNode& node, 
         const aiVector3D v = transform * mesh.mVertices[face.mIndices[k]];
         t.v[k] = {v.x, v.y, v.z};
       }
-      out.push_back(t);
-      out_layers.push_back(layers);
+      out.triangles.push_back(t);
+      out.layers.push_back(layers);
     }
-  }
-  for (unsigned c = 0; c < node.mNumChildren; ++c) {
-    collect(path, scene, *node.mChildren[c], transform, out, out_layers, table, inherited);
   }
 }
 
-}  // namespace
+void collect(const std::string& path, const aiScene& scene, const aiNode& node, const aiMatrix4x4& parent,
+             LayeredScene& out, LayerTable* table, const std::uint32_t* inherited, const TakeNode& take) {
+  if (take && take(node, inherited)) return;
+  const aiMatrix4x4 transform = parent * node.mTransformation;
+  inherited = node_layers(node, table, inherited);
+  collect_meshes(path, scene, node, transform, out, table, inherited);
+  for (unsigned c = 0; c < node.mNumChildren; ++c) {
+    collect(path, scene, *node.mChildren[c], transform, out, table, inherited, take);
+  }
+}
+
+void check_all_used(const LayerTable& table, const std::string& path) {
+  for (std::size_t i = 0; i < table.entries.size(); ++i) {
+    if (!table.used[i]) {
+      throw SceneError(table.path + ":" + std::to_string(table.line[i]) + ": '" + table.entries[i].first +
+                       "' names no material, mesh or node of " + path);
+    }
+  }
+}
+
+ImportedScene import_scene(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) throw SceneError(path + ": no such file");
+  ImportedScene out;
+  out.importer = std::make_unique<Assimp::Importer>();
+  // Triangulate only: no welding, no reordering, no removal of degenerate triangles, so that
+  // triangle indices follow the file.
+  const unsigned flags = aiProcess_Triangulate;
+  if (ends_with(path, ".gz")) {
+    out.bytes = inflate_gzip(path, read_file(path));
+    out.extension = lower_extension(path.substr(0, path.size() - 3));
+    check_mesh_bytes(path, out.bytes, out.extension);
+    out.scene = out.importer->ReadFileFromMemory(out.bytes.data(), out.bytes.size(), flags,
+                                                 out.extension.empty() ? "" : out.extension.c_str() + 1);
+  } else {
+    out.extension = lower_extension(path);
+    if (out.extension == ".ply" || out.extension == ".off") {
+      out.bytes = read_file(path);
+      check_mesh_bytes(path, out.bytes, out.extension);
+    }
+    out.scene = out.importer->ReadFile(path, flags);
+  }
+  if (!out.scene || !out.scene->mRootNode) {
+    throw SceneError(path + ": cannot read the mesh (" + std::string(out.importer->GetErrorString()) + ")");
+  }
+  return out;
+}
 
 std::vector<Triangle> load_scene(const std::string& path, const SceneOptions& options) {
   return load_layered_scene(path, options).triangles;
@@ -168,38 +208,10 @@ LayeredScene load_layered_scene(const std::string& path, const SceneOptions& opt
   if (!(options.scale > 0.f) || !std::isfinite(options.scale)) throw SceneError(path + ": --scale must be positive");
   std::optional<LayerTable> table;
   if (!options.layers.empty()) table = read_layer_table(options.layers);
+  const ImportedScene imported = import_scene(path);
   LayeredScene out;
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) throw SceneError(path + ": no such file");
-  Assimp::Importer importer;
-  // Triangulate only: no welding, no reordering, no removal of degenerate triangles, so that
-  // triangle indices follow the file.
-  const unsigned flags = aiProcess_Triangulate;
-  const aiScene* scene = nullptr;
-  std::string data;
-  if (ends_with(path, ".gz")) {
-    data = inflate_gzip(path, read_file(path));
-    const std::string hint = lower_extension(path.substr(0, path.size() - 3));
-    check_mesh_bytes(path, data, hint);
-    scene = importer.ReadFileFromMemory(data.data(), data.size(), flags, hint.empty() ? "" : hint.c_str() + 1);
-  } else {
-    const std::string extension = lower_extension(path);
-    if (extension == ".ply" || extension == ".off") check_mesh_bytes(path, read_file(path), extension);
-    scene = importer.ReadFile(path, flags);
-  }
-  if (!scene || !scene->mRootNode) {
-    throw SceneError(path + ": cannot read the mesh (" + std::string(importer.GetErrorString()) + ")");
-  }
-  collect(path, *scene, *scene->mRootNode, aiMatrix4x4(), out.triangles, out.layers, table ? &*table : nullptr,
-          nullptr);
-  if (table) {
-    for (std::size_t i = 0; i < table->entries.size(); ++i) {
-      if (!table->used[i]) {
-        throw SceneError(table->path + ":" + std::to_string(table->line[i]) + ": '" + table->entries[i].first +
-                         "' names no material, mesh or node of " + path);
-      }
-    }
-  }
+  collect(path, *imported.scene, *imported.scene->mRootNode, aiMatrix4x4(), out, table ? &*table : nullptr, nullptr);
+  if (table) check_all_used(*table, path);
   out.triangles = transform_scene(std::move(out.triangles), path, options);
   return out;
 }

@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <optional>
 
 
 namespace capsweep {
@@ -15,6 +16,9 @@ std::string describe_source(const std::string& path, const SceneOptions& options
     extras += std::string("scale ") + scale + (options.z_up ? ", z-up" : "");
   }
   if (!options.layers.empty()) extras += (extras.empty() ? "layers " : ", layers ") + options.layers;
+  if (!options.dynamic_prefix.empty()) {
+    extras += (extras.empty() ? "dynamic prefix " : ", dynamic prefix ") + options.dynamic_prefix;
+  }
   if (!extras.empty()) s += " (" + extras + ")";
   return s;
 }
@@ -26,13 +30,15 @@ WorldFile open_world(const std::string& path, const SceneOptions& options) {
     Snapshot s = load_snapshot(path);
     return WorldFile{std::move(s.world), std::move(s.source), true, elapsed()};
   }
-  LayeredScene scene = load_layered_scene(path, options);
+  InstancedScene scene = load_instanced_scene(path, options);
+  std::optional<World> static_part;
   try {
-    World world(std::move(scene.triangles), std::move(scene.layers));
-    return WorldFile{std::move(world), describe_source(path, options), false, elapsed()};
+    static_part.emplace(std::move(scene.static_part.triangles), std::move(scene.static_part.layers));
   } catch (const WorldError& e) {
     throw SceneError(path + ": " + e.what());
   }
+  World world = place_instances(std::move(*static_part), std::move(scene), path);
+  return WorldFile{std::move(world), describe_source(path, options), false, elapsed()};
 }
 
 }  // namespace capsweep

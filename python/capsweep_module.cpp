@@ -367,7 +367,7 @@ PYBIND11_MODULE(_capsweep, m) {
   m.def("_load", [](const std::string& path, float scale, bool z_up, const std::string& layers) {
     // The built-in scenes the command takes by name ("@arena"), made as the command makes them.
     if (path == kArenaName) {
-      return new PyWorld(new cs_world{open_world_or_builtin(path, SceneOptions{scale, z_up, layers}).world});
+      return new PyWorld(new cs_world{open_world_or_builtin(path, SceneOptions{scale, z_up, layers, {}}).world});
     }
     cs_load_options o;
     cs_load_options_default(&o);

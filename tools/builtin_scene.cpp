@@ -11,6 +11,10 @@ std::vector<Triangle> load_scene_or_builtin(const std::string& path, const Scene
   if (!options.layers.empty()) {
     throw SceneError(options.layers + ": the built-in scene " + path + " has no named parts to put on layers");
   }
+  if (!options.dynamic_prefix.empty()) {
+    throw SceneError(path + ": the built-in scene has no glTF nodes to make dynamic (the prefix '" +
+                     options.dynamic_prefix + "')");
+  }
   return transform_scene(make_arena(), path, options);
 }
 

@@ -26,6 +26,10 @@ struct SceneOptions {
   // stay on layer 1. A malformed line, a layer out of range, or a name the scene does not hold
   // is refused, naming the table and the line.
   std::string layers;
+  // glTF 2.0 scenes (load_instanced_scene, open_world): nodes whose name starts with this are
+  // dynamic, besides those marked `"extras": {"capsweep": {"dynamic": true}}`. Empty: only the
+  // marked ones. Another format given a prefix is refused; load_layered_scene ignores it.
+  std::string dynamic_prefix;
 };
 
 // A file that cannot be read, parsed or holds no triangles: the message names the file.
@@ -49,6 +53,27 @@ struct LayeredScene {
   std::vector<std::uint32_t> layers;  // one mask per triangle (kDefaultLayers where unnamed)
 };
 LayeredScene load_layered_scene(const std::string& path, const SceneOptions& options = {});
+
+// A scene whose dynamic glTF nodes are instances of their meshes (docs/INSTANCES.md): a dynamic
+// node's meshes, and its children's (which move with it), in the node's own frame are a
+// prototype, shared by the nodes that hold the same triangles; the instance's id is the node's
+// index in the file's `nodes`, its pose the node's transform in the scene (rigid, else refused),
+// turned and scaled as the options say (prototypes are scaled too), and its layers its triangles'
+// (one mask). Instances in the order the walk meets them. Every other node is baked into the
+// static part exactly as load_layered_scene bakes it; a scene with no dynamic node gives exactly
+// load_layered_scene's triangles and layers. Refused, naming the file and the node: a dynamic node
+// holding no triangle, moved by more than a rotation and a translation, on mixed layers, or
+// inside another dynamic node; a static part with no triangle; a prefix on another format.
+struct InstancedScene {
+  LayeredScene static_part;
+  std::vector<std::vector<Triangle>> prototypes;
+  std::vector<Instance> instances;
+};
+InstancedScene load_instanced_scene(const std::string& path, const SceneOptions& options = {});
+
+// `static_part` (the static triangles' world, or a heightfield's with them) with the scene's
+// instances placed on it; itself when there are none. Throws SceneError naming `path`.
+World place_instances(World static_part, InstancedScene scene, const std::string& path);
 
 // What load_scene does to the triangles it read: refuses an empty soup and applies the options.
 // For soups made in code that should be treated like a file (`path` names it in errors).
@@ -181,6 +206,30 @@ void write_results(const std::string& path, const std::vector<SweepHit>& hits,
 
 }  // namespace capsweep
 
+// Poses of instances from a CSV file (docs/FORMATS.md, "Poses (CSV)"): a row per instance,
+// `id,tx,ty,tz,qx,qy,qz,qw`, its pose in world space (World::posed); an optional header line of
+// exactly those names, `#` comments and blank lines.
+
+namespace capsweep {
+
+struct PoseFile {
+  std::vector<InstancePose> poses;   // in the file's order
+  std::vector<std::uint32_t> lines;  // the line each came from
+};
+
+// Throws FormatError "FILE:LINE: reason" for a row that is not 8 fields, a field that is not a
+// number (an id: a whole number from 0 to 2^32 - 1), NaN or infinite, an id given twice, or a pose
+// check_pose refuses; "FILE: cannot open" for a file it cannot read.
+PoseFile read_poses(const std::string& path);
+
+// `world` at the file's poses (instances without a row keep theirs), as a still frame: it carries
+// no motion into its first tick (World::move), as a loaded world does not. Throws FormatError
+// "FILE:LINE: reason" for a row the world refuses (an id it has no instance of, an instance
+// placed beyond kMaxCoordinate), and "FILE: ..." when the world has no instances at all.
+World posed_from_file(const World& world, const std::string& path);
+
+}  // namespace capsweep
+
 // World snapshots: a built world (triangles, BVH, adjacency) as one versioned,
 // checksummed file that loads in milliseconds, so a server starts without rebuilding the BVH.
 // Layout: docs/FORMATS.md ("CWSW").
@@ -246,10 +295,12 @@ struct WorldFile {
 };
 
 // Throws SceneError or SnapshotError naming the file. Scene options do not apply to snapshots
-// (they were applied when it was built).
+// (they were applied when it was built). A scene with dynamic glTF nodes opens as a world with
+// instances (load_instanced_scene, place_instances).
 WorldFile open_world(const std::string& path, const SceneOptions& options = {});
 
-// "PATH" or "PATH (scale S, z-up, layers TABLE)": how a world was made, for snapshots and the service's Info.
+// "PATH" or "PATH (scale S, z-up, layers TABLE, dynamic prefix P)": how a world was made, for
+// snapshots and the service's Info.
 std::string describe_source(const std::string& path, const SceneOptions& options);
 
 }  // namespace capsweep

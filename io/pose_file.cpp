@@ -1,0 +1,129 @@
+// Poses of instances from CSV (docs/FORMATS.md, "Poses (CSV)").
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <fstream>
+#include <unordered_map>
+#include <unordered_set>
+#include <utility>
+
+#include <capsweep/files.h>
+
+namespace capsweep {
+
+namespace {
+
+constexpr const char* kColumns[8] = {"id", "tx", "ty", "tz", "qx", "qy", "qz", "qw"};
+
+std::string trimmed(const std::string& s) {
+  const std::size_t first = s.find_first_not_of(" \t\r");
+  if (first == std::string::npos) return "";
+  return s.substr(first, s.find_last_not_of(" \t\r") - first + 1);
+}
+
+std::vector<std::string> fields_of(const std::string& line) {
+  std::vector<std::string> fields;
+  std::size_t start = 0;
+  for (std::size_t comma; (comma = line.find(',', start)) != std::string::npos; start = comma + 1) {
+    fields.push_back(trimmed(line.substr(start, comma - start)));
+  }
+  fields.push_back(trimmed(line.substr(start)));
+  return fields;
+}
+
+bool is_header(const std::vector<std::string>& fields) {
+  if (fields.size() != 8) return false;
+  for (int k = 0; k < 8; ++k) {
+    if (fields[std::size_t(k)] != kColumns[k]) return false;
+  }
+  return true;
+}
+
+// A number in full (a leading '+' allowed), or why not.
+std::string number(const std::string& field, const char* column, double& out) {
+  const char* begin = field.data() + (!field.empty() && field[0] == '+');
+  const auto [end, ec] = std::from_chars(begin, field.data() + field.size(), out);
+  if (field.empty() || ec != std::errc() || end != field.data() + field.size()) {
+    return std::string(column) + " '" + field + "' is not a number";
+  }
+  if (!std::isfinite(out)) return std::string(column) + " is not finite (" + field + ")";
+  return "";
+}
+
+std::string whole_number(const std::string& field, std::uint32_t& out) {
+  const auto [end, ec] = std::from_chars(field.data(), field.data() + field.size(), out);
+  if (field.empty() || ec != std::errc() || end != field.data() + field.size()) {
+    return "id '" + field + "' is not a whole number from 0 to 4294967295";
+  }
+  return "";
+}
+
+}  // namespace
+
+PoseFile read_poses(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw FormatError(path + ": cannot open");
+  PoseFile out;
+  std::unordered_map<std::uint32_t, std::uint32_t> line_of;  // id -> the line that posed it
+  bool first_row = true;
+  std::string text;
+  for (std::uint32_t line = 1; std::getline(in, text); ++line) {
+    auto refuse = [&](const std::string& why) { throw FormatError(path + ":" + std::to_string(line) + ": " + why); };
+    text = trimmed(text.substr(0, text.find('#')));
+    if (text.empty()) continue;
+    const std::vector<std::string> fields = fields_of(text);
+    if (std::exchange(first_row, false) && is_header(fields)) continue;
+    if (fields.size() != 8) {
+      refuse("expected 8 fields `id,tx,ty,tz,qx,qy,qz,qw`, found " + std::to_string(fields.size()));
+    }
+    InstancePose p;
+    double v[7];
+    if (std::string why = whole_number(fields[0], p.id); !why.empty()) refuse(why);
+    for (int k = 0; k < 7; ++k) {
+      if (std::string why = number(fields[std::size_t(k + 1)], kColumns[k + 1], v[k]); !why.empty()) refuse(why);
+    }
+    p.pose = Pose{Vec3d(v[0], v[1], v[2]), Quat{v[3], v[4], v[5], v[6]}};
+    if (std::string why = check_pose(p.pose); !why.empty()) refuse("instance " + std::to_string(p.id) + ": " + why);
+    if (const auto [seen, added] = line_of.emplace(p.id, line); !added) {
+      refuse("instance " + std::to_string(p.id) + " is posed twice (first on line " + std::to_string(seen->second) + ")");
+    }
+    out.poses.push_back(p);
+    out.lines.push_back(line);
+  }
+  if (in.bad()) throw FormatError(path + ": read failed");
+  return out;
+}
+
+World posed_from_file(const World& world, const std::string& path) {
+  const PoseFile file = read_poses(path);
+  if (world.instances().empty()) {
+    throw FormatError(path + ": the world has no instances to pose (a glTF scene's dynamic nodes are its instances)");
+  }
+  std::unordered_set<std::uint32_t> ids;
+  for (const Instance& in : world.instances()) ids.insert(in.id);
+  for (std::size_t row = 0; row < file.poses.size(); ++row) {
+    if (!ids.count(file.poses[row].id)) {
+      throw FormatError(path + ":" + std::to_string(file.lines[row]) + ": the world has no instance " +
+                        std::to_string(file.poses[row].id));
+    }
+  }
+  try {
+    // posed() remembers the motion from the frame it was called on; posing that frame again at
+    // the same poses moves nothing, so the frame returned is still.
+    const World moved = world.posed(file.poses);
+    return moved.posed(file.poses);
+  } catch (const WorldError& e) {
+    // "pose ROW (instance ID): reason" (World::posed): the row as the file's line.
+    const std::string what = e.what();
+    std::size_t row = 0;
+    const auto [end, ec] = std::from_chars(what.data() + std::min<std::size_t>(5, what.size()), what.data() + what.size(), row);
+    const std::size_t close = what.find("): ");
+    if (what.rfind("pose ", 0) != 0 || ec != std::errc() || row >= file.lines.size() || close == std::string::npos) {
+      throw FormatError(path + ": " + what);
+    }
+    throw FormatError(path + ":" + std::to_string(file.lines[row]) + ": instance " +
+                      std::to_string(file.poses[row].id) + ": " + what.substr(close + 3));
+  }
+}
+
+}  // namespace capsweep
