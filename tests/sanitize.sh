@@ -3,10 +3,12 @@
 #  1. all of capsweep compiled by g++ (the compiler of the normal build) with AddressSanitizer
 #     and UndefinedBehaviorSanitizer (any report fails) and internal invariants checked
 #     (CAPSWEEP_ASSERT), and the unit tests run under them;
-#  2. the libFuzzer targets (clang, with the same sanitizers), each run on its seed corpus
+#  2. the frames tests (frames published while batches run: instances posed, tiles streamed)
+#     compiled by g++ with ThreadSanitizer (any report fails), alone: ASan excludes TSan;
+#  3. the libFuzzer targets (clang, with the same sanitizers), each run on its seed corpus
 #     (tests/fuzz/corpus/<target>/) and then a bounded number of random inputs
 #     (CAPSWEEP_FUZZ_RUNS, 20,000 by default).
-# Builds in build-sanitize/ and build-fuzz/ beside the normal build; run from anywhere. Each builds
+# Builds in build-sanitize/, build-tsan/ and build-fuzz/ beside the normal build; run from anywhere. Each builds
 # only the targets it runs, with line tables for debug information (a report's stack still names
 # file and line, at a fraction of full debug information's compile time).
 #
@@ -35,6 +37,16 @@ cmake --build build-sanitize -j"$jobs" --target sanitized_suite
 # The service's tests are not built here (see above), so neither are their names found.
 ctest --test-dir build-sanitize --output-on-failure -j"$jobs" \
       -E '^(Scenes/MoveInvariants|Scenes/LongRuns|Scenes/LongCrowds|Placements/WedgeCrevice\..*100000Ticks|TerrainMoveInvariants|EveryScene/|Scenes/CarriedGroundScenes\..*/(0ad|oa_am|recast_nav|recast_und)|Scenes/ServiceScenes|Service|Replicas|Soak|InstallAndConsume|python|service_tests_NOT_BUILT)'
+
+echo "== the frames tests under ThreadSanitizer (g++): poses and tiles published while batches run"
+# The engine and those tests only (no files, command, service or Python), at -O1: built in a
+# few minutes; each batch there runs on its own thread (oneTBB's scheduler is not instrumented).
+cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCAPSWEEP_SANITIZE_THREAD=ON -DCAPSWEEP_ASSERTS=ON \
+      -DCAPSWEEP_BUILD_IO=OFF -DCAPSWEEP_BUILD_SERVICE=OFF -DCAPSWEEP_BUILD_CLI=OFF -DCAPSWEEP_BUILD_BENCH=OFF \
+      -DCAPSWEEP_BUILD_PYTHON=OFF -DCAPSWEEP_INSTALL=OFF \
+      -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" > /dev/null
+cmake --build build-tsan -j"$jobs" --target frames_tests
+TSAN_OPTIONS=halt_on_error=1:abort_on_error=1 build-tsan/tests/frames_tests --gtest_filter='*BatchesOnFrames*'
 
 echo "== the fuzzers (clang, libFuzzer, ASan and UBSan): the corpus, then $runs random inputs each"
 # -O1, as OSS-Fuzz builds its fuzzers: the runs take seconds, the build minutes.

@@ -13,6 +13,7 @@
 #include "broadphase/agent_grid.h"
 #include "core/closest_point.h"
 #include "world/contacts_near.h"
+#include "world/moving_instances.h"
 
 namespace capsweep {
 
@@ -386,8 +387,35 @@ void place(const Body& b, Capsule& capsule, Ellipsoid& ellipsoid) {
   if (!b.is_capsule()) ellipsoid = b.ellipsoid;
 }
 
-void judge(const World& world, const ClaimedMove& m, const ValidateSettings& settings, SweepPath path,
+// A tick's claim on a frame whose instances moved: the part of it the tick's carry pass makes (a
+// ride on a lift or a platform, a door's push) taken out, as World::move takes it before the
+// agent's own walk; what is left is judged as the agent's own. A crushed agent stays where it was
+// (its claim is judged whole, as a move it could not have made). Straight segments are pieces
+// of the agent's own walk already (MoveSegments hold no ride).
+ClaimedMove after_ride(const World& world, const ClaimedMove& claim, const ValidateSettings& settings,
+                       std::uint32_t layers) {
+  if (settings.rule != ClaimRule::tick_end || !has_moving_instances(world.arrays())) return claim;
+  Agent a;
+  a.capsule = claim.from;
+  a.shape = claim.shape;
+  a.ellipsoid = claim.ellipsoid;
+  a.layers = claim.layers;
+  a.ground_triangle = claim.ground_triangle;
+  const InstanceCarry ride = carry_by_instances(world.arrays(), a, settings.movement, layers);
+  if (ride.crushed || (ride.offset.x == 0 && ride.offset.y == 0 && ride.offset.z == 0)) return claim;
+  ClaimedMove rest = claim;
+  rest.from = {claim.from.a + ride.offset, claim.from.b + ride.offset, claim.from.radius};
+  rest.ellipsoid.centre = claim.ellipsoid.centre + ride.offset;
+  rest.motion = claim.motion - ride.offset;
+  return rest;
+}
+
+void judge_checked(const World& world, const ClaimedMove& m, const ValidateSettings& settings, SweepPath path,
+                   std::uint32_t layers, const OtherAgents* others, std::size_t self, Verdict& v);
+
+void judge(const World& world, const ClaimedMove& claim, const ValidateSettings& settings, SweepPath path,
            std::uint32_t batch_layers, const OtherAgents* others, std::size_t self, Verdict& v) {
+  const ClaimedMove& m = claim;
   const Body body = body_of(m);
   v = Verdict{};
   v.status = check_body_move(body, m.motion);
@@ -406,6 +434,12 @@ void judge(const World& world, const ClaimedMove& m, const ValidateSettings& set
     v.next = {m.vertical_speed, m.grounded, m.ground_triangle};
     return;
   }
+  judge_checked(world, after_ride(world, claim, settings, layers), settings, path, layers, others, self, v);
+}
+
+void judge_checked(const World& world, const ClaimedMove& m, const ValidateSettings& settings, SweepPath path,
+                   std::uint32_t layers, const OtherAgents* others, std::size_t self, Verdict& v) {
+  const Body body = body_of(m);
   const Judge judge(world, settings, path, layers, m, others, self);
   const Claimed claimed(m.motion);
   std::optional<MoveResult> solver;  // the solver's tick from the start, once run

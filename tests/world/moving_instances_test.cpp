@@ -181,6 +181,64 @@ TEST(MovingInstances, APlatformSlidingIntoAWallLeavesItsAgentAgainstTheWall) {
   EXPECT_GT(furthest, 5.5f) << "carried up to the wall";
 }
 
+TEST(MovingInstances, ValidationTakesARideOutOfTheClaim) {
+  // A 30 m platform sliding at 10 m/s, above the 7 m/s speed limit, and rising at 1 m/s, with 25
+  // agents walking on it at 1.5 m/s: each tick's claim (where the agent was, where it ended, its
+  // ground triangle) is ok on the tick's frame, the ride taken out as World::move took it. On a
+  // still frame at the same poses the same claims are too fast; a claim 0.2 m a tick further
+  // than the agent went is too fast on the moving frame too.
+  const std::vector<Triangle> scene = testmesh::Mesh().floor(-60, -60, 60, 60, 4, -1.f).triangles();
+  const std::vector<Triangle> slab = testmesh::Mesh().box({-15, -0.5f, -15}, {15, 0, 15}).triangles();
+  World frame(World(scene), {World(slab)}, {Instance{6, 0, Pose{}}});
+  std::vector<Agent> agents;
+  for (std::uint32_t i = 0; i < 25; ++i) agents.push_back(standing(-10.f + 4.f * float(i % 5), 0, -10.f + 4.f * float(i / 5), i));
+  MoveSettings move;
+  ValidateSettings judge;
+  judge.movement = move;
+  const float dt = 1.f / 60.f;
+  std::size_t ok = 0, still_ok = 0, cheats_ok = 0, claims = 0;
+  for (int tick = 1; tick <= 120; ++tick) {
+    const InstancePose p{6, Pose{Vec3d(10.0 * tick * dt, 1.0 * tick * dt, 0), Quat{}}};
+    frame = frame.posed(std::span(&p, 1));
+    for (Agent& a : agents) a.displacement = {1.5f * dt, 0, 0.5f * dt};
+    std::vector<MoveResult> r(agents.size());
+    frame.move(agents, move, r, on_path(SweepPath::simd, 2));
+    std::vector<ClaimedMove> honest, cheat;
+    for (std::size_t i = 0; i < agents.size(); ++i) {
+      ClaimedMove c;
+      c.from = agents[i].capsule;
+      c.motion = r[i].capsule.a - agents[i].capsule.a;
+      c.dt = dt;
+      c.vertical_speed = agents[i].vertical_speed;
+      c.grounded = tick > 1;
+      c.ground_triangle = agents[i].ground_triangle;
+      honest.push_back(c);
+      c.motion += Vec3(0.2f, 0, 0);
+      cheat.push_back(c);
+      agents[i].capsule = r[i].capsule;
+      agents[i].vertical_speed = r[i].vertical_speed;
+      agents[i].ground_triangle = r[i].ground_triangle;
+    }
+    if (tick < 3) continue;  // landed on the platform and carried since
+    const World still = frame.posed(std::span(&p, 1));  // the same poses, no motion
+    std::vector<Verdict> v(honest.size()), on_still(honest.size()), cheated(honest.size());
+    frame.validate(honest, judge, v);
+    still.validate(honest, judge, on_still);
+    frame.validate(cheat, judge, cheated);
+    for (std::size_t i = 0; i < honest.size(); ++i) {
+      EXPECT_EQ(v[i].kind, VerdictKind::ok) << "tick " << tick << " agent " << i << ": " << name(v[i].reason);
+      ok += v[i].kind == VerdictKind::ok;
+      still_ok += on_still[i].kind == VerdictKind::ok;
+      cheats_ok += cheated[i].kind == VerdictKind::ok;
+      ++claims;
+    }
+  }
+  EXPECT_EQ(ok, claims);
+  EXPECT_EQ(still_ok, 0u) << "10 m/s is too fast for a walk";
+  EXPECT_EQ(cheats_ok, 0u) << "a ride buys no speed of one's own";
+  for (const Agent& a : agents) EXPECT_GT(a.capsule.a.y, 1.5f) << "agent " << a.id << " rode up";
+}
+
 TEST(MovingInstances, AHingedDoorSwingingThroughACrowdPushesItAside) {
   // A 4 m door turning a quarter turn about a hinge at the origin in one second: its far edge
   // moves 10 cm a tick, across agents standing in its way; none ends inside it unflagged.
