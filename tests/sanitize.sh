@@ -8,9 +8,10 @@
 #  3. the libFuzzer targets (clang, with the same sanitizers), each run on its seed corpus
 #     (tests/fuzz/corpus/<target>/) and then a bounded number of random inputs
 #     (CAPSWEEP_FUZZ_RUNS, 20,000 by default).
-# Builds in build-sanitize/, build-tsan/ and build-fuzz/ beside the normal build; run from anywhere. Each builds
-# only the targets it runs, with line tables for debug information (a report's stack still names
-# file and line, at a fraction of full debug information's compile time).
+# Builds in build-sanitize/, build-tsan/ and build-fuzz/ beside the normal build; run from
+# anywhere. Each builds only the targets it runs, with line tables for debug information (a
+# report's stack still names file and line, at a fraction of full debug information's compile
+# time).
 #
 # Left out under the sanitizers, for CI's time: the invariant marathons (every scene's, and the
 # heightfield's with buildings: 611 s of the sanitized suite's 946 s; the long runs of
@@ -40,7 +41,8 @@ ctest --test-dir build-sanitize --output-on-failure -j"$jobs" \
 
 echo "== the frames tests under ThreadSanitizer (g++): poses and tiles published while batches run"
 # The engine and those tests only (no files, command, service or Python), at -O1: built in a
-# few minutes; each batch there runs on its own thread (oneTBB's scheduler is not instrumented).
+# minute or two. Their threads are their own; oneTBB keeps to the thread that calls it there
+# (tests/world/one_worker.cpp), since its scheduler is not instrumented.
 cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCAPSWEEP_SANITIZE_THREAD=ON -DCAPSWEEP_ASSERTS=ON \
       -DCAPSWEEP_BUILD_IO=OFF -DCAPSWEEP_BUILD_SERVICE=OFF -DCAPSWEEP_BUILD_CLI=OFF -DCAPSWEEP_BUILD_BENCH=OFF \
       -DCAPSWEEP_BUILD_PYTHON=OFF -DCAPSWEEP_INSTALL=OFF \

@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <memory>
+#include <mutex>
 #include <vector>
 
 #include <capsweep/instances.h>
@@ -91,5 +93,26 @@ inline void expect_answers_as_baked(const World& world, const World& baked, cons
     EXPECT_GT(placed_hits, q.size() / 4) << "hits " << hits;
   }
 }
+
+// The newest frame, as a server publishes it to the threads answering batches. Under a mutex,
+// not std::atomic<std::shared_ptr>: libstdc++ 12 guards that with a lock bit ThreadSanitizer
+// cannot see, and the frames tests run under it.
+class LatestFrame {
+ public:
+  explicit LatestFrame(const World& first) : frame_(std::make_shared<const World>(first)) {}
+  std::shared_ptr<const World> load() const {
+    std::lock_guard<std::mutex> hold(mutex_);
+    return frame_;
+  }
+  void store(const World& next) {
+    auto made = std::make_shared<const World>(next);
+    std::lock_guard<std::mutex> hold(mutex_);
+    frame_.swap(made);  // the old frame is released outside the lock, with `made`
+  }
+
+ private:
+  mutable std::mutex mutex_;
+  std::shared_ptr<const World> frame_;
+};
 
 }  // namespace capsweep

@@ -227,7 +227,7 @@ TEST(Instances, BatchesOnFramesPublishedMeanwhileAnswerAgainstOneFrame) {
     expected.emplace_back(q.size());
     f.sweep(q, expected.back(), on_path(SweepPath::scalar, 1));
   }
-  std::atomic<std::shared_ptr<const World>> latest{std::make_shared<const World>(base)};
+  LatestFrame latest(base);
   std::atomic<int> published{0};
   std::atomic<bool> done{false};
   std::atomic<int> batches{0}, wrong{0};
@@ -252,7 +252,7 @@ TEST(Instances, BatchesOnFramesPublishedMeanwhileAnswerAgainstOneFrame) {
   for (int f = 1; published.load() < 15 || batches.load() < 6; f = f % (kFrames - 1) + 1) {
     std::vector<InstancePose> poses;
     for (const Instance& in : frames[std::size_t(f)].instances()) poses.push_back({in.id, in.pose});
-    latest.store(std::make_shared<const World>(base.posed(poses)));
+    latest.store(base.posed(poses));
     ++published;
     std::this_thread::sleep_for(std::chrono::milliseconds(2));
   }

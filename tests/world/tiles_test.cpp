@@ -304,7 +304,7 @@ TEST(Tiles, BatchesOnFramesStreamedAndPosedMeanwhileAnswerAgainstOneFrame) {
     expected.emplace_back(q.size());
     frame_of(f).sweep(q, expected.back(), on_path(SweepPath::scalar, 1));
   }
-  std::atomic<std::shared_ptr<const World>> latest{std::make_shared<const World>(frame_of(0))};
+  LatestFrame latest(frame_of(0));
   std::atomic<int> published{0}, batches{0}, wrong{0};
   std::atomic<bool> done{false};
   auto answer = [&] {
@@ -323,7 +323,7 @@ TEST(Tiles, BatchesOnFramesStreamedAndPosedMeanwhileAnswerAgainstOneFrame) {
   };
   std::thread a(answer), b(answer);
   for (int f = 1; published.load() < 15 || batches.load() < 6; f = (f + 1) % kFrames) {
-    latest.store(std::make_shared<const World>(frame_of(f)));
+    latest.store(frame_of(f));
     ++published;
     std::this_thread::sleep_for(std::chrono::milliseconds(2));
   }
