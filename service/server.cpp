@@ -262,9 +262,8 @@ class Server::Impl final : public RawService {
           const World* world;
           std::size_t n;
           SweepPath path;
-          BatchShape rows;
-          rows.column("poses", std::size_t(req->poses().id_size()));
-          if (grpc::Status s = admit(ctx, req->world(), rows, pb::PATH_SIMD, held, world, n, path); !s.ok()) return s;
+          // No batch: the poses' own limit is read_posed's.
+          if (grpc::Status s = admit(ctx, req->world(), BatchShape{}, pb::PATH_SIMD, held, world, n, path); !s.ok()) return s;
           std::vector<InstancePose> poses;
           std::string id;
           if (grpc::Status s = read_posed(req->poses(), *world, poses, id); !s.ok()) return s;
@@ -273,6 +272,7 @@ class Server::Impl final : public RawService {
           } catch (const WorldError& e) {
             return {grpc::StatusCode::INVALID_ARGUMENT, "poses: " + as_row(e)};
           }
+          n = poses.size();
           keep(id, std::move(poses));
           resp->set_pose_set(id);
           resp->set_poses(std::uint32_t(n));
@@ -425,6 +425,7 @@ class Server::Impl final : public RawService {
   }
 
   void keep(const std::string& id, std::vector<InstancePose> poses) {
+    if (pose_sets_.capacity() == 0) return;
     const std::size_t evicted = pose_sets_.keep(id, std::make_shared<const std::vector<InstancePose>>(std::move(poses)));
     metrics_.pose_set_kept(evicted, pose_sets_.size());
   }
