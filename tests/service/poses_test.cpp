@@ -6,6 +6,8 @@
 #include <grpcpp/grpcpp.h>
 
 #include <cmath>
+#include <fstream>
+#include <iterator>
 #include <limits>
 #include <string>
 #include <vector>
@@ -349,6 +351,34 @@ TEST(ServicePoses, PoseSetsBeyondTheCacheLeaveLeastRecentlyUsedFirst) {
   EXPECT_FALSE(service::Client(client_options(none)).upload_poses("level", sets[0]).empty());
   stub = raw_stub(none);
   EXPECT_FALSE(held(s0));
+}
+
+// The request fuzzer's corpus holds requests with poses and pose sets (its first byte picks the
+// RPC): each parses as its request, with the poses or the id it was written with.
+TEST(ServicePoses, TheRequestFuzzersCorpusCarriesPoses) {
+  const std::string folder = std::string(CAPSWEEP_SOURCE_DIR) + "/tests/fuzz/corpus/fuzz_requests/";
+  const std::vector<std::pair<std::string, int>> files = {
+      {"sweep_poses", 1},          {"sweep_poses_refused", 3}, {"sweep_poses_ragged", 2}, {"sweep_poses_wrong_set", 1},
+      {"sweep_pose_set", 0},       {"move_poses", 1},          {"validate_poses", 1},     {"overlap_poses", 1},
+      {"sweep_ellipsoid_poses", 1}};
+  for (const auto& [file, rows] : files) {
+    SCOPED_TRACE(file);
+    std::ifstream in(folder + file, std::ios::binary);
+    const std::string bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    ASSERT_GT(bytes.size(), 1u);
+    const std::string body = bytes.substr(1);
+    auto check = [&](const auto& r) {
+      EXPECT_EQ(r.poses().id_size(), rows);
+      EXPECT_EQ(r.pose_set().empty(), file != "sweep_pose_set" && file != "sweep_poses_wrong_set");
+    };
+    switch (bytes[0] % 5) {
+      case 0: { pb::SweepRequest r; ASSERT_TRUE(r.ParseFromString(body)); check(r); break; }
+      case 1: { pb::MoveRequest r; ASSERT_TRUE(r.ParseFromString(body)); check(r); break; }
+      case 2: { pb::ValidateRequest r; ASSERT_TRUE(r.ParseFromString(body)); check(r); break; }
+      case 4: { pb::SweepEllipsoidRequest r; ASSERT_TRUE(r.ParseFromString(body)); check(r); break; }
+      default: { pb::OverlapRequest r; ASSERT_TRUE(r.ParseFromString(body)); check(r); break; }
+    }
+  }
 }
 
 }  // namespace
