@@ -324,6 +324,8 @@ ServerInfo Client::info() {
   info.threads = resp.threads();
   info.max_batch = resp.max_batch();
   info.max_message_bytes = resp.max_message_bytes();
+  info.max_pose_sets = resp.max_pose_sets();
+  info.pose_sets = resp.pose_sets();
   info.uptime_seconds = resp.uptime_seconds();
   for (const pb::RpcCounters& c : resp.rpcs()) {
     info.rpcs.push_back({c.rpc(), c.requests(), c.queries(), c.refused_queries()});

@@ -94,8 +94,9 @@ std::string pose_set_id(std::span<const InstancePose> poses) {
 }
 
 World still_frame(const World& world, std::span<const InstancePose> poses) {
-  const World moved = world.posed(poses);
-  return moved.posed(poses);
+  // The second frame poses nothing: every instance stays where the first placed it (the same
+  // placements, the same boxes, the top tree refit to them unchanged), and none moved.
+  return world.posed(poses).posed({});
 }
 
 }  // namespace capsweep::service

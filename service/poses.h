@@ -30,7 +30,7 @@ std::string pose_set_id(std::span<const InstancePose> poses);
 
 // `world` at `poses` (instances without a row keep theirs) as a still frame: no instance moved
 // from the frame before, so World::move on it carries and pushes no agent. (posed() remembers
-// the motion from the frame it was called on; posing that frame again at the same poses moves
+// the motion from the frame it was called on; a frame posed from that one with no poses moved
 // nothing.) Throws WorldError as World::posed does.
 World still_frame(const World& world, std::span<const InstancePose> poses);
 

@@ -247,6 +247,8 @@ class Server::Impl final : public RawService {
       resp->set_threads(config_.threads > 0 ? config_.threads : parallel::default_threads());
       resp->set_max_batch(std::uint32_t(std::min<std::size_t>(config_.max_batch, UINT32_MAX)));
       resp->set_max_message_bytes(config_.max_message_bytes);
+      resp->set_max_pose_sets(std::uint32_t(std::min<std::size_t>(pose_sets_.capacity(), UINT32_MAX)));
+      resp->set_pose_sets(std::uint32_t(pose_sets_.size()));
       resp->set_uptime_seconds(seconds_since(started_));
       metrics_.fill(*resp);
       resp->set_metrics_text(metrics_text());

@@ -51,7 +51,7 @@ struct ServerInfo {
     double load_seconds = 0;
   };
   struct Rpc {
-    std::string rpc;  // Sweep, Move, Validate, Overlap, Info
+    std::string rpc;  // Sweep, SweepEllipsoid, Move, Validate, Overlap, Info, UploadPoses
     std::uint64_t requests = 0, queries = 0, refused_queries = 0;
   };
   std::vector<World> worlds;
@@ -59,6 +59,7 @@ struct ServerInfo {
   int threads = 0;
   std::uint32_t max_batch = 0;
   std::uint64_t max_message_bytes = 0;
+  std::uint32_t max_pose_sets = 0, pose_sets = 0;  // pose sets kept at most (--pose-sets), and now
   double uptime_seconds = 0;
   std::vector<Rpc> rpcs;
   std::string metrics_text;  // the same counters as a Prometheus text page

@@ -84,7 +84,7 @@ TEST(ServicePoses, APosedRequestAnswersTheSameBytesOnBothReplicasAndAsTheLibrary
   const World world = level();
   const std::vector<InstancePose> poses = new_poses();
   const World posed = world.posed(poses);
-  const World still = service::still_frame(world, poses);
+  const World still = posed.posed(poses);  // posed again at the same poses: nothing moved (as posed_from_file)
   service::Server first(serving(world)), second(serving(world));
   auto a = raw_stub(first), b = raw_stub(second);
   batches::Batches q = batches::make(posed, 500, 37);
@@ -346,6 +346,9 @@ TEST(ServicePoses, PoseSetsBeyondTheCacheLeaveLeastRecentlyUsedFirst) {
   EXPECT_NE(page.find("capsweep_pose_sets 2\n"), std::string::npos) << page;
   EXPECT_NE(page.find("capsweep_posed_requests_total{rpc=\"Overlap\"} 3\n"), std::string::npos) << page;
   EXPECT_NE(page.find("capsweep_errors_total{rpc=\"Overlap\",code=\"FAILED_PRECONDITION\"} 1\n"), std::string::npos) << page;
+  const service::ServerInfo info = client.info();
+  EXPECT_EQ(info.max_pose_sets, 2u);
+  EXPECT_EQ(info.pose_sets, 2u);
   // A replica keeping no sets answers every request by id with FAILED_PRECONDITION.
   service::Server none(serving(world, 0));
   EXPECT_FALSE(service::Client(client_options(none)).upload_poses("level", sets[0]).empty());
