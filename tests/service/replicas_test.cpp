@@ -301,7 +301,8 @@ TEST(Replicas, TwoReplicasAnswerAtTheClientsPosesAsSweepDoes) {
   std::ofstream(poses) << "id,tx,ty,tz,qx,qy,qz,qw\n2,1,0.5,-2,0,0.38268343236508978,0,0.92387953251128674\n"
                           "5,-4,0,6,0,0,0,1\n4,3.5,1,0,0.1,0,0,0.99498743710661997\n";
   std::ofstream(bad) << "3,0,0,0,0,0,0,1\n9,0,0,0,0,0,0,1\n";
-  ServerProcess a(kBinary, {"--world", "crates=" + snapshot}), b(kBinary, {"--world", "crates=" + snapshot});
+  ServerProcess a(kBinary, {"--world", "crates=" + snapshot}),
+      b(kBinary, {"--world", "crates=" + snapshot, "--pose-sets", "1"});
   ASSERT_EQ(run("queries --scene " + snapshot + " --workload long --count 6000 --out " + q), 0);
   ASSERT_EQ(run("sweep --scene " + snapshot + " --poses " + poses + " --queries " + q + " --out " + local), 0);
   ASSERT_EQ(run("sweep --scene " + snapshot + " --queries " + q + " --out " + loaded), 0);
@@ -311,6 +312,9 @@ TEST(Replicas, TwoReplicasAnswerAtTheClientsPosesAsSweepDoes) {
             0);
   EXPECT_TRUE(read_file(local) == read_file(remote)) << "CWSR at poses through the service differs from in-process";
   EXPECT_FALSE(read_file(local) == read_file(loaded)) << "the poses change answers";
+  service::ClientOptions o;
+  o.servers = {b.address()};
+  EXPECT_EQ(service::Client(o).info().max_pose_sets, 1u) << "serve --pose-sets";
   const std::string output = temp("refused.txt");
   EXPECT_NE(std::system((kBinary + " client --server " + servers + " --world crates --poses " + bad + " --queries " + q +
                          " --out " + temp("none.cwsr") + " > " + output + " 2>&1")
