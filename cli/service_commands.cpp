@@ -59,6 +59,7 @@ Command add_serve(CLI::App& app) {
     std::size_t max_message_mb = 64;
     int threads = 0;
     double drain = 10;
+    std::size_t pose_sets = 64;
     SceneArgs scene;
   };
   auto a = std::make_shared<Args>();
@@ -73,6 +74,9 @@ Command add_serve(CLI::App& app) {
       ->check(CLI::Range(1, 2047))
       ->capture_default_str();
   add_threads(*c, a->threads);
+  c->add_option("--pose-sets", a->pose_sets, "Pose sets kept (UploadPoses), least recently used out first")
+      ->check(CLI::Range(0, 1 << 20))
+      ->capture_default_str();
   c->add_option("--drain-seconds", a->drain, "How long calls in flight may finish after SIGTERM")
       ->check(CLI::Range(0.0, 3600.0))
       ->capture_default_str();
@@ -94,6 +98,7 @@ Command add_serve(CLI::App& app) {
     config.max_batch = a->max_batch;
     config.max_message_bytes = a->max_message_mb << 20;
     config.threads = a->threads;
+    config.pose_sets = a->pose_sets;
     const double drain = a->drain;
     for (const std::string& spec : a->worlds) {
       const auto eq = spec.find('=');
@@ -153,7 +158,7 @@ Command add_serve(CLI::App& app) {
 
 Command add_client(CLI::App& app) {
   struct Args {
-    std::string servers, world, queries, out;
+    std::string servers, world, queries, out, poses;
     std::size_t batch = 16384;
     int deadline_ms = 30000, in_flight = 4;
     SweepPath path = SweepPath::simd;
@@ -176,7 +181,11 @@ Command add_client(CLI::App& app) {
   add_mask(*c, a->layers,
            "The layers the batch sees, e.g. 1,3 (with each query's own, from a version 4 or 6 file: both); default "
            "every layer");
+  c->add_option("--poses", a->poses,
+                "Answer at these instance poses (CSV rows id,tx,ty,tz,qx,qy,qz,qw), on a still frame; instances "
+                "without a row keep theirs");
   return [a] {
+    const std::vector<InstancePose> poses = a->poses.empty() ? std::vector<InstancePose>{} : read_poses(a->poses).poses;
     service::ClientOptions co;
     co.servers = split(a->servers, ',');
     co.batch = a->batch;
@@ -192,9 +201,9 @@ Command add_client(CLI::App& app) {
     service::Client client(co);
     const auto start = Clock::now();
     if (ellipsoids) {
-      client.sweep_ellipsoid(a->world, queries.ellipsoids, hits, status, path, a->layers);
+      client.sweep_ellipsoid(a->world, queries.ellipsoids, hits, status, path, a->layers, poses);
     } else {
-      client.sweep(a->world, queries.capsules, hits, status, path, a->layers);
+      client.sweep(a->world, queries.capsules, hits, status, path, a->layers, poses);
     }
     const double elapsed = seconds_since(start);
     write_results(out, hits, std::vector<std::string>{a->queries});

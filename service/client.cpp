@@ -12,6 +12,7 @@
 
 #include "service/capsweep.grpc.pb.h"
 #include "service/convert.h"
+#include "service/poses.h"
 
 namespace capsweep::service {
 namespace {
@@ -138,23 +139,68 @@ class Client::Impl {
     if (error) throw *error;
   }
 
+  // A call's poses as its requests carry them: none, the columns, or (a large set) the id alone,
+  // the columns added to a request only when its replica does not hold the set.
+  struct Posed {
+    pb::PoseColumns columns;
+    std::string id;  // empty: the columns travel with every request
+    bool any = false;
+
+    template <class Request>
+    void attach(Request& req) const {
+      if (!any) return;
+      if (id.empty()) {
+        *req.mutable_poses() = columns;
+      } else {
+        req.set_pose_set(id);
+      }
+    }
+  };
+
+  Posed posed(std::span<const InstancePose> poses) const {
+    Posed p;
+    if (poses.empty()) return p;
+    p.any = true;
+    write_poses(poses, p.columns);
+    if (poses.size() >= options_.poses_by_id_from) p.id = pose_set_id(poses);
+    return p;
+  }
+
+  // call() for a request at `poses`: sent by id, a FAILED_PRECONDITION (the replica lacks the
+  // set) sends it once more with the poses and their id, which that replica then keeps.
+  template <class Request, class Response, class Call>
+  void call_posed(Request& req, Response& response, const Posed& poses, Call&& rpc) {
+    poses.attach(req);
+    try {
+      call(response, rpc);
+    } catch (const ServiceError& e) {
+      if (e.code() != int(grpc::StatusCode::FAILED_PRECONDITION) || poses.id.empty() || req.has_poses()) throw;
+      ++pose_resends_;
+      *req.mutable_poses() = poses.columns;
+      call(response, rpc);
+    }
+  }
+
   static void malformed() { throw ServiceError(int(grpc::StatusCode::DATA_LOSS), "the response does not match the request"); }
 
   ClientOptions options_;
   std::shared_ptr<grpc::Channel> channel_;
   std::unique_ptr<pb::Capsweep::Stub> stub_;
   std::atomic<std::size_t> retries_{0};
+  std::atomic<std::size_t> pose_resends_{0};
 };
 
 Client::Client(const ClientOptions& options) : impl_(std::make_unique<Impl>(options)) {}
 Client::~Client() = default;
 std::size_t Client::retries() const { return impl_->retries_.load(); }
+std::size_t Client::pose_resends() const { return impl_->pose_resends_.load(); }
 
 void Client::sweep(const std::string& world, std::span<const SweepQuery> queries, std::span<SweepHit> hits,
-                   std::span<Status> status, SweepPath path, std::uint32_t layers) {
+                   std::span<Status> status, SweepPath path, std::uint32_t layers, std::span<const InstancePose> poses) {
   if (hits.size() != queries.size() || (!status.empty() && status.size() != queries.size())) {
     throw std::invalid_argument("Client::sweep: queries, hits and status must have the same size");
   }
+  const Impl::Posed at_poses = impl_->posed(poses);
   impl_->in_batches(queries.size(), [&](std::size_t at, std::size_t k) {
     pb::SweepRequest req;
     req.set_world(world);
@@ -162,16 +208,18 @@ void Client::sweep(const std::string& world, std::span<const SweepQuery> queries
     if (layers != kAllLayers) req.set_layers(layers);
     write_request(queries.subspan(at, k), req);
     pb::SweepResponse resp;
-    impl_->call(resp, [&](grpc::ClientContext& ctx) { return impl_->stub_->Sweep(&ctx, req, &resp); });
+    impl_->call_posed(req, resp, at_poses, [&](grpc::ClientContext& ctx) { return impl_->stub_->Sweep(&ctx, req, &resp); });
     if (!read_response(resp, hits.subspan(at, k), status.empty() ? status : status.subspan(at, k))) Impl::malformed();
   });
 }
 
 void Client::sweep_ellipsoid(const std::string& world, std::span<const SweepEllipsoidQuery> queries,
-                             std::span<SweepHit> hits, std::span<Status> status, SweepPath path, std::uint32_t layers) {
+                             std::span<SweepHit> hits, std::span<Status> status, SweepPath path, std::uint32_t layers,
+                             std::span<const InstancePose> poses) {
   if (hits.size() != queries.size() || (!status.empty() && status.size() != queries.size())) {
     throw std::invalid_argument("Client::sweep_ellipsoid: queries, hits and status must have the same size");
   }
+  const Impl::Posed at_poses = impl_->posed(poses);
   impl_->in_batches(queries.size(), [&](std::size_t at, std::size_t k) {
     pb::SweepEllipsoidRequest req;
     req.set_world(world);
@@ -179,13 +227,15 @@ void Client::sweep_ellipsoid(const std::string& world, std::span<const SweepElli
     if (layers != kAllLayers) req.set_layers(layers);
     write_request(queries.subspan(at, k), req);
     pb::SweepResponse resp;
-    impl_->call(resp, [&](grpc::ClientContext& ctx) { return impl_->stub_->SweepEllipsoid(&ctx, req, &resp); });
+    impl_->call_posed(req, resp, at_poses,
+                      [&](grpc::ClientContext& ctx) { return impl_->stub_->SweepEllipsoid(&ctx, req, &resp); });
     if (!read_response(resp, hits.subspan(at, k), status.empty() ? status : status.subspan(at, k))) Impl::malformed();
   });
 }
 
 void Client::move(const std::string& world, std::span<const Agent> agents, const MoveSettings& settings,
-                  std::span<MoveResult> results, std::span<Status> status, SweepPath path, std::uint32_t layers) {
+                  std::span<MoveResult> results, std::span<Status> status, SweepPath path, std::uint32_t layers,
+                  std::span<const InstancePose> poses) {
   if (results.size() != agents.size() || (!status.empty() && status.size() != agents.size())) {
     throw std::invalid_argument("Client::move: agents, results and status must have the same size");
   }
@@ -196,7 +246,7 @@ void Client::move(const std::string& world, std::span<const Agent> agents, const
   *req.mutable_settings() = to_pb(settings);
   write_request(agents, req);
   pb::MoveResponse resp;
-  impl_->call(resp, [&](grpc::ClientContext& ctx) { return impl_->stub_->Move(&ctx, req, &resp); });
+  impl_->call_posed(req, resp, impl_->posed(poses), [&](grpc::ClientContext& ctx) { return impl_->stub_->Move(&ctx, req, &resp); });
   if (!read_response(resp, results, status)) Impl::malformed();
 }
 
@@ -211,8 +261,10 @@ std::size_t one_judgement(const ValidateSettings& settings, std::size_t n) {
 }  // namespace
 
 void Client::validate(const std::string& world, std::span<const ClaimedMove> moves, const ValidateSettings& settings,
-                      std::span<Verdict> verdicts, SweepPath path, std::uint32_t layers) {
+                      std::span<Verdict> verdicts, SweepPath path, std::uint32_t layers,
+                      std::span<const InstancePose> poses) {
   if (verdicts.size() != moves.size()) throw std::invalid_argument("Client::validate: moves and verdicts differ in size");
+  const Impl::Posed at_poses = impl_->posed(poses);
   impl_->in_batches(moves.size(), [&](std::size_t at, std::size_t k) {
     pb::ValidateRequest req;
     req.set_world(world);
@@ -221,16 +273,18 @@ void Client::validate(const std::string& world, std::span<const ClaimedMove> mov
     *req.mutable_settings() = to_pb(settings);
     write_request(moves.subspan(at, k), req);
     pb::ValidateResponse resp;
-    impl_->call(resp, [&](grpc::ClientContext& ctx) { return impl_->stub_->Validate(&ctx, req, &resp); });
+    impl_->call_posed(req, resp, at_poses, [&](grpc::ClientContext& ctx) { return impl_->stub_->Validate(&ctx, req, &resp); });
     if (!read_response(resp, verdicts.subspan(at, k))) Impl::malformed();
   }, one_judgement(settings, moves.size()));
 }
 
 void Client::overlap(const std::string& world, std::span<const Capsule> capsules, float clearance,
-                     std::span<OverlapResult> results, std::span<Status> status, std::uint32_t layers) {
+                     std::span<OverlapResult> results, std::span<Status> status, std::uint32_t layers,
+                     std::span<const InstancePose> poses) {
   if (results.size() != capsules.size() || (!status.empty() && status.size() != capsules.size())) {
     throw std::invalid_argument("Client::overlap: capsules, results and status must have the same size");
   }
+  const Impl::Posed at_poses = impl_->posed(poses);
   impl_->in_batches(capsules.size(), [&](std::size_t at, std::size_t k) {
     pb::OverlapRequest req;
     req.set_world(world);
@@ -238,9 +292,18 @@ void Client::overlap(const std::string& world, std::span<const Capsule> capsules
     req.set_clearance(clearance);
     write_request(capsules.subspan(at, k), req);
     pb::OverlapResponse resp;
-    impl_->call(resp, [&](grpc::ClientContext& ctx) { return impl_->stub_->Overlap(&ctx, req, &resp); });
+    impl_->call_posed(req, resp, at_poses, [&](grpc::ClientContext& ctx) { return impl_->stub_->Overlap(&ctx, req, &resp); });
     if (!read_response(resp, results.subspan(at, k), status.empty() ? status : status.subspan(at, k))) Impl::malformed();
   });
+}
+
+std::string Client::upload_poses(const std::string& world, std::span<const InstancePose> poses) {
+  pb::UploadPosesRequest req;
+  req.set_world(world);
+  write_poses(poses, *req.mutable_poses());
+  pb::UploadPosesResponse resp;
+  impl_->call(resp, [&](grpc::ClientContext& ctx) { return impl_->stub_->UploadPoses(&ctx, req, &resp); });
+  return resp.pose_set();
 }
 
 std::string Client::info_message() {
@@ -261,6 +324,8 @@ ServerInfo Client::info() {
   info.threads = resp.threads();
   info.max_batch = resp.max_batch();
   info.max_message_bytes = resp.max_message_bytes();
+  info.max_pose_sets = resp.max_pose_sets();
+  info.pose_sets = resp.pose_sets();
   info.uptime_seconds = resp.uptime_seconds();
   for (const pb::RpcCounters& c : resp.rpcs()) {
     info.rpcs.push_back({c.rpc(), c.requests(), c.queries(), c.refused_queries()});

@@ -17,6 +17,7 @@ const char* name(Rpc rpc) {
     case Rpc::overlap: return "Overlap";
     case Rpc::info: return "Info";
     case Rpc::sweep_ellipsoid: return "SweepEllipsoid";
+    case Rpc::upload_poses: return "UploadPoses";
   }
   return "?";
 }
@@ -49,6 +50,21 @@ Metrics::Metrics() : registry_(std::make_shared<prometheus::Registry>()) {
                  .Help("Seconds since the server started.")
                  .Register(*registry_)
                  .Add({});
+  auto& posed = BuildCounter()
+                    .Name("capsweep_posed_requests_total")
+                    .Help("Requests answered at poses of their own (carried, or a pose set named).")
+                    .Register(*registry_);
+  pose_sets_kept_ = &BuildCounter()
+                         .Name("capsweep_pose_sets_kept_total")
+                         .Help("Pose sets kept (UploadPoses, or a request carrying poses and their id).")
+                         .Register(*registry_)
+                         .Add({});
+  pose_sets_evicted_ = &BuildCounter()
+                            .Name("capsweep_pose_sets_evicted_total")
+                            .Help("Pose sets dropped, least recently used first, to keep at most --pose-sets.")
+                            .Register(*registry_)
+                            .Add({});
+  pose_sets_held_ = &BuildGauge().Name("capsweep_pose_sets").Help("Pose sets held now.").Register(*registry_).Add({});
   const Histogram::BucketBoundaries bounds(kLatencyBounds.begin(), kLatencyBounds.end());
   for (int k = 0; k < kRpcCount; ++k) {
     const Labels rpc{{"rpc", name(Rpc(k))}};
@@ -58,6 +74,7 @@ Metrics::Metrics() : registry_(std::make_shared<prometheus::Registry>()) {
     r.queries = &queries.Add(rpc);
     r.refused = &refused.Add(rpc);
     r.latency = &latency.Add(rpc, bounds);
+    r.posed = &posed.Add(rpc);
   }
 }
 
@@ -80,6 +97,14 @@ void Metrics::record(Rpc rpc, grpc::StatusCode code, std::uint64_t queries, std:
     errors->Increment();
   }
   r.latency->Observe(seconds);
+}
+
+void Metrics::posed(Rpc rpc) { rpcs_[int(rpc)].posed->Increment(); }
+
+void Metrics::pose_set_kept(std::size_t evicted, std::size_t held) {
+  pose_sets_kept_->Increment();
+  pose_sets_evicted_->Increment(double(evicted));
+  pose_sets_held_->Set(double(held));
 }
 
 void Metrics::set_world(const std::string& world, std::uint64_t triangles) {

@@ -22,8 +22,8 @@ namespace capsweep::service {
 
 namespace pb = ::capsweep::v1;
 
-enum class Rpc { sweep, move, validate, overlap, info, sweep_ellipsoid };
-inline constexpr int kRpcCount = 6;
+enum class Rpc { sweep, move, validate, overlap, info, sweep_ellipsoid, upload_poses };
+inline constexpr int kRpcCount = 7;
 const char* name(Rpc rpc);
 
 // Bucket bounds, seconds: 100 us to 10 s in 1-2.5-5 steps (a batch of one to a batch of 16k
@@ -42,6 +42,11 @@ class Metrics {
   void record(Rpc rpc, grpc::StatusCode code, std::uint64_t queries, std::uint64_t refused, double seconds);
   // A world served under `world` now has `triangles` (at start and on each reload).
   void set_world(const std::string& world, std::uint64_t triangles);
+  // A request answered at poses of its own (carried or named by pose set).
+  void posed(Rpc rpc);
+  // A pose set kept (UploadPoses, or a request carrying its poses and their id), `evicted` sets
+  // leaving to make room for it, `held` now held.
+  void pose_set_kept(std::size_t evicted, std::size_t held);
 
   void fill(pb::InfoResponse& info) const;  // the rpcs field
   // The Prometheus text exposition format (version 0.0.4), with the uptime as of now.
@@ -52,6 +57,7 @@ class Metrics {
     prometheus::Counter *requests, *queries, *refused;
     prometheus::Gauge* in_flight;
     prometheus::Histogram* latency;
+    prometheus::Counter* posed;
     // An error series is added at its first error, so the page lists only codes that happened;
     // cached here so later errors skip the family's lock and lookup.
     std::array<std::atomic<prometheus::Counter*>, kStatusCodes> errors{};
@@ -60,6 +66,8 @@ class Metrics {
   prometheus::Family<prometheus::Counter>* errors_;
   prometheus::Family<prometheus::Gauge>* worlds_;
   prometheus::Gauge* uptime_;
+  prometheus::Counter *pose_sets_kept_, *pose_sets_evicted_;
+  prometheus::Gauge* pose_sets_held_;
   std::array<PerRpc, kRpcCount> rpcs_;
 };
 

@@ -18,6 +18,8 @@
 #include "service/capsweep.grpc.pb.h"
 #include "service/convert.h"
 #include "service/metrics.h"
+#include "service/pose_sets.h"
+#include "service/poses.h"
 
 namespace capsweep::service {
 namespace {
@@ -34,6 +36,12 @@ grpc::Status deadline_passed() {
   return {grpc::StatusCode::DEADLINE_EXCEEDED, "the deadline passed before the batch was answered"};
 }
 
+// World::posed's refusal, "pose 3 (instance 7): ...", as the row of the request's poses.
+std::string as_row(const WorldError& e) {
+  const std::string what = e.what();
+  return what.rfind("pose ", 0) == 0 ? "row " + what.substr(5) : what;
+}
+
 bool gave_up(grpc::ServerContextBase* ctx) {
   return ctx->IsCancelled() || std::chrono::system_clock::now() > ctx->deadline();
 }
@@ -43,13 +51,15 @@ bool gave_up(grpc::ServerContextBase* ctx) {
 // answer UNIMPLEMENTED with no details. The wire format is the same.
 using RawService = pb::Capsweep::WithRawCallbackMethod_Sweep<pb::Capsweep::WithRawCallbackMethod_SweepEllipsoid<
     pb::Capsweep::WithRawCallbackMethod_Move<pb::Capsweep::WithRawCallbackMethod_Validate<
-        pb::Capsweep::WithRawCallbackMethod_Overlap<pb::Capsweep::WithRawCallbackMethod_Info<pb::Capsweep::Service>>>>>>;
+        pb::Capsweep::WithRawCallbackMethod_Overlap<pb::Capsweep::WithRawCallbackMethod_Info<
+            pb::Capsweep::WithRawCallbackMethod_UploadPoses<pb::Capsweep::Service>>>>>>>;
 
 }  // namespace
 
 class Server::Impl final : public RawService {
  public:
-  explicit Impl(ServerConfig config) : config_(std::move(config)), arena_(config_.threads), started_(Clock::now()) {
+  explicit Impl(ServerConfig config)
+      : config_(std::move(config)), arena_(config_.threads), pose_sets_(config_.pose_sets), started_(Clock::now()) {
     if (config_.worlds.empty()) throw std::runtime_error("no world to serve (--world NAME=FILE)");
     for (const ServedWorld& w : config_.worlds) {
       if (w.name.empty()) throw std::runtime_error("a world needs a name (--world NAME=FILE)");
@@ -104,7 +114,7 @@ class Server::Impl final : public RawService {
   grpc::ServerUnaryReactor* Sweep(grpc::CallbackServerContext* ctx, const grpc::ByteBuffer* in, grpc::ByteBuffer* out) override {
     return answer<pb::SweepRequest, pb::SweepResponse>(
         ctx, Rpc::sweep, in, out, [&](const pb::SweepRequest* req, pb::SweepResponse* resp, Count& count) {
-          return sweep_batch(ctx, *req, *resp, count, [](const World& w, auto queries, auto hits, const BatchOptions& o, auto status) {
+          return sweep_batch(ctx, Rpc::sweep, *req, *resp, count, [](const World& w, auto queries, auto hits, const BatchOptions& o, auto status) {
             return w.sweep(queries, hits, o, status);
           });
         });
@@ -114,7 +124,7 @@ class Server::Impl final : public RawService {
                                            grpc::ByteBuffer* out) override {
     return answer<pb::SweepEllipsoidRequest, pb::SweepResponse>(
         ctx, Rpc::sweep_ellipsoid, in, out, [&](const pb::SweepEllipsoidRequest* req, pb::SweepResponse* resp, Count& count) {
-          return sweep_batch(ctx, *req, *resp, count, [](const World& w, auto queries, auto hits, const BatchOptions& o, auto status) {
+          return sweep_batch(ctx, Rpc::sweep_ellipsoid, *req, *resp, count, [](const World& w, auto queries, auto hits, const BatchOptions& o, auto status) {
             return w.sweep_ellipsoid(queries, hits, o, status);
           });
         });
@@ -129,6 +139,7 @@ class Server::Impl final : public RawService {
       SweepPath path;
       if (grpc::Status s = admit(ctx, req->world(), shape_of(*req), req->path(), held, world, n, path); !s.ok()) return s;
       if (grpc::Status s = check_layers(*req); !s.ok()) return s;
+      if (grpc::Status s = pose(Rpc::move, *req, held, world); !s.ok()) return s;
       const MoveSettings settings = from_pb(req->settings());
       if (std::string why = check_settings(settings); !why.empty()) return {grpc::StatusCode::INVALID_ARGUMENT, why};
       const std::vector<Agent> agents = read_request(*req, n);
@@ -156,6 +167,7 @@ class Server::Impl final : public RawService {
       SweepPath path;
       if (grpc::Status s = admit(ctx, req->world(), shape_of(*req), req->path(), held, world, n, path); !s.ok()) return s;
       if (grpc::Status s = check_layers(*req); !s.ok()) return s;
+      if (grpc::Status s = pose(Rpc::validate, *req, held, world); !s.ok()) return s;
       if (!pb::ClaimRule_IsValid(req->settings().rule())) {
         return {grpc::StatusCode::INVALID_ARGUMENT, "settings: rule must be CLAIM_RULE_TICK_END or CLAIM_RULE_STRAIGHT_SEGMENT"};
       }
@@ -191,6 +203,7 @@ class Server::Impl final : public RawService {
       SweepPath path;
       if (grpc::Status s = admit(ctx, req->world(), shape_of(*req), pb::PATH_SIMD, held, world, n, path); !s.ok()) return s;
       if (grpc::Status s = check_layers(*req); !s.ok()) return s;
+      if (grpc::Status s = pose(Rpc::overlap, *req, held, world); !s.ok()) return s;
       if (!(req->clearance() >= 0.f && req->clearance() <= kMaxCoordinate)) {
         return {grpc::StatusCode::INVALID_ARGUMENT, "clearance must be finite and >= 0"};
       }
@@ -234,11 +247,40 @@ class Server::Impl final : public RawService {
       resp->set_threads(config_.threads > 0 ? config_.threads : parallel::default_threads());
       resp->set_max_batch(std::uint32_t(std::min<std::size_t>(config_.max_batch, UINT32_MAX)));
       resp->set_max_message_bytes(config_.max_message_bytes);
+      resp->set_max_pose_sets(std::uint32_t(std::min<std::size_t>(pose_sets_.capacity(), UINT32_MAX)));
+      resp->set_pose_sets(std::uint32_t(pose_sets_.size()));
       resp->set_uptime_seconds(seconds_since(started_));
       metrics_.fill(*resp);
       resp->set_metrics_text(metrics_text());
       return grpc::Status::OK;
     });
+  }
+
+  grpc::ServerUnaryReactor* UploadPoses(grpc::CallbackServerContext* ctx, const grpc::ByteBuffer* in,
+                                        grpc::ByteBuffer* out) override {
+    return answer<pb::UploadPosesRequest, pb::UploadPosesResponse>(
+        ctx, Rpc::upload_poses, in, out, [&](const pb::UploadPosesRequest* req, pb::UploadPosesResponse* resp, Count& count) -> grpc::Status {
+          std::optional<World> held;
+          const World* world;
+          std::size_t n;
+          SweepPath path;
+          // No batch: the poses' own limit is read_posed's.
+          if (grpc::Status s = admit(ctx, req->world(), BatchShape{}, pb::PATH_SIMD, held, world, n, path); !s.ok()) return s;
+          std::vector<InstancePose> poses;
+          std::string id;
+          if (grpc::Status s = read_posed(req->poses(), *world, poses, id); !s.ok()) return s;
+          try {
+            (void)world->posed(poses);  // an id the world has no instance of, a placement out of range
+          } catch (const WorldError& e) {
+            return {grpc::StatusCode::INVALID_ARGUMENT, "poses: " + as_row(e)};
+          }
+          n = poses.size();
+          keep(id, std::move(poses));
+          resp->set_pose_set(id);
+          resp->set_poses(std::uint32_t(n));
+          count.queries = n;
+          return grpc::Status::OK;
+        });
   }
 
  private:
@@ -289,14 +331,15 @@ class Server::Impl final : public RawService {
   // Sweep and SweepEllipsoid: the request's queries through `sweep` (World::sweep or
   // sweep_ellipsoid) in chunks, answered in the same hit columns.
   template <class Request, class SweepFn>
-  grpc::Status sweep_batch(grpc::CallbackServerContext* ctx, const Request& req, pb::SweepResponse& resp, Count& count,
-                           const SweepFn& sweep) {
+  grpc::Status sweep_batch(grpc::CallbackServerContext* ctx, Rpc rpc, const Request& req, pb::SweepResponse& resp,
+                           Count& count, const SweepFn& sweep) {
     std::optional<World> held;
     const World* world;
     std::size_t n;
     SweepPath path;
     if (grpc::Status s = admit(ctx, req.world(), shape_of(req), req.path(), held, world, n, path); !s.ok()) return s;
     if (grpc::Status s = check_layers(req); !s.ok()) return s;
+    if (grpc::Status s = pose(rpc, req, held, world); !s.ok()) return s;
     const auto queries = read_request(req, n);
     std::vector<SweepHit> hits(n);
     std::vector<Status> status(n);
@@ -323,6 +366,70 @@ class Server::Impl final : public RawService {
       return {grpc::StatusCode::INVALID_ARGUMENT, "layers: a mask of no layer sees nothing"};
     }
     return grpc::Status::OK;
+  }
+
+  // The frame a request is answered on: the world as loaded when it names no poses; else a still
+  // frame at the poses it carries, or at the pose set it names (FAILED_PRECONDITION when this
+  // replica does not hold it). A request carrying poses and their id has the set kept.
+  template <class Request>
+  grpc::Status pose(Rpc rpc, const Request& req, std::optional<World>& held, const World*& world) {
+    if (!req.has_poses() && req.pose_set().empty()) return grpc::Status::OK;
+    std::vector<InstancePose> carried;
+    PoseSet named;
+    std::string id;
+    if (req.has_poses()) {
+      if (grpc::Status s = read_posed(req.poses(), *world, carried, id); !s.ok()) return s;
+      if (!req.pose_set().empty() && req.pose_set() != id) {
+        return {grpc::StatusCode::INVALID_ARGUMENT,
+                "pose_set: '" + req.pose_set() + "' is not the id of the poses sent with it ('" + id + "')"};
+      }
+    } else if (!(named = pose_sets_.find(req.pose_set()))) {
+      return {grpc::StatusCode::FAILED_PRECONDITION,
+              "pose set '" + req.pose_set() +
+                  "' is not held by this replica (never uploaded here, or evicted): send the request again with "
+                  "its poses, or UploadPoses first"};
+    }
+    const std::vector<InstancePose>& poses = named ? *named : carried;
+    try {
+      held.emplace(still_frame(*world, poses));
+    } catch (const WorldError& e) {
+      return {grpc::StatusCode::INVALID_ARGUMENT, (named ? "pose set '" + req.pose_set() + "': " : "poses: ") + as_row(e)};
+    }
+    world = &*held;
+    if (!req.pose_set().empty() && !named) keep(id, std::move(carried));
+    metrics_.posed(rpc);
+    return grpc::Status::OK;
+  }
+
+  // Poses as a request or an upload carries them, checked (their columns, the limit, a world with
+  // instances, check_pose, each id once), and their id. World::posed checks the rest.
+  grpc::Status read_posed(const pb::PoseColumns& columns, const World& world, std::vector<InstancePose>& poses,
+                          std::string& id) const {
+    std::size_t rows = 0;
+    if (std::string why = rows_of(columns, rows); !why.empty()) return {grpc::StatusCode::INVALID_ARGUMENT, why};
+    if (rows > config_.max_batch) {
+      return {grpc::StatusCode::RESOURCE_EXHAUSTED, "poses: " + std::to_string(rows) +
+                                                        " rows are more than this server's limit of " +
+                                                        std::to_string(config_.max_batch)};
+    }
+    const std::size_t instances = world.instances().size();
+    if (instances == 0) {
+      return {grpc::StatusCode::INVALID_ARGUMENT,
+              "poses: the world has no instances to pose (a glTF scene's dynamic nodes are its instances)"};
+    }
+    if (rows > instances) {
+      return {grpc::StatusCode::INVALID_ARGUMENT, "poses: row " + std::to_string(instances) + ": more rows than the world's " +
+                                                      std::to_string(instances) + " instances"};
+    }
+    if (std::string why = read_poses(columns, rows, poses); !why.empty()) return {grpc::StatusCode::INVALID_ARGUMENT, why};
+    id = pose_set_id(poses);
+    return grpc::Status::OK;
+  }
+
+  void keep(const std::string& id, std::vector<InstancePose> poses) {
+    if (pose_sets_.capacity() == 0) return;
+    const std::size_t evicted = pose_sets_.keep(id, std::make_shared<const std::vector<InstancePose>>(std::move(poses)));
+    metrics_.pose_set_kept(evicted, pose_sets_.size());
   }
 
   // The checks every batch passes before any work: the world, the columns, the limit, the path.
@@ -387,6 +494,7 @@ class Server::Impl final : public RawService {
   std::map<std::string, std::size_t> worlds_;  // name -> index in config_.worlds
   mutable std::mutex worlds_lock_;             // guards config_.worlds against replace_world
   parallel::Arena arena_;
+  PoseSets pose_sets_;
   BatchOptions options_;
   Metrics metrics_;
   Clock::time_point started_;

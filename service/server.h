@@ -25,6 +25,9 @@ struct ServerConfig {
   std::size_t max_batch = 262144;                 // queries per request; more: RESOURCE_EXHAUSTED
   std::size_t max_message_bytes = 64u << 20;      // request size; more: RESOURCE_EXHAUSTED
   int threads = 0;                                // batch worker threads, 0 to kMaxThreads; 0 = every core
+  // Pose sets kept (UploadPoses), the least recently used leaving first; 0 keeps none. Each
+  // costs 64 bytes a pose, at most one pose per instance of its world.
+  std::size_t pose_sets = 64;
 };
 
 class Server {

@@ -22,6 +22,7 @@
 #include "service/capsweep.pb.h"
 #include <capsweep/client.h>
 #include "tests/support/scene_list.h"
+#include "tests/support/test_meshes.h"
 #include "io/query_format.h"
 
 namespace {
@@ -285,6 +286,48 @@ TEST(Replicas, ServeTakesALayerTableAndClientsAMask) {
   }
   server.signal(SIGTERM);
   EXPECT_EQ(server.wait(), 0);
+}
+
+// A world with instances served from its snapshot by two replicas: `capsweep client --poses`
+// through both (round robin) writes what `capsweep sweep --poses` writes; an unknown instance in
+// the poses is refused, naming it, and writes nothing.
+TEST(Replicas, TwoReplicasAnswerAtTheClientsPosesAsSweepDoes) {
+  const std::string snapshot = temp("crates.cwsw"), poses = temp("poses.csv"), bad = temp("bad.csv");
+  const std::string q = temp("cq.cwsq"), local = temp("clocal.cwsr"), remote = temp("cremote.cwsr"), loaded = temp("cl.cwsr");
+  const std::vector<Triangle> crate = testmesh::Mesh().box({-1, 0, -1}, {1, 2, 1}).triangles();
+  std::vector<Instance> crates;
+  for (std::uint32_t k = 0; k < 5; ++k) crates.push_back({k + 1, 0, Pose{Vec3d(-10.0 + 5 * k, 0.2, 3), Quat{}}});
+  save_snapshot(World(World(scenes::load("@arena")), {World(crate)}, crates), "@arena with crates", snapshot);
+  std::ofstream(poses) << "id,tx,ty,tz,qx,qy,qz,qw\n2,1,0.5,-2,0,0.38268343236508978,0,0.92387953251128674\n"
+                          "5,-4,0,6,0,0,0,1\n4,3.5,1,0,0.1,0,0,0.99498743710661997\n";
+  std::ofstream(bad) << "3,0,0,0,0,0,0,1\n9,0,0,0,0,0,0,1\n";
+  ServerProcess a(kBinary, {"--world", "crates=" + snapshot}),
+      b(kBinary, {"--world", "crates=" + snapshot, "--pose-sets", "1"});
+  ASSERT_EQ(run("queries --scene " + snapshot + " --workload long --count 6000 --out " + q), 0);
+  ASSERT_EQ(run("sweep --scene " + snapshot + " --poses " + poses + " --queries " + q + " --out " + local), 0);
+  ASSERT_EQ(run("sweep --scene " + snapshot + " --queries " + q + " --out " + loaded), 0);
+  const std::string servers = a.address() + "," + b.address();
+  ASSERT_EQ(run("client --server " + servers + " --world crates --poses " + poses + " --queries " + q + " --out " + remote +
+                " --batch 700"),
+            0);
+  EXPECT_TRUE(read_file(local) == read_file(remote)) << "CWSR at poses through the service differs from in-process";
+  EXPECT_FALSE(read_file(local) == read_file(loaded)) << "the poses change answers";
+  service::ClientOptions o;
+  o.servers = {b.address()};
+  EXPECT_EQ(service::Client(o).info().max_pose_sets, 1u) << "serve --pose-sets";
+  const std::string output = temp("refused.txt");
+  EXPECT_NE(std::system((kBinary + " client --server " + servers + " --world crates --poses " + bad + " --queries " + q +
+                         " --out " + temp("none.cwsr") + " > " + output + " 2>&1")
+                            .c_str()),
+            0);
+  EXPECT_NE(read_file(output).find("row 1 (instance 9): the world has no instance of that id"), std::string::npos)
+      << read_file(output);
+  EXPECT_FALSE(std::ifstream(temp("none.cwsr")).good());
+  for (ServerProcess* s : {&a, &b}) {
+    s->signal(SIGTERM);
+    EXPECT_EQ(s->wait(), 0);
+  }
+  for (const std::string& f : {snapshot, poses, bad, q, local, remote, loaded, output}) std::remove(f.c_str());
 }
 
 TEST(Replicas, ServeRefusesACorruptSnapshotAndBadFlags) {
