@@ -2,7 +2,8 @@
 
 Batches are numpy arrays of records whose dtypes are the C API's structs
 (<capsweep/capsweep_c.h>): QUERY_DTYPE is the 40-byte CWSQ record and HIT_DTYPE the 40-byte
-CWSR record, so ``hits.tobytes()`` is a CWSR file body byte for byte. Every batch runs with
+CWSR record, so ``hits.tobytes()`` is a CWSR version 1 file body byte for byte (version 2, for
+worlds with instances or tiles, adds each hit's part: write_results). Every batch runs with
 the GIL released, on ``threads`` workers (0 = every core, at most MAX_THREADS); the answers are
 the same bytes on any thread count.
 
