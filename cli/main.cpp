@@ -148,7 +148,7 @@ Command add_sweep(CLI::App& app) {
   auto a = std::make_shared<Args>();
   CLI::App* c = app.add_subcommand(
       "sweep", "Answers every query of a CWSQ file (capsules, rays and segments; or ellipsoids, version 3) against a "
-               "scene and writes a CWSR file");
+               "scene and writes a CWSR file (version 2, naming each hit's instance or tile, for a world with either)");
   add_scene_options(*c, a->scene);
   add_poses(*c, a->scene);
   c->add_option("--queries", a->queries, "The queries (CWSQ)")->required();
@@ -175,7 +175,8 @@ Command add_sweep(CLI::App& app) {
       world.sweep(queries.capsules, hits, so);
     }
     const double elapsed = seconds_since(start);
-    write_results(a->out, hits, std::vector<std::string>{a->queries, a->scene.path, a->scene.poses});
+    // Version 2, naming each hit's instance or tile, for a world with either; else version 1.
+    write_results(a->out, hits, world, std::vector<std::string>{a->queries, a->scene.path, a->scene.poses});
     std::size_t hit_count = 0, starts = 0;
     for (const SweepHit& h : hits) {
       hit_count += h.hit;

@@ -422,44 +422,60 @@ void QueryWriter::finish() {
   s.finished = true;
 }
 
-void write_results(const std::string& path, const std::vector<SweepHit>& hits, std::span<const std::string> inputs) {
-  std::string out = header(kResultMagic, hits.size(), kResultBytes);
-  unsigned char record[kResultBytes];
-  for (const SweepHit& h : hits) {
-    encode_result(h, record);
-    out.append(reinterpret_cast<const char*>(record), kResultBytes);
+namespace {
+
+// Every hit as a version 1 record or, given `world`, a version 2 record with the part it is on.
+void write_result_records(const std::string& path, const std::vector<SweepHit>& hits, const World* world,
+                          std::span<const std::string> inputs) {
+  const std::size_t record_bytes = world ? kPartResultBytes : kResultBytes;
+  std::string out = header(kResultMagic, hits.size(), record_bytes, world ? kPartResultVersion : kFormatVersion);
+  unsigned char record[kPartResultBytes];
+  for (std::size_t i = 0; i < hits.size(); ++i) {
+    encode_result(hits[i], record);
+    if (world) {
+      const SweepHit& h = hits[i];
+      if (h.hit && h.triangle >= world->triangle_count()) {
+        throw FormatError(path + ": result " + std::to_string(i) + ": triangle " + std::to_string(h.triangle) +
+                          " is not one of the world's " + std::to_string(world->triangle_count()));
+      }
+      encode_part(part_of(*world, h), record + kResultBytes);
+    }
+    out.append(reinterpret_cast<const char*>(record), record_bytes);
   }
   write_file(path, out, inputs);
 }
 
-std::vector<SweepHit> read_results(const std::string& path) {
-  const std::string bytes = read_file(path);
-  const std::uint64_t count = check_header(path, bytes, kResultMagic, "CWSR", {{kFormatVersion, kResultBytes}});
-  std::vector<SweepHit> hits(count);
-  for (std::uint64_t i = 0; i < count; ++i) {
-    const char* p = bytes.data() + kHeaderBytes + i * kResultBytes;
-    const std::uint8_t code = load<std::uint8_t>(p), feature = load<std::uint8_t>(p + 1);
-    const auto fail = [&](const char* why) {
-      return FormatError(path + ": result " + std::to_string(i) + ": " + why);
-    };
-    if (code > 2) throw fail("hit code must be 0, 1 or 2");
-    if (feature > 3) throw fail("feature must be 0 to 3");
-    float f[8];
-    std::memcpy(f, p + 4, sizeof f);
-    SweepHit& h = hits[i];
-    h.hit = code != 0;
-    h.feature = Feature(feature);
-    h.t = f[0];
-    h.normal = {f[1], f[2], f[3]};
-    h.point = {f[4], f[5], f[6]};
-    h.depth = f[7];
-    h.triangle = load<std::uint32_t>(p + 36);
-    for (float v : f) {
-      if (!std::isfinite(v)) throw fail("non-finite number");
-    }
-    if ((code == 2) != (h.hit && h.t == 0.f)) throw fail("hit code 2 must go with t = 0");
-  }
-  return hits;
+}  // namespace
+
+void write_results(const std::string& path, const std::vector<SweepHit>& hits, std::span<const std::string> inputs) {
+  write_result_records(path, hits, nullptr, inputs);
 }
+
+void write_results(const std::string& path, const std::vector<SweepHit>& hits, const World& world,
+                   std::span<const std::string> inputs) {
+  const bool parts = !world.instances().empty() || !world.tiles().empty();
+  write_result_records(path, hits, parts ? &world : nullptr, inputs);
+}
+
+ResultFile read_result_file(const std::string& path) {
+  const std::string bytes = read_file(path);
+  ResultFile file;
+  const std::uint64_t count =
+      check_header(path, bytes, kResultMagic, "CWSR",
+                   {{kFormatVersion, kResultBytes}, {kPartResultVersion, kPartResultBytes}}, &file.version);
+  const bool parts = file.version == kPartResultVersion;
+  const std::size_t record_bytes = parts ? kPartResultBytes : kResultBytes;
+  file.hits.resize(count);
+  if (parts) file.parts.resize(count);
+  for (std::uint64_t i = 0; i < count; ++i) {
+    const auto* p = reinterpret_cast<const unsigned char*>(bytes.data() + kHeaderBytes + i * record_bytes);
+    const char* why = decode_result(p, file.hits[i]);
+    if (!why && parts) why = decode_part(p + kResultBytes, file.hits[i], file.parts[i]);
+    if (why) throw FormatError(path + ": result " + std::to_string(i) + ": " + why);
+  }
+  return file;
+}
+
+std::vector<SweepHit> read_results(const std::string& path) { return read_result_file(path).hits; }
 
 }  // namespace capsweep

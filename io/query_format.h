@@ -15,6 +15,11 @@ inline constexpr std::uint32_t kFormatVersion = 1;
 inline constexpr std::size_t kHeaderBytes = 16;
 inline constexpr std::size_t kQueryBytes = 40;
 inline constexpr std::size_t kResultBytes = 40;
+// CWSR version 2: every record is a version 1 record followed by the part of the world the hit is
+// on (a kind byte, 3 zero bytes, the instance's or tile's id): 48 bytes. Written for worlds with
+// instances or tiles; a world without either still gets version 1, byte for byte.
+inline constexpr std::uint32_t kPartResultVersion = 2;
+inline constexpr std::size_t kPartResultBytes = 48;
 // CWSQ version 2: every record is a claimed move, the version 1 record followed by the server's
 // state (dt, vertical speed, grounded): 52 bytes, a cs_claimed_move of the C API.
 inline constexpr std::uint32_t kClaimedMoveVersion = 2;

@@ -559,13 +559,19 @@ PYBIND11_MODULE(_capsweep, m) {
     for (std::size_t i = 0; i < n; ++i) out[i] = records::record(moves[i]);
     return array;
   });
-  m.def("_write_results", [](const std::string& path, const py::array& hits) {
+  // `world`: the world that answered (None: version 1 regardless), whose instances and tiles a
+  // version 2 file names.
+  m.def("_write_results", [](const std::string& path, const py::array& hits, const PyWorld* world) {
     std::size_t n = 0;
     const auto* h = records_of<const cs_sweep_hit>(hits, n, false, "hits");
     std::vector<SweepHit> out(n);
     for (std::size_t i = 0; i < n; ++i) out[i] = records::hit(h[i]);
     try {
-      write_results(path, out);
+      if (world) {
+        write_results(path, out, world->world->world);
+      } else {
+        write_results(path, out);
+      }
     } catch (const FormatError& e) {
       PyErr_SetString(error_type.ptr(), e.what());
       throw py::error_already_set();

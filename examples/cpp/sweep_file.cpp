@@ -16,7 +16,7 @@ int main(int argc, char** argv) {
     const std::vector<capsweep::SweepQuery> queries = capsweep::read_queries(argv[2]);
     std::vector<capsweep::SweepHit> hits(queries.size());
     world.sweep(queries, hits);  // every core; the same bytes on any thread count
-    capsweep::write_results(argv[3], hits);
+    capsweep::write_results(argv[3], hits, world);  // version 2, naming instances and tiles, for a world with either
     std::printf("capsweep %s: %zu queries answered\n", CAPSWEEP_VERSION_STRING, queries.size());
     return 0;
   } catch (const std::exception& e) {

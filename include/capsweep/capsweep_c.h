@@ -15,8 +15,10 @@
  * cs_version and cs_last_error (never freed by the caller; how long each lives is said there).
  *
  * The query and hit structs are exactly the CWSQ and CWSR records (docs/FORMATS.md): the body
- * of a CWSQ file is an array of cs_sweep_query, that of a CWSR file an array of cs_sweep_hit
- * (both little-endian, 16-byte header first).
+ * of a CWSQ file is an array of cs_sweep_query, that of a CWSR version 1 file an array of
+ * cs_sweep_hit (both little-endian, 16-byte header first). A version 1 file suits any world;
+ * version 2 (what capsweep sweep writes for worlds with instances or tiles) follows each
+ * cs_sweep_hit with the part it is on, which cs_world_instance_of and cs_world_tile_of give.
  *
  * Two calls here make a world (cs_world_create from triangles in memory, cs_world_load from a
  * snapshot; cs_world_import builds one from a mesh file or a heightmap);

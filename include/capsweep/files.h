@@ -118,7 +118,7 @@ std::string describe_heightmap(const std::string& path, const HeightmapOptions& 
 
 }  // namespace capsweep
 
-// Reading and writing the CWSQ (queries, versions 1 to 8) and CWSR (results, version 1) files;
+// Reading and writing the CWSQ (queries, versions 1 to 8) and CWSR (results, versions 1 and 2) files;
 // docs/FORMATS.md says what their bytes are.
 // Little-endian, fixed-size records, so that recorded moves and benchmarks are reproducible
 // with any tool.
@@ -200,8 +200,41 @@ class QueryWriter {
 // The CWSR hit code: 0 miss, 1 hit at t > 0, 2 hit at t = 0 (start touches or overlaps).
 std::uint8_t hit_code(const SweepHit& hit);
 
+// The part of a world a hit is on (CWSR version 2): the static part (meshes and heightfield), an
+// instance or a streamed tile. Triangle indices stay global (static, then instances, then
+// tiles), so the part adds the name a caller knows the moving thing by: its id.
+enum class PartKind : std::uint8_t {
+  none = 0,         // a miss
+  static_part = 1,  // the world's static triangles
+  instance = 2,     // an instance (<capsweep/instances.h>), by its id
+  tile = 3,         // a streamed tile (<capsweep/tiles.h>), by its id
+};
+inline constexpr std::uint32_t kNoPart = 0xFFFFFFFF;  // the id of a miss and of the static part
+struct HitPart {
+  PartKind kind = PartKind::none;
+  std::uint32_t id = kNoPart;  // Instance::id or Tile::id; kNoPart for none and static_part
+};
+// The part of `world` (the frame that answered it) `hit` is on: World::instance_of, World::tile_of.
+// Throws std::out_of_range for a hit on a triangle the world does not have.
+HitPart part_of(const World& world, const SweepHit& hit);
+
+// A CWSR file of either version, every record checked.
+struct ResultFile {
+  std::uint32_t version = 1;
+  std::vector<SweepHit> hits;
+  std::vector<HitPart> parts;  // version 2: one per hit; version 1 does not say: empty
+};
+ResultFile read_result_file(const std::string& path);
+// The hits of a file of either version (read_result_file's hits).
 std::vector<SweepHit> read_results(const std::string& path);
+
+// Writes version 1: the hits alone.
 void write_results(const std::string& path, const std::vector<SweepHit>& hits,
+                   std::span<const std::string> inputs = {});
+// Writes what `world` answered: version 1, the same bytes as above, when the world has no
+// instances and no tiles; else version 2, each hit with its part (part_of). A hit on a triangle
+// the world does not have is refused (FormatError naming the result).
+void write_results(const std::string& path, const std::vector<SweepHit>& hits, const World& world,
                    std::span<const std::string> inputs = {});
 
 }  // namespace capsweep

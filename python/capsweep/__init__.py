@@ -2,7 +2,8 @@
 
 Batches are numpy arrays of records whose dtypes are the C API's structs
 (<capsweep/capsweep_c.h>): QUERY_DTYPE is the 40-byte CWSQ record and HIT_DTYPE the 40-byte
-CWSR record, so ``hits.tobytes()`` is a CWSR file body byte for byte. Every batch runs with
+CWSR record, so ``hits.tobytes()`` is a CWSR version 1 file body byte for byte (version 2, for
+worlds with instances or tiles, adds each hit's part: write_results). Every batch runs with
 the GIL released, on ``threads`` workers (0 = every core, at most MAX_THREADS); the answers are
 the same bytes on any thread count.
 
@@ -483,9 +484,13 @@ def read_claimed_moves(path, dt=0.0):
     return _capsweep._claimed_move_count_and_fill(str(path), _number(dt, "dt"), lambda n: _np.empty(n, CLAIMED_MOVE_DTYPE))
 
 
-def write_results(path, hits):
-    """Writes HIT_DTYPE records as a CWSR file (the bytes `capsweep sweep` writes)."""
-    _capsweep._write_results(str(path), _records(hits, HIT_DTYPE, None, "hits"))
+def write_results(path, hits, world=None):
+    """Writes HIT_DTYPE records as a CWSR file (the bytes `capsweep sweep` writes): version 1, or,
+    given the World that answered them and it has instances or tiles, version 2, each record
+    naming the instance or tile its hit is on (docs/FORMATS.md)."""
+    if world is not None and not isinstance(world, World):
+        raise Error(f"write_results: world must be capsweep.World, got {type(world).__name__}")
+    _capsweep._write_results(str(path), _records(hits, HIT_DTYPE, None, "hits"), world._native if world is not None else None)
 
 
 __all__ = ["World", "load", "heightfield", "load_heightmap", "read_queries", "read_ellipsoid_queries", "read_claimed_moves", "write_results", "ELLIPSOID_QUERY_DTYPE",

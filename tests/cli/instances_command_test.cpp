@@ -1,13 +1,14 @@
 // The command on scenes with instances: `build` keeps a glTF scene's dynamic nodes as instances in
 // the snapshot; `--poses` moves them for sweep, crowd and validate (a door raised out of the way
-// turns hits on it into misses and changes no other answer); a scene without dynamic nodes gives
-// the bytes it gave before; every refusal names the file and its line or node, exit code 1
-// (2 for usage).
+// turns hits on it into misses and changes no other answer); sweep writes CWSR version 2, each hit
+// naming its instance; a scene without dynamic nodes gives the bytes it gave before (version 1);
+// every refusal names the file and its line or node, exit code 1 (2 for usage).
 #include <gtest/gtest.h>
 
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
 
 #include <capsweep/files.h>
 
@@ -100,16 +101,82 @@ TEST_F(InstancesCommand, PosesMoveTheDoorAndNothingElse) {
     }
   }
   EXPECT_EQ(other_hits, a.size() - std::size_t(kDoorQueries));
-  // Byte for byte: the files differ only in the door's records.
+  // Byte for byte: the files (CWSR version 2, the scene has instances) differ only in the door's
+  // records.
   const std::string x = read(path("before.cwsr")), y = read(path("after.cwsr"));
   ASSERT_EQ(x.size(), y.size());
-  const std::size_t header = x.size() - a.size() * kResultBytes;
+  ASSERT_EQ(x.size(), kHeaderBytes + a.size() * kPartResultBytes);
+  const std::size_t header = kHeaderBytes;
   for (std::size_t k = 0; k < x.size(); ++k) {
     if (x[k] != y[k]) {
       ASSERT_GE(k, header) << "the header differs";
-      EXPECT_LT((k - header) / kResultBytes, std::size_t(kDoorQueries)) << "byte " << k;
+      EXPECT_LT((k - header) / kPartResultBytes, std::size_t(kDoorQueries)) << "byte " << k;
     }
   }
+}
+
+TEST_F(InstancesCommand, SweepWritesVersionTwoNamingTheInstanceOfEachHit) {
+  // The door queries, then capsules dropped onto the two lifts (instances 2 and 3 with the prefix).
+  write_door_queries(path("q.cwsq"));
+  std::vector<SweepQuery> q = read_queries(path("q.cwsq"));
+  for (const Vec3 at : {Vec3{-4, 3, 0}, Vec3{4, 3, -3}}) q.push_back({{at, {at.x, at.y + 1, at.z}, 0.3f}, {0, -5, 0}});
+  write_queries(path("q.cwsq"), q);
+  SceneOptions options;
+  options.dynamic_prefix = "Lift_";
+  const World world = open_world(level, options).world;
+  // Hits on each instance, by id, after checking each record's part against the world's.
+  auto expect_parts = [&](const std::string& out, const World& answered) -> std::map<std::uint32_t, int> {
+    const ResultFile file = read_result_file(out);
+    EXPECT_EQ(file.version, 2u);
+    EXPECT_EQ(read(out).size(), kHeaderBytes + file.hits.size() * kPartResultBytes);
+    std::map<std::uint32_t, int> instance_hits;
+    if (file.parts.size() != file.hits.size()) {
+      ADD_FAILURE() << out << ": " << file.parts.size() << " parts for " << file.hits.size() << " hits";
+      return instance_hits;
+    }
+    for (std::size_t i = 0; i < file.hits.size(); ++i) {
+      const SweepHit& h = file.hits[i];
+      const Instance* instance = h.hit ? answered.instance_of(h.triangle) : nullptr;
+      const PartKind kind = !h.hit ? PartKind::none : instance ? PartKind::instance : PartKind::static_part;
+      EXPECT_EQ(file.parts[i].kind, kind) << out << " " << i;
+      EXPECT_EQ(file.parts[i].id, instance ? instance->id : kNoPart) << out << " " << i;
+      if (instance) ++instance_hits[instance->id];
+    }
+    return instance_hits;
+  };
+  CommandRun run = capsweep_cmd("sweep --scene " + level + " --dynamic-prefix Lift_ --queries " + path("q.cwsq") + " --out " +
+                                path("r.cwsr"));
+  ASSERT_EQ(run.code, 0) << run.output;
+  std::map<std::uint32_t, int> hits = expect_parts(path("r.cwsr"), world);
+  EXPECT_EQ(hits[1], kDoorQueries) << "every door query names the door, node 1";
+  EXPECT_EQ(hits[2], 1) << "Lift_A, node 2";
+  EXPECT_EQ(hits[3], 1) << "Lift_B, node 3";
+  EXPECT_EQ(read_results(path("r.cwsr")).size(), q.size());
+  // The door raised out of the way: its queries miss, and name no part.
+  write("poses.csv", "1,0,5,5,0,0,0,1\n");
+  run = capsweep_cmd("sweep --scene " + level + " --dynamic-prefix Lift_ --poses " + path("poses.csv") + " --queries " +
+                     path("q.cwsq") + " --out " + path("raised.cwsr"));
+  ASSERT_EQ(run.code, 0) << run.output;
+  hits = expect_parts(path("raised.cwsr"), posed_from_file(world, path("poses.csv")));
+  EXPECT_EQ(hits.count(1), 0u);
+  EXPECT_EQ(hits[2], 1);
+  // Ellipsoids walking into the door: the ellipsoid path writes version 2 as well.
+  std::vector<SweepEllipsoidQuery> e;
+  for (int i = 0; i < 5; ++i) e.push_back({{{-0.6f + 0.3f * float(i), 1, 2}, {0.3f, 0.9f, 0.3f}}, {0, 0, 6}});
+  write_ellipsoid_queries(path("e.cwsq"), e);
+  run = capsweep_cmd("sweep --scene " + level + " --queries " + path("e.cwsq") + " --out " + path("e.cwsr"));
+  ASSERT_EQ(run.code, 0) << run.output;
+  EXPECT_EQ(expect_parts(path("e.cwsr"), open_world(level).world)[1], 5);
+  // A scene without dynamic nodes: version 1 (its bytes: ASceneWithoutDynamicNodesGivesTheBytesItGaveBefore).
+  gltf::Scene still = gltf::moving_level();
+  still.nodes[1].extras = "";
+  run = capsweep_cmd("sweep --scene " + write("still.gltf", still.json()) + " --queries " + path("q.cwsq") + " --out " +
+                     path("still.cwsr"));
+  ASSERT_EQ(run.code, 0) << run.output;
+  const ResultFile plain = read_result_file(path("still.cwsr"));
+  EXPECT_EQ(plain.version, 1u);
+  EXPECT_TRUE(plain.parts.empty());
+  EXPECT_EQ(read(path("still.cwsr")).size(), kHeaderBytes + q.size() * kResultBytes);
 }
 
 TEST_F(InstancesCommand, CrowdAndValidateTakePoses) {

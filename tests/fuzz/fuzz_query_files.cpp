@@ -1,4 +1,4 @@
-// libFuzzer: the CWSQ (versions 1 to 8) and CWSR readers on any bytes. Each input is written to a file of this
+// libFuzzer: the CWSQ (versions 1 to 8) and CWSR (versions 1 and 2) readers on any bytes. Each input is written to a file of this
 // process and read back; the readers must refuse with FormatError or return records that obey
 // the format (checked), and never crash, leak or read out of bounds (ASan, UBSan).
 #include <cmath>
@@ -44,8 +44,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   write_scratch(r, data, size);
   try {
-    for (const SweepHit& hit : read_results(r)) {
+    const ResultFile file = read_result_file(r);
+    if (!file.parts.empty() && file.parts.size() != file.hits.size()) __builtin_trap();
+    for (std::size_t i = 0; i < file.hits.size(); ++i) {
+      const SweepHit& hit = file.hits[i];
       if (!std::isfinite(hit.t) || (hit.hit && hit.t == 0.f) != (hit_code(hit) == 2)) __builtin_trap();
+      if (file.parts.empty()) continue;
+      const HitPart& part = file.parts[i];  // a hit names its part, a miss none; only instances and tiles have ids
+      if (hit.hit == (part.kind == PartKind::none) || part.kind > PartKind::tile ||
+          (part.kind <= PartKind::static_part && part.id != kNoPart)) {
+        __builtin_trap();
+      }
     }
   } catch (const FormatError&) {
   }

@@ -809,3 +809,46 @@ def test_instances_and_their_frames_answer_as_the_baked_world():
     instances["id"][3] = instances["id"][4]
     with pytest.raises(capsweep.Error, match="instance 104: the id is used twice"):
         capsweep.instanced(static, [crate], instances)
+
+
+def test_write_results_given_a_world_with_instances_and_tiles_names_each_hit_s_part(tmp_path):
+    big = np.array([[-20, 0, -20], [-20, 0, 20], [20, 0, 20], [20, 0, -20]], dtype=np.float32)
+    static = capsweep.World(big, np.array([[0, 1, 2], [0, 2, 3]]))
+    crate = capsweep.World(np.array([[-1, 0, -1], [-1, 0, 1], [1, 0, 1], [1, 0, -1], [0, 2, 0]], dtype=np.float32),
+                           np.array([[0, 1, 4], [1, 2, 4], [2, 3, 4], [3, 0, 4]]))  # a pyramid
+    instances = np.zeros(2, capsweep.INSTANCE_DTYPE)
+    instances["id"] = [7, 42]
+    instances["pose"]["position"] = [[-10, 0, 0], [10, 0, 0]]
+    instances["pose"]["rotation"] = [0, 0, 0, 1]
+    instances["layers"] = 1
+    world = capsweep.instanced(static, [crate], instances).streamed([capsweep.Tile(3, (0, 0, 10), crate)])
+    # Dropped onto the floor, instances 7 and 42, tile 3; one rising into nothing.
+    q = np.zeros((5, 10), dtype=np.float32)
+    q[:, 0:3] = [[15, 5, 15], [-10, 5, 0], [10, 5, 0], [0, 5, 10], [0, 10, 0]]
+    q[:, 3:6] = q[:, 0:3] + [0, 1, 0]
+    q[:, 6] = 0.3
+    q[:, 7:10] = [0, -10, 0]
+    q[4, 7:10] = [0, 5, 0]
+    hits = world.sweep(q)
+    capsweep.write_results(tmp_path / "r.cwsr", hits, world)
+    data = (tmp_path / "r.cwsr").read_bytes()
+    assert data[:4] == b"CWSR" and int.from_bytes(data[4:8], "little") == 2
+    record = np.dtype({"names": ["hit", "part_kind", "part_id"], "formats": [capsweep.HIT_DTYPE, "u1", "<u4"],
+                       "offsets": [0, 40, 44], "itemsize": 48})
+    records = np.frombuffer(data[16:], record)
+    assert records["hit"].tobytes() == hits.tobytes()  # each record starts with version 1's
+    assert records["part_kind"].tolist() == [1, 2, 2, 3, 0]
+    assert records["part_id"].tolist() == [0xFFFFFFFF, 7, 42, 3, 0xFFFFFFFF]
+    for h, kind, part in zip(hits, records["part_kind"], records["part_id"]):
+        if kind == 2:
+            assert world.instance_of(h["triangle"]) == part
+        elif kind == 3:
+            assert world.tile_of(h["triangle"]) == part
+    # A world without instances or tiles: version 1, the bytes written without it.
+    static_hits = static.sweep(q)
+    capsweep.write_results(tmp_path / "a.cwsr", static_hits, static)
+    capsweep.write_results(tmp_path / "b.cwsr", static_hits)
+    assert (tmp_path / "a.cwsr").read_bytes() == (tmp_path / "b.cwsr").read_bytes()
+    assert int.from_bytes((tmp_path / "a.cwsr").read_bytes()[4:8], "little") == 1
+    with pytest.raises(capsweep.Error, match="world must be capsweep.World"):
+        capsweep.write_results(tmp_path / "c.cwsr", hits, "level.obj")
