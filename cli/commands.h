@@ -24,7 +24,7 @@ class UsageError : public std::runtime_error {
 using Command = std::function<int()>;
 
 // --scene FILE (a mesh, FILE.gz, @arena or a snapshot), --scale S, --z-up, --layers TABLE,
-// --dynamic-prefix P.
+// --dynamic-prefix P, --tiles FILE.
 struct SceneArgs {
   std::string path;
   float scale = 1.f;
@@ -32,12 +32,13 @@ struct SceneArgs {
   std::string layers{};          // a layer table (SceneOptions::layers)
   std::string dynamic_prefix{};  // SceneOptions::dynamic_prefix
   std::string poses{};           // --poses FILE (add_poses): the instances' poses, CSV
+  std::string tiles{};           // --tiles FILE: tiles streamed in, CSV (read_tiles)
 };
 void add_scene_options(CLI::App& command, SceneArgs& scene, bool required = true);
 // --poses FILE, for the commands that answer against the scene.
 void add_poses(CLI::App& command, SceneArgs& scene);
-// The world named by --scene, at the poses of --poses when given (a still frame:
-// posed_from_file). The scene options only apply to meshes: given with a snapshot (already built
+// The world named by --scene, with the tiles of --tiles streamed in and at the poses of --poses
+// when given (a still frame: streamed_from_file, posed_from_file). The scene options only apply to meshes: given with a snapshot (already built
 // with its own) they are a usage error, never silently ignored.
 World load_world(const SceneArgs& scene);
 

@@ -41,6 +41,9 @@ void add_scene_options(CLI::App& command, SceneArgs& scene, bool required) {
   command.add_option("--dynamic-prefix", scene.dynamic_prefix,
                      "glTF nodes whose name starts with this become instances (as do nodes marked "
                      "extras.capsweep.dynamic): parts that move, posed by --poses");
+  command.add_option("--tiles", scene.tiles,
+                     "Tiles streamed into the world (CSV: id,x,y,z,mesh[,layers] a row: a mesh file whose "
+                     "coordinates are relative to the origin x,y,z)");
   // Checked as soon as the command line is parsed, before any file is read.
   command.parse_complete_callback([&scene] { check_scene_args(scene); });
 }
@@ -90,6 +93,7 @@ SweepFile read_sweep_file(const std::string& path) {
 World load_world(const SceneArgs& scene) {
   check_scene_args(scene);
   World world = open_world_or_builtin(scene.path, scene_options(scene)).world;
+  if (!scene.tiles.empty()) world = streamed_from_file(world, scene.tiles);
   if (scene.poses.empty()) return world;
   return posed_from_file(world, scene.poses);
 }
@@ -328,6 +332,11 @@ Command add_build(CLI::App& app) {
       source = file.source;
       world.emplace(std::move(file.world));
     }
+    if (!a->scene.tiles.empty()) {
+      world.emplace(streamed_from_file(*world, a->scene.tiles));
+      inputs.push_back(a->scene.tiles);
+      source += " + tiles " + a->scene.tiles;
+    }
     const double built = seconds_since(start);
     save_snapshot(*world, source, a->out, inputs);
     const double saved = seconds_since(start) - built;
@@ -345,9 +354,12 @@ Command add_build(CLI::App& app) {
                                                             count(stats.instances, "instance") + " of " +
                                                             count(stats.prototypes, "prototype") + ")"
                                                       : "";
-    std::printf("%zu triangles%s%s, %zu BVH nodes, %zu blocks: built in %.3f s, saved in %.3f s, loads in %.3f s, "
+    const std::string tiles = stats.tiles > 0 ? " (" + std::to_string(stats.tile_triangles) + " of them in " +
+                                                    count(stats.tiles, "tile") + ")"
+                                              : "";
+    std::printf("%zu triangles%s%s%s, %zu BVH nodes, %zu blocks: built in %.3f s, saved in %.3f s, loads in %.3f s, "
                 "%.1f MB -> %s\n",
-                stats.triangles, field.c_str(), instances.c_str(), stats.bvh_nodes, stats.triangle_blocks, built, saved,
+                stats.triangles, field.c_str(), instances.c_str(), tiles.c_str(), stats.bvh_nodes, stats.triangle_blocks, built, saved,
                 loads, double(loaded.bytes) / 1e6, a->out.c_str());
     return 0;
   };

@@ -9,27 +9,13 @@
 
 #include <capsweep/files.h>
 
+#include "io/csv_fields.h"
+
 namespace capsweep {
 
 namespace {
 
 constexpr const char* kColumns[8] = {"id", "tx", "ty", "tz", "qx", "qy", "qz", "qw"};
-
-std::string trimmed(const std::string& s) {
-  const std::size_t first = s.find_first_not_of(" \t\r");
-  if (first == std::string::npos) return "";
-  return s.substr(first, s.find_last_not_of(" \t\r") - first + 1);
-}
-
-std::vector<std::string> fields_of(const std::string& line) {
-  std::vector<std::string> fields;
-  std::size_t start = 0;
-  for (std::size_t comma; (comma = line.find(',', start)) != std::string::npos; start = comma + 1) {
-    fields.push_back(trimmed(line.substr(start, comma - start)));
-  }
-  fields.push_back(trimmed(line.substr(start)));
-  return fields;
-}
 
 bool is_header(const std::vector<std::string>& fields) {
   if (fields.size() != 8) return false;
@@ -37,25 +23,6 @@ bool is_header(const std::vector<std::string>& fields) {
     if (fields[std::size_t(k)] != kColumns[k]) return false;
   }
   return true;
-}
-
-// A number in full (a leading '+' allowed), or why not.
-std::string number(const std::string& field, const char* column, double& out) {
-  const char* begin = field.data() + (!field.empty() && field[0] == '+');
-  const auto [end, ec] = std::from_chars(begin, field.data() + field.size(), out);
-  if (field.empty() || ec != std::errc() || end != field.data() + field.size()) {
-    return std::string(column) + " '" + field + "' is not a number";
-  }
-  if (!std::isfinite(out)) return std::string(column) + " is not finite (" + field + ")";
-  return "";
-}
-
-std::string whole_number(const std::string& field, std::uint32_t& out) {
-  const auto [end, ec] = std::from_chars(field.data(), field.data() + field.size(), out);
-  if (field.empty() || ec != std::errc() || end != field.data() + field.size()) {
-    return "id '" + field + "' is not a whole number from 0 to 4294967295";
-  }
-  return "";
 }
 
 }  // namespace
@@ -69,18 +36,18 @@ PoseFile read_poses(const std::string& path) {
   std::string text;
   for (std::uint32_t line = 1; std::getline(in, text); ++line) {
     auto refuse = [&](const std::string& why) { throw FormatError(path + ":" + std::to_string(line) + ": " + why); };
-    text = trimmed(text.substr(0, text.find('#')));
+    text = csv::trimmed(text.substr(0, text.find('#')));
     if (text.empty()) continue;
-    const std::vector<std::string> fields = fields_of(text);
+    const std::vector<std::string> fields = csv::fields_of(text);
     if (std::exchange(first_row, false) && is_header(fields)) continue;
     if (fields.size() != 8) {
       refuse("expected 8 fields `id,tx,ty,tz,qx,qy,qz,qw`, found " + std::to_string(fields.size()));
     }
     InstancePose p;
     double v[7];
-    if (std::string why = whole_number(fields[0], p.id); !why.empty()) refuse(why);
+    if (std::string why = csv::whole_number(fields[0], p.id); !why.empty()) refuse(why);
     for (int k = 0; k < 7; ++k) {
-      if (std::string why = number(fields[std::size_t(k + 1)], kColumns[k + 1], v[k]); !why.empty()) refuse(why);
+      if (std::string why = csv::number(fields[std::size_t(k + 1)], kColumns[k + 1], v[k]); !why.empty()) refuse(why);
     }
     p.pose = Pose{Vec3d(v[0], v[1], v[2]), Quat{v[3], v[4], v[5], v[6]}};
     if (std::string why = check_pose(p.pose); !why.empty()) refuse("instance " + std::to_string(p.id) + ": " + why);

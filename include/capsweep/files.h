@@ -9,6 +9,7 @@
 #include <vector>
 
 #include <capsweep/values.h>
+#include <capsweep/tiles.h>
 #include <capsweep/world.h>
 
 // Reads a triangle soup from a mesh file: anything Assimp reads (OBJ, glTF, PLY, STL, FBX, ...),
@@ -260,6 +261,33 @@ PoseFile read_poses(const std::string& path);
 // "FILE:LINE: reason" for a row the world refuses (an id it has no instance of, an instance
 // placed beyond kMaxCoordinate), and "FILE: ..." when the world has no instances at all.
 World posed_from_file(const World& world, const std::string& path);
+
+}  // namespace capsweep
+
+// Tiles from a CSV file (docs/FORMATS.md, "Tiles (CSV)"): a row per tile, `id,x,y,z,mesh` or
+// `id,x,y,z,mesh,layers`: its id, its origin in world space (metres, read in double), the mesh
+// file of its triangles (anything load_scene reads; its coordinates relative to the origin, Y
+// up, in metres; a relative path is relative to the CSV's folder) and its layers as a list
+// `1|3` (default 1). An optional header line of exactly those names, `#` comments, blank lines.
+
+namespace capsweep {
+
+struct TileFile {
+  std::vector<Tile> tiles;           // in the file's order, each mesh built (on `threads` workers)
+  std::vector<std::uint32_t> lines;  // the line each came from
+  std::vector<std::string> meshes;   // the mesh file each was read from (as opened)
+};
+
+// Throws FormatError "FILE:LINE: reason" for a row of another number of fields, a field that is
+// not a number (an id: a whole number from 0 to 2^32 - 1), NaN or infinite, an origin beyond
+// 1e6 m, a layer list it cannot read, an id given twice, or a mesh that cannot be read or built
+// (with the loader's message).
+TileFile read_tiles(const std::string& path, int threads = 0);
+
+// `world` with the file's tiles streamed in (World::streamed): a still frame. Throws FormatError
+// "FILE:LINE: reason" for a tile the world refuses (an id it holds already, a tile placed beyond
+// kMaxCoordinate).
+World streamed_from_file(const World& world, const std::string& path);
 
 }  // namespace capsweep
 

@@ -179,6 +179,46 @@ TEST_F(InstancesCommand, SweepWritesVersionTwoNamingTheInstanceOfEachHit) {
   EXPECT_EQ(read(path("still.cwsr")).size(), kHeaderBytes + q.size() * kResultBytes);
 }
 
+TEST_F(InstancesCommand, TilesStreamInFromAListAndStayInTheSnapshot) {
+  // Two tiles of the level's own floor far out east, from a list: sweep with --tiles answers as
+  // the snapshot built with them, each hit on a tile named in CWSR version 2.
+  const std::string floor = write("floor.obj", "v 0 0 0\nv 0 0 8\nv 8 0 8\nv 8 0 0\nf 1 2 3\nf 1 3 4\n");
+  const std::string list = write("tiles.csv", "id,x,y,z,mesh\n20,40,0,-4,floor.obj\n21,48,0.5,-4," + floor + ",1|2\n");
+  std::vector<SweepQuery> q;
+  for (int i = 0; i < 30; ++i) {
+    const float x = 40.5f + 0.5f * float(i);
+    q.push_back({{{x, 2, 0}, {x, 3, 0}, 0.3f}, {0, -5, 0}});
+  }
+  write_queries(path("down.cwsq"), q);
+  const CommandRun build = capsweep_cmd("build --scene " + level + " --tiles " + list + " --out " + path("t.cwsw"));
+  ASSERT_EQ(build.code, 0) << build.output;
+  EXPECT_NE(build.output.find("(4 of them in 2 tiles)"), std::string::npos) << build.output;
+  const CommandRun listed = capsweep_cmd("sweep --scene " + level + " --tiles " + list + " --queries " + path("down.cwsq") +
+                                         " --out " + path("listed.cwsr"));
+  ASSERT_EQ(listed.code, 0) << listed.output;
+  const CommandRun built = capsweep_cmd("sweep --scene " + path("t.cwsw") + " --queries " + path("down.cwsq") + " --out " +
+                                        path("built.cwsr"));
+  ASSERT_EQ(built.code, 0) << built.output;
+  EXPECT_EQ(read(path("listed.cwsr")), read(path("built.cwsr")));
+  const ResultFile r = read_result_file(path("listed.cwsr"));
+  ASSERT_EQ(r.version, 2u);
+  std::size_t on_tiles = 0;
+  for (std::size_t i = 0; i < q.size(); ++i) {
+    ASSERT_TRUE(r.hits[i].hit) << i;
+    EXPECT_EQ(r.parts[i].kind, PartKind::tile) << i;
+    EXPECT_EQ(r.parts[i].id, q[i].capsule.a.x < 48 ? 20u : 21u) << i;
+    on_tiles += r.parts[i].kind == PartKind::tile;
+  }
+  EXPECT_EQ(on_tiles, q.size());
+  // A refused row: exit 1, named by line, nothing written.
+  const std::string bad = write("bad.csv", "20,40,0,-4,floor.obj\n20,48,0,-4,floor.obj\n");
+  const CommandRun refused = capsweep_cmd("sweep --scene " + level + " --tiles " + bad + " --queries " + path("down.cwsq") +
+                                          " --out " + path("none.cwsr"));
+  EXPECT_EQ(refused.code, 1) << refused.output;
+  EXPECT_NE(refused.output.find(bad + ":2: tile 20 is listed twice (first on line 1)"), std::string::npos) << refused.output;
+  EXPECT_FALSE(std::filesystem::exists(path("none.cwsr")));
+}
+
 TEST_F(InstancesCommand, CrowdAndValidateTakePoses) {
   write("poses.csv", "1,0,5,5,0,0,0,1\n3,4,0.6,-3,0,0,0,1\n");
   const CommandRun crowd = capsweep_cmd("crowd --scene " + level + " --dynamic-prefix Lift_ --poses " + path("poses.csv") +

@@ -1,0 +1,48 @@
+// The fields of a line of the CSV files capsweep reads (poses, tiles): comma-separated, each
+// trimmed of blanks, and the numbers in them checked in full. Internal to io/.
+#pragma once
+
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace capsweep::csv {
+
+inline std::string trimmed(const std::string& s) {
+  const std::size_t first = s.find_first_not_of(" \t\r");
+  if (first == std::string::npos) return "";
+  return s.substr(first, s.find_last_not_of(" \t\r") - first + 1);
+}
+
+inline std::vector<std::string> fields_of(const std::string& line) {
+  std::vector<std::string> fields;
+  std::size_t start = 0;
+  for (std::size_t comma; (comma = line.find(',', start)) != std::string::npos; start = comma + 1) {
+    fields.push_back(trimmed(line.substr(start, comma - start)));
+  }
+  fields.push_back(trimmed(line.substr(start)));
+  return fields;
+}
+
+// A number in full (a leading '+' allowed), or why not.
+inline std::string number(const std::string& field, const char* column, double& out) {
+  const char* begin = field.data() + (!field.empty() && field[0] == '+');
+  const auto [end, ec] = std::from_chars(begin, field.data() + field.size(), out);
+  if (field.empty() || ec != std::errc() || end != field.data() + field.size()) {
+    return std::string(column) + " '" + field + "' is not a number";
+  }
+  if (!std::isfinite(out)) return std::string(column) + " is not finite (" + field + ")";
+  return "";
+}
+
+inline std::string whole_number(const std::string& field, std::uint32_t& out) {
+  const auto [end, ec] = std::from_chars(field.data(), field.data() + field.size(), out);
+  if (field.empty() || ec != std::errc() || end != field.data() + field.size()) {
+    return "id '" + field + "' is not a whole number from 0 to 4294967295";
+  }
+  return "";
+}
+
+}  // namespace capsweep::csv
