@@ -33,6 +33,32 @@ class MeshBuilder {
     quad({lo.x, lo.y, lo.z}, {lo.x, lo.y, hi.z}, {lo.x, hi.y, hi.z}, {lo.x, hi.y, lo.z}, {-1, 0, 0});
     quad({hi.x, lo.y, lo.z}, {hi.x, lo.y, hi.z}, {hi.x, hi.y, hi.z}, {hi.x, hi.y, lo.z}, {1, 0, 0});
   }
+  // A box standing on something with a ridge along its longer side instead of a flat top, its
+  // slopes 60 degrees steep: nowhere to stand on it (normal.y 0.5, below walkable's 0.7), so a
+  // railing holds nobody on top, spawned there or walking.
+  void ridged_box(const Vec3& lo, const Vec3& hi, bool bottom = false) {
+    if (bottom) quad({lo.x, lo.y, lo.z}, {hi.x, lo.y, lo.z}, {hi.x, lo.y, hi.z}, {lo.x, lo.y, hi.z}, {0, -1, 0});
+    quad({lo.x, lo.y, lo.z}, {hi.x, lo.y, lo.z}, {hi.x, hi.y, lo.z}, {lo.x, hi.y, lo.z}, {0, 0, -1});
+    quad({lo.x, lo.y, hi.z}, {hi.x, lo.y, hi.z}, {hi.x, hi.y, hi.z}, {lo.x, hi.y, hi.z}, {0, 0, 1});
+    quad({lo.x, lo.y, lo.z}, {lo.x, lo.y, hi.z}, {lo.x, hi.y, hi.z}, {lo.x, hi.y, lo.z}, {-1, 0, 0});
+    quad({hi.x, lo.y, lo.z}, {hi.x, lo.y, hi.z}, {hi.x, hi.y, hi.z}, {hi.x, hi.y, lo.z}, {1, 0, 0});
+    const bool along_z = hi.z - lo.z >= hi.x - lo.x;
+    const float width = along_z ? hi.x - lo.x : hi.z - lo.z;
+    const float top = hi.y + 0.5f * width * std::sqrt(3.f);  // tan 60 degrees
+    if (along_z) {
+      const float mid = 0.5f * (lo.x + hi.x);
+      quad({lo.x, hi.y, lo.z}, {mid, top, lo.z}, {mid, top, hi.z}, {lo.x, hi.y, hi.z}, {-1, 0.5f, 0});
+      quad({hi.x, hi.y, lo.z}, {mid, top, lo.z}, {mid, top, hi.z}, {hi.x, hi.y, hi.z}, {1, 0.5f, 0});
+      triangle({lo.x, hi.y, lo.z}, {hi.x, hi.y, lo.z}, {mid, top, lo.z}, {0, 0, -1});
+      triangle({lo.x, hi.y, hi.z}, {hi.x, hi.y, hi.z}, {mid, top, hi.z}, {0, 0, 1});
+    } else {
+      const float mid = 0.5f * (lo.z + hi.z);
+      quad({lo.x, hi.y, lo.z}, {lo.x, top, mid}, {hi.x, top, mid}, {hi.x, hi.y, lo.z}, {0, 0.5f, -1});
+      quad({lo.x, hi.y, hi.z}, {lo.x, top, mid}, {hi.x, top, mid}, {hi.x, hi.y, hi.z}, {0, 0.5f, 1});
+      triangle({lo.x, hi.y, lo.z}, {lo.x, hi.y, hi.z}, {lo.x, top, mid}, {-1, 0, 0});
+      triangle({hi.x, hi.y, lo.z}, {hi.x, hi.y, hi.z}, {hi.x, top, mid}, {1, 0, 0});
+    }
+  }
   // A vertical prism over a regular polygon (a pillar), standing on the floor.
   void pillar(float x, float z, float radius, float height, int sides) {
     for (int i = 0; i < sides; ++i) {

@@ -19,6 +19,7 @@ constexpr float kDoorwayWest = -16, kDoorwayEast = -14, kWallZ = -10;
 // The upper floor: x in [15, 20], z in [12, 20]; the lift's shaft west of it, z in [15, 17.5].
 constexpr float kUpperWest = 15, kUpperSouth = 12;
 constexpr float kLiftHalf = 1.25f, kLiftX = kUpperWest - kLiftHalf, kLiftZ = 16.25f;
+constexpr float kRail = 1.1f;  // railings' height: no step climbs it
 
 void add_room_wall(MeshBuilder& m) {
   const float s = kWallZ - 0.3f, n = kWallZ + 0.3f;
@@ -30,40 +31,49 @@ void add_room_wall(MeshBuilder& m) {
 }
 
 // A 1.1 m railing (no step climbs it), 0.4 m thick on the west side: north of the lift it is the
-// gate's pocket (two 0.15 m skins around a 0.1 m slot), x in [15, 15.4].
-constexpr float kRail = 1.1f, kGateX = kUpperWest + 0.2f;
+// gate's pocket (two 0.15 m skins around a 0.1 m slot), x in [15, 15.4]. Ridged, as the gate is:
+// an agent perched on a flat top beside the shaft would meet the riders the lift brings up.
+constexpr float kGateX = kUpperWest + 0.2f;
 
 void add_upper_floor(MeshBuilder& m) {
   const float h = kUpperFloorHeight, rail = h + kRail;
   const float lift_south = kLiftZ - kLiftHalf, lift_north = kLiftZ + kLiftHalf;
   m.box({kUpperWest, 0, kUpperSouth}, {20, h, 20});
-  m.box({kUpperWest, h, kUpperSouth}, {kUpperWest + 0.4f, rail, lift_south});  // west, south of the lift
-  m.box({kUpperWest, h, lift_north}, {kGateX - 0.05f, rail, 20});             // the pocket's skins
-  m.box({kGateX + 0.05f, h, lift_north}, {kUpperWest + 0.4f, rail, 20});
-  m.box({kUpperWest + 0.4f, h, kUpperSouth}, {20, rail, kUpperSouth + 0.2f});  // south
+  // Inside, a plate 1 m up (facing down: not walkable): the arena's floor runs on under the
+  // block, and a person spawned there would be clear of every face and walk about inside it.
+  m.quad({kUpperWest, 1, kUpperSouth}, {20, 1, kUpperSouth}, {20, 1, 20}, {kUpperWest, 1, 20}, {0, -1, 0});
+  m.ridged_box({kUpperWest, h, kUpperSouth}, {kUpperWest + 0.4f, rail, lift_south});  // west, south of the lift
+  m.ridged_box({kUpperWest, h, lift_north}, {kGateX - 0.05f, rail, 20});             // the pocket's skins
+  m.ridged_box({kGateX + 0.05f, h, lift_north}, {kUpperWest + 0.4f, rail, 20});
+  m.ridged_box({kUpperWest + 0.4f, h, kUpperSouth}, {20, rail, kUpperSouth + 0.2f});  // south
 }
 
-// The door in its own frame: a 2 m x 2.88 m panel 0.1 m thick, its leading edge at x = 0, 2 cm
-// above the floor (it slides over it), so that the pose's x is where the leading edge is.
+// The door in its own frame: a 2 m x 2.88 m panel 0.1 m thick (and a ridge, under the wall's
+// 3 m: nobody stands on it), its leading edge at x = 0, 2 cm above the floor (it slides over it),
+// so that the pose's x is where the leading edge is.
 std::vector<Triangle> door() {
   MeshBuilder m;
-  m.box({-2, 0.02f, -0.05f}, {0, 2.9f, 0.05f}, /*bottom=*/true);
+  m.ridged_box({-2, 0.02f, -0.05f}, {0, 2.9f, 0.05f}, /*bottom=*/true);
   return m.take();
 }
 
 // The lift: a 2.5 m square platform on a column as deep as it rises, its top at y = 0, so that
-// the pose's y is the platform's height (at the ground, the column is below the floor).
+// the pose's y is the platform's height (at the ground, the column is below the floor). Railed
+// (ridged, 0.15 m thick) on its south and north sides: riders get on and off to the west at the
+// ground and to the east at the upper floor, and riding they keep clear of its edges there.
 std::vector<Triangle> lift() {
   MeshBuilder m;
   m.box({-kLiftHalf, -kUpperFloorHeight, -kLiftHalf}, {kLiftHalf, 0, kLiftHalf}, /*bottom=*/true);
+  m.ridged_box({-kLiftHalf, 0, -kLiftHalf}, {kLiftHalf, kRail, -kLiftHalf + 0.15f});
+  m.ridged_box({-kLiftHalf, 0, kLiftHalf - 0.15f}, {kLiftHalf, kRail, kLiftHalf});
   return m.take();
 }
 
-// The lift's gate: a 2.5 m x 1.08 m panel 6 cm thick, its leading edge at z = 0, 2 cm above the
-// upper floor, so that the pose's z is where the leading edge is.
+// The lift's gate: a 2.5 m x 1.08 m panel 6 cm thick (and a ridge), its leading edge at z = 0,
+// 2 cm above the upper floor, so that the pose's z is where the leading edge is.
 std::vector<Triangle> gate() {
   MeshBuilder m;
-  m.box({-0.03f, 0.02f, 0}, {0.03f, kRail, 2 * kLiftHalf}, /*bottom=*/true);
+  m.ridged_box({-0.03f, 0.02f, 0}, {0.03f, kRail, 2 * kLiftHalf}, /*bottom=*/true);
   return m.take();
 }
 
@@ -103,11 +113,21 @@ Pose gate_pose(double seconds) {
 // Where the door's and the gate's panels are at a pose (their prototypes' boxes, placed).
 Aabb door_box(const Pose& p) {
   const Vec3 at = to_float(p.position);
-  return {{at.x - 2, 0.02f, at.z - 0.05f}, {at.x, 2.9f, at.z + 0.05f}};
+  return {{at.x - 2, 0.02f, at.z - 0.05f}, {at.x, 2.99f, at.z + 0.05f}};  // and its ridge
 }
 Aabb gate_box(const Pose& p) {
   const Vec3 at = to_float(p.position);
-  return {{at.x - 0.03f, at.y + 0.02f, at.z}, {at.x + 0.03f, at.y + kRail, at.z + 2 * kLiftHalf}};
+  const float top = at.y + kRail + 0.06f;  // and its ridge
+  return {{at.x - 0.03f, at.y + 0.02f, at.z}, {at.x + 0.03f, top, at.z + 2 * kLiftHalf}};
+}
+
+// Where a closing panel goes that it was not: its box at the next pose less its box now, along
+// the one axis it slides on (the rest it already holds, and nobody stands inside it).
+Aabb leading_step(const Aabb& now, const Aabb& next) {
+  Aabb step = next;
+  if (next.max.x > now.max.x) step.min.x = now.max.x;
+  if (next.min.z < now.min.z) step.max.z = now.min.z;
+  return step;
 }
 
 // Whether a panel at `next` would meet an agent: its box within 5 cm (beyond the solver's skin
@@ -143,15 +163,17 @@ std::vector<InstancePose> ArenaMotion::next(std::span<const Agent> agents) {
   // A closing panel (its leading edge moving into its doorway) waits while its next step meets
   // someone; opening, it only withdraws into its pocket. The lift keeps to its gate's clock.
   const double door_next = door_clock_ + dt_;
-  const bool door_closing = door_pose(door_next).position.x > door_pose(door_clock_).position.x;
-  if (door_closing && meets_anyone(door_box(door_pose(door_next)), agents)) {
+  const Pose door_now = door_pose(door_clock_), door_then = door_pose(door_next);
+  const bool door_closing = door_then.position.x > door_now.position.x;
+  if (door_closing && meets_anyone(leading_step(door_box(door_now), door_box(door_then)), agents)) {
     ++door_waits_;
   } else {
     door_clock_ = door_next;
   }
   const double lift_next = lift_clock_ + dt_;
-  const bool gate_closing = gate_pose(lift_next).position.z < gate_pose(lift_clock_).position.z;
-  if (gate_closing && meets_anyone(gate_box(gate_pose(lift_next)), agents)) {
+  const Pose gate_now = gate_pose(lift_clock_), gate_then = gate_pose(lift_next);
+  const bool gate_closing = gate_then.position.z < gate_now.position.z;
+  if (gate_closing && meets_anyone(leading_step(gate_box(gate_now), gate_box(gate_then)), agents)) {
     ++gate_waits_;
   } else {
     lift_clock_ = lift_next;
