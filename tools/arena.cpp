@@ -1,54 +1,11 @@
 #include "tools/arena.h"
 
 #include <cmath>
-#include <fstream>
 #include <numbers>
-#include <stdexcept>
+
+#include "tools/mesh_builder.h"
 
 namespace capsweep {
-
-namespace {
-
-class MeshBuilder {
- public:
-  // A planar quad given by its corners in order around it, facing `outward`.
-  void quad(Vec3 p0, Vec3 p1, Vec3 p2, Vec3 p3, const Vec3& outward) {
-    if (dot(cross(p1 - p0, p2 - p0), outward) < 0) std::swap(p1, p3);
-    tris_.push_back({{p0, p1, p2}});
-    tris_.push_back({{p0, p2, p3}});
-  }
-  void triangle(Vec3 p0, Vec3 p1, Vec3 p2, const Vec3& outward) {
-    if (dot(cross(p1 - p0, p2 - p0), outward) < 0) std::swap(p1, p2);
-    tris_.push_back({{p0, p1, p2}});
-  }
-  // A box standing on something: five faces, no bottom.
-  void box(const Vec3& lo, const Vec3& hi, bool bottom = false) {
-    quad({lo.x, hi.y, lo.z}, {hi.x, hi.y, lo.z}, {hi.x, hi.y, hi.z}, {lo.x, hi.y, hi.z}, {0, 1, 0});
-    if (bottom) quad({lo.x, lo.y, lo.z}, {hi.x, lo.y, lo.z}, {hi.x, lo.y, hi.z}, {lo.x, lo.y, hi.z}, {0, -1, 0});
-    quad({lo.x, lo.y, lo.z}, {hi.x, lo.y, lo.z}, {hi.x, hi.y, lo.z}, {lo.x, hi.y, lo.z}, {0, 0, -1});
-    quad({lo.x, lo.y, hi.z}, {hi.x, lo.y, hi.z}, {hi.x, hi.y, hi.z}, {lo.x, hi.y, hi.z}, {0, 0, 1});
-    quad({lo.x, lo.y, lo.z}, {lo.x, lo.y, hi.z}, {lo.x, hi.y, hi.z}, {lo.x, hi.y, lo.z}, {-1, 0, 0});
-    quad({hi.x, lo.y, lo.z}, {hi.x, lo.y, hi.z}, {hi.x, hi.y, hi.z}, {hi.x, hi.y, lo.z}, {1, 0, 0});
-  }
-  // A vertical prism over a regular polygon (a pillar), standing on the floor.
-  void pillar(float x, float z, float radius, float height, int sides) {
-    for (int i = 0; i < sides; ++i) {
-      const float a0 = 2 * std::numbers::pi_v<float> * float(i) / float(sides);
-      const float a1 = 2 * std::numbers::pi_v<float> * float(i + 1) / float(sides);
-      const Vec3 p0{x + radius * std::cos(a0), 0, z + radius * std::sin(a0)};
-      const Vec3 p1{x + radius * std::cos(a1), 0, z + radius * std::sin(a1)};
-      const Vec3 mid = (p0 + p1) * 0.5f - Vec3{x, 0, z};
-      quad(p0, p1, p1 + Vec3{0, height, 0}, p0 + Vec3{0, height, 0}, mid);
-      triangle({x, height, z}, p0 + Vec3{0, height, 0}, p1 + Vec3{0, height, 0}, {0, 1, 0});
-    }
-  }
-  std::vector<Triangle> take() { return std::move(tris_); }
-
- private:
-  std::vector<Triangle> tris_;
-};
-
-}  // namespace
 
 std::vector<Triangle> make_arena() {
   MeshBuilder m;

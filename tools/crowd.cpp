@@ -136,7 +136,7 @@ FallCheck classify_fall(const World& world, std::span<const MoveSegments::Segmen
 }
 
 Crowd::Crowd(const World& world, const CrowdSettings& settings)
-    : world_(world), settings_(settings), places_(world) {
+    : frame_(world), settings_(settings), places_(frame_) {
   const Aabb& b = world.bounds();
   tolerance_ = std::max(1e-4f, 4e-7f * std::max(max_abs_component(b.min), max_abs_component(b.max)));
   floor_ = b.min.y - 50.f;
@@ -241,7 +241,9 @@ void Crowd::end_fall(std::size_t i) {
   std::vector<std::uint32_t>& ticks = fall_ticks_[i];
   std::rotate(ring.begin(), ring.begin() + fall_head_[i], ring.end());  // oldest first
   std::rotate(ticks.begin(), ticks.begin() + fall_head_[i], ticks.end());
-  const FallCheck check = capsweep::classify_fall(world_, ring, agents_[i].shape, sees(i), settings_.move.skin,
+  // Against the frame it left the world on: in a world whose instances move, a fall that passed a
+  // moving part is judged as if the part had stood there throughout.
+  const FallCheck check = capsweep::classify_fall(frame_, ring, agents_[i].shape, sees(i), settings_.move.skin,
                                                   settings_.batch.threads);
   if (check.cause == FallCause::crack) {
     ++totals_.fell_through_cracks;
@@ -336,8 +338,8 @@ Body Crowd::body(std::size_t i, const Capsule& person) const {
 
 // Farther than `clearance` from the mesh agent i sees (an ellipsoid: scaled out by it, clear).
 bool Crowd::clear_of_mesh(const Body& b, float clearance, std::size_t i) const {
-  if (b.is_capsule()) return world_.is_clear(b.capsule, clearance, sees(i));
-  return ellipsoid_clear(world_, scaled_out(b.ellipsoid, clearance), sees(i));
+  if (b.is_capsule()) return frame_.is_clear(b.capsule, clearance, sees(i));
+  return ellipsoid_clear(frame_, scaled_out(b.ellipsoid, clearance), sees(i));
 }
 
 std::uint32_t Crowd::sees(std::size_t i) const {
@@ -345,13 +347,29 @@ std::uint32_t Crowd::sees(std::size_t i) const {
   return own & settings_.batch.layers;
 }
 
+// One posed() from the last tick's frame (the frame-motion contract), and which instances it
+// moved: their riders are counted as carried.
+void Crowd::pose() {
+  const World next = frame_.posed(settings_.poses(totals_.ticks + 1, agents_));
+  const std::span<const Instance> was = frame_.instances(), now = next.instances();
+  instance_moved_.assign(now.size(), 0);
+  for (std::size_t k = 0; k < now.size(); ++k) {
+    const Pose &a = was[k].pose, &b = now[k].pose;
+    instance_moved_[k] = a.position.x != b.position.x || a.position.y != b.position.y || a.position.z != b.position.z ||
+                         a.rotation.x != b.rotation.x || a.rotation.y != b.rotation.y || a.rotation.z != b.rotation.z ||
+                         a.rotation.w != b.rotation.w;
+  }
+  frame_ = next;
+}
+
 void Crowd::tick() {
+  if (settings_.poses) pose();
   steer();
   previous_ = agents_;
   grounded_.resize(agents_.size(), 1);  // spawned standing
   grounded_before_ = grounded_;
   const auto start = std::chrono::steady_clock::now();
-  world_.move(agents_, settings_.move, results_, settings_.batch, segments_);
+  frame_.move(agents_, settings_.move, results_, settings_.batch, segments_);
   totals_.move_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   ++totals_.ticks;
   for (std::size_t i = 0; i < agents_.size(); ++i) {
@@ -386,6 +404,11 @@ void Crowd::tick() {
     totals_.falling += (r.flags & kMoveFalling) != 0;
     totals_.blocked += (r.flags & kMoveBlocked) != 0;
     totals_.wedged += (r.flags & kMoveWedged) != 0;
+    totals_.crushed += (r.flags & kMoveCrushed) != 0;
+    if (!instance_moved_.empty() && r.grounded && !(r.flags & kMoveCrushed)) {
+      const Instance* on = frame_.instance_of(r.ground_triangle);
+      totals_.carried += on != nullptr && instance_moved_[std::size_t(on - frame_.instances().data())];
+    }
     totals_.pushed += r.pushed;
   }
   totals_.agent_ticks += agents_.size();
@@ -402,7 +425,9 @@ CrowdViolations Crowd::check() const {
   auto body = [&] {
     parallel::for_ranges<std::size_t>(0, ends.size(), 64, [&](const auto& range) {
       for (std::size_t i = range.begin(); i != range.end(); ++i) {
-        penetrating[i] = !clear_of_mesh(body_of(agents_[i]), clearance, i);
+        // A crushed agent stayed where it was, and the instance moved into it: flagged, not hidden.
+        const bool crushed = i < results_.size() && (results_[i].flags & kMoveCrushed);
+        penetrating[i] = !crushed && !clear_of_mesh(body_of(agents_[i]), clearance, i);
         if (!settings_.move.agents_collide) continue;
         grid.for_each_overlapping(swept_bounds(ends[i], {}), [&](std::uint32_t j) {
           if (j > i && capsules_overlap(ends[i], ends[j], tolerance_)) overlapping[i] = 1;

@@ -1,9 +1,11 @@
 // A crowd: agents spawned on walkable ground of a world, walking toward random goals (or in
-// random directions), one World::move per tick. The main job (`capsweep demo`, `capsweep
-// crowd`), the movement tests and the benchmarks all run this.
+// random directions), one World::move per tick; on a world whose instances move (issue 37), each
+// tick on the frame of that tick's poses. The main job (`capsweep demo`, `capsweep crowd`), the
+// movement tests and the benchmarks all run this.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -12,6 +14,14 @@
 #include "tools/workloads.h"
 
 namespace capsweep {
+
+// The poses a crowd's world takes, tick by tick: tick t (from 1) moves the agents on the frame
+// posed at poses(t, agents) from tick t - 1's frame (one World::posed a tick from the last tick's
+// frame, one World::move a frame: the frame-motion contract of World::posed), `agents` standing
+// where tick t - 1 left them (a door may wait for them). The world the crowd starts on is tick
+// 0's frame. Called once a tick, in order, so it may keep state (each crowd its own copy). Ids
+// the world has no instance of are refused (WorldError), as World::posed refuses them.
+using PoseSchedule = std::function<std::vector<InstancePose>(std::uint64_t tick, std::span<const Agent> agents)>;
 
 enum class Steering {
   goals,       // walk toward a random walkable point; a new one when reached or stuck
@@ -46,12 +56,18 @@ struct CrowdSettings {
   // are byte-identical to the crowds before jumps existed.
   float jump_speed = 0;
   float jump_chance = 0;  // per second
+  // How the world's instances move (empty: the world stands still, and the crowd is byte for byte
+  // the crowd before instances moved).
+  PoseSchedule poses;
 };
 
-// Checks of one tick's end state (counted, not thrown: the demo prints them).
+// Checks of one tick's end state (counted, not thrown: the demo prints them), against the tick's
+// frame. An agent that tick's move flagged crushed (kMoveCrushed: a
+// moving instance ran into it and it had nowhere to go) stayed where it was, inside the
+// instance's new pose, and says so: it is counted as crushed, not as penetrating.
 struct CrowdViolations {
-  std::size_t penetrating = 0;  // agents closer to the mesh than skin - tolerance (an ellipsoid:
-                                // scaled out by skin - tolerance, it touches the mesh)
+  std::size_t penetrating = 0;  // agents not crushed closer to the mesh than skin - tolerance (an
+                                // ellipsoid: scaled out by skin - tolerance, it touches the mesh)
   std::size_t overlapping = 0;  // pairs of agents overlapping by more than the tolerance (as the
                                 // capsules other agents meet: an ellipsoid's holds it)
 };
@@ -62,6 +78,8 @@ struct CrowdTotals {
   std::uint64_t respawned = 0;  // agents that fell off the world and started again: the sum of
   std::uint64_t fell_through_holes = 0;   // nothing of the world was below their path
   std::uint64_t fell_through_cracks = 0;  // their path crossed a triangle (a broken invariant)
+  std::uint64_t carried = 0;  // agent-ticks ending grounded on an instance that moved that tick
+  std::uint64_t crushed = 0;  // agent-ticks flagged kMoveCrushed
   double pushed = 0;       // metres of depenetration pushes (not travel)
   double move_seconds = 0; // time inside World::move
 };
@@ -98,13 +116,16 @@ struct FallThroughCrack {
 class Crowd {
  public:
   // Spawns the agents free of the mesh and of each other. Throws std::runtime_error when the
-  // scene has too little free walkable ground for them (unless up_to_capacity).
+  // scene has too little free walkable ground for them (unless up_to_capacity). The crowd keeps
+  // its own copy of the world (a World copies cheaply) and of each frame it moves on.
   Crowd(const World& world, const CrowdSettings& settings);
 
   void tick();
   CrowdViolations check() const;
 
   const std::vector<Agent>& agents() const { return agents_; }
+  // The frame the last tick moved the agents on (before the first tick, the world it started on).
+  const World& frame() const { return frame_; }
   const std::vector<MoveResult>& results() const { return results_; }     // of the last tick
   const std::vector<MoveSegments>& segments() const { return segments_; }  // of the last tick
   const std::vector<Agent>& previous() const { return previous_; }         // the last tick's input
@@ -124,6 +145,7 @@ class Crowd {
   float tolerance() const { return tolerance_; }
 
  private:
+  void pose();  // the next tick's frame (CrowdSettings::poses), and which instances it moved
   void steer();
   void jump(std::size_t i);  // agent i may take off (CrowdSettings::jump_chance)
   void respawn(std::size_t i);
@@ -134,7 +156,8 @@ class Crowd {
   Body body(std::size_t i, const Capsule& person) const;  // agent i standing where `person` stands
   bool clear_of_mesh(const Body& b, float clearance, std::size_t i) const;
 
-  const World& world_;
+  World frame_;  // the world the crowd started on, then the frame of its last tick
+  std::vector<std::uint8_t> instance_moved_;  // by instance order: moved into frame_ by its tick
   CrowdSettings settings_;
   StandingPlaces places_;
   std::vector<Agent> agents_, previous_;

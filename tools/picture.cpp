@@ -19,6 +19,15 @@ std::uint32_t rgb(float r, float g, float b) {
   return c(r) << 16 | c(g) << 8 | c(b);
 }
 
+// The moving parts' colours: none of the trails' (blue-green-red) or the contacts' (yellow, magenta).
+struct PartColour {
+  const char* name;
+  float r, g, b;
+};
+constexpr PartColour kPartColours[] = {
+    {"orange", 1, 0.5f, 0}, {"cyan", 0, 0.85f, 1}, {"lime", 0.6f, 1, 0.2f}, {"pink", 1, 0.55f, 0.75f}};
+constexpr std::size_t kPartColourCount = sizeof kPartColours / sizeof kPartColours[0];
+
 }  // namespace
 
 TopDownPicture::TopDownPicture(const World& world, int size) {
@@ -93,6 +102,24 @@ void TopDownPicture::agent(const Vec3& p, float radius) {
       if ((float(x) + 0.5f - cx) * (float(x) + 0.5f - cx) + (float(y) + 0.5f - cy) * (float(y) + 0.5f - cy) <= r * r) {
         put(x, y, rgb(1, 1, 1));
       }
+    }
+  }
+}
+
+const char* TopDownPicture::part_colour_name(std::size_t k) { return kPartColours[k % kPartColourCount].name; }
+
+void TopDownPicture::moving_part(const Aabb& box, std::size_t k) {
+  const PartColour& c = kPartColours[k % kPartColourCount];
+  const int x_lo = std::max(0, int(std::floor(px(box.min.x)))), x_hi = std::min(width_ - 1, int(std::ceil(px(box.max.x))));
+  const int y_lo = std::max(0, int(std::floor(py(box.min.z)))), y_hi = std::min(height_ - 1, int(std::ceil(py(box.max.z))));
+  constexpr int kLine = 2;  // pixels of outline
+  for (int y = y_lo; y <= y_hi; ++y) {
+    for (int x = x_lo; x <= x_hi; ++x) {
+      std::uint32_t& pixel = rgb_[std::size_t(y) * width_ + x];
+      const bool edge = x < x_lo + kLine || x > x_hi - kLine || y < y_lo + kLine || y > y_hi - kLine;
+      const float keep = edge ? 0.f : 0.6f;  // inside, 40 % of the part's colour over the picture
+      const float r = float(pixel >> 16 & 255) / 255.f, g = float(pixel >> 8 & 255) / 255.f, b = float(pixel & 255) / 255.f;
+      pixel = rgb(keep * r + (1 - keep) * c.r, keep * g + (1 - keep) * c.g, keep * b + (1 - keep) * c.b);
     }
   }
 }

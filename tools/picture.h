@@ -22,6 +22,11 @@ class TopDownPicture {
   void contact(const Vec3& p, bool with_agent);
   // Where an agent ends: a white disc (40 % of its radius).
   void agent(const Vec3& p, float radius);
+  // A moving part's path from above (the box its triangles swept over a run): tinted and
+  // outlined in part k's colour, over what is drawn already (the trails show through).
+  void moving_part(const Aabb& box, std::size_t k);
+  // Part k's colour by name: orange, cyan, lime, pink, then again.
+  static const char* part_colour_name(std::size_t k);
 
   // Throws std::runtime_error naming the file when it cannot be written.
   void write_png(const std::string& path, std::span<const std::string> inputs = {}) const;  // atomic

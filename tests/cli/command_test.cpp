@@ -136,8 +136,10 @@ TEST_F(Command, ThroughputSweepsTheArena) {
 TEST_F(Command, DemoRunsTheMainJob) {
   const CommandRun run = capsweep_cmd("demo --agents 300 --ticks 60 --png " + path("demo.png"));
   ASSERT_EQ(run.code, 0) << run.output;
+  // On the arena whose door, lift and gate move: what they carried and crushed, and their paths named on the picture.
   for (const char* w : {"agent-ticks/s", "per core", "sweeps per agent-tick", "identical on 1 and", "a 10000-agent tick (",
-                        "invariants: 0 agent-ticks inside the skin, 0 overlapping"}) {
+                        "invariants: 0 agent-ticks inside the skin, 0 overlapping", "with a door and a lift",
+                        "moving parts: ", "(door orange, lift cyan, lift gate lime)"}) {
     EXPECT_NE(run.output.find(w), std::string::npos) << run.output;
   }
   EXPECT_EQ(read(path("demo.png")).substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
