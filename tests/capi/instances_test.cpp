@@ -168,7 +168,9 @@ TEST(CApi, StreamedTilesAnswerAsTheCppApi) {
     const int is = cs_world_tile_of(streamed.w, hits[i].triangle, &id);
     const Tile* cpp_tile = expected[i].hit ? world.tile_of(expected[i].triangle) : nullptr;
     ASSERT_EQ(is, cpp_tile != nullptr) << "query " << i;
-    if (cpp_tile) EXPECT_EQ(id, cpp_tile->id);
+    if (cpp_tile) {
+      EXPECT_EQ(id, cpp_tile->id);
+    }
     on_tiles += is;
   }
   EXPECT_GT(on_tiles, 20u);
