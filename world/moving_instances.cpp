@@ -2,10 +2,15 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <vector>
 
 #include <capsweep/sweep.h>
 
+#include "broadphase/agent_grid.h"
 #include "broadphase/swept_box.h"
+#include "core/closest_point.h"
+#include "parallel/executor.h"
 #include "world/walk.h"
 #include "world/world_arrays.h"
 
@@ -151,6 +156,130 @@ InstanceCarry carry_by_instances(const WorldArrays& w, const Agent& a, const Mov
     if (sweep_where(w, body, Vec3{}, layers, only_it, true).hit) return InstanceCarry{{}, true};
   }
   return out;
+}
+
+namespace {
+
+// How far apart two agents' capsules are, surface to surface (negative: they overlap).
+double gap(const Capsule& a, const Capsule& b) {
+  const ClosestSegmentSegment c = closest_segment_segment(to_double(a.a), to_double(a.b), to_double(b.a), to_double(b.b));
+  return length(c.on_first - c.on_second) - double(a.radius) - double(b.radius);
+}
+
+Capsule moved_capsule(const Capsule& c, const Vec3& d) { return {c.a + d, c.b + d, c.radius}; }
+
+bool is_zero(const Vec3& v) { return v.x == 0 && v.y == 0 && v.z == 0; }
+
+// Rounds of pushes passed on: a chain of this many agents, each pushing the next, is followed to
+// its end; a longer one's last pushed agent is crushed.
+constexpr int kPushRounds = 8;
+
+}  // namespace
+
+void pass_pushes_on(const WorldArrays& w, std::span<const Agent> agents, std::span<const std::uint8_t> valid,
+                    const MoveSettings& settings, std::uint32_t batch_layers, std::span<InstanceCarry> carry) {
+  // Agents meet as their start capsules (start_capsule: an ellipsoid's bounding one) moved by
+  // their offsets; the grid holds the starts, asked with boxes grown by the largest offset.
+  const std::size_t n = agents.size();
+  std::vector<Capsule> starts(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const Agent& a = agents[i];
+    starts[i] = a.shape == AgentShape::ellipsoid ? bounding_capsule(a.ellipsoid) : a.capsule;
+  }
+  AgentGrid grid;
+  grid.build(starts);
+  // Agents that overlapped at the start of the tick are the solver's to part (depenetration,
+  // holding), not the pass's: only overlaps the pass made are passed on. Pushers act on an agent
+  // in the order of their ids (then capsule bytes), never of the batch.
+  auto before = [&](std::uint32_t a, std::uint32_t b) {
+    if (agents[a].id != agents[b].id) return agents[a].id < agents[b].id;
+    return std::memcmp(&starts[a], &starts[b], sizeof(Capsule)) < 0;
+  };
+  auto reach = [&](const std::vector<InstanceCarry>& c) {
+    double far = 0;
+    for (const InstanceCarry& k : c) far = std::max(far, k.crushed ? 0.0 : length_of(k.offset));
+    return float(far) + 1e-3f;
+  };
+  std::vector<InstanceCarry> now(carry.begin(), carry.end()), next;
+  for (int round = 0; round < kPushRounds; ++round) {
+    bool changed = false;
+    next = now;
+    const float grow = reach(now);
+    parallel::for_ranges<std::size_t>(0, n, 64, [&](const auto& range) {
+      for (std::size_t j = range.begin(); j != range.end(); ++j) {
+        if (!valid[j] || now[j].crushed) continue;
+        const Vec3 oj = now[j].crushed ? Vec3{} : now[j].offset;
+        Aabb box = swept_bounds(moved_capsule(starts[j], oj), {});
+        box.min -= Vec3(grow, grow, grow), box.max += Vec3(grow, grow, grow);
+        Vec3 pushed = oj;
+        bool crushed = false;
+        std::vector<std::uint32_t> near;
+        grid.for_each_overlapping(box, [&](std::uint32_t i) {
+          if (i != j && valid[i] && !now[i].crushed) near.push_back(i);
+        });
+        std::sort(near.begin(), near.end(), before);
+        for (const std::uint32_t i : near) {
+          if (crushed) break;
+          const Vec3 oi = now[i].offset;
+          // i pushes j when the pass moved i and i gains on j: its motion seen from j is along its own.
+          const Vec3 v = oi - pushed;
+          if (is_zero(oi) || !(dot(v, oi) > 0)) continue;
+          const Capsule ci = moved_capsule(starts[i], oi), cj = moved_capsule(starts[j], pushed);
+          if (!(gap(ci, cj) < 0) || gap(starts[i], starts[j]) < 0) continue;
+          // As a moving instance pushes (carry_by_instances): how much of v j must make up.
+          SweepHit meet;
+          sweep_capsule_capsule(moved_capsule(cj, v), -v, ci, meet);
+          const double length = length_of(v);
+          const double needed = meet.hit ? (1.0 - double(meet.t)) * length : length;
+          const Vec3 push = v * float((needed + settings.backoff) / length);
+          const Body body = with_skin(moved_by(body_of(agents[j]), pushed), settings.skin);
+          const SweepHit blocked = sweep_where(w, body, push, agents[j].layers & batch_layers, [](std::uint32_t) { return true; });
+          const double room = blocked.hit ? double(blocked.t) * (needed + settings.backoff) : needed + settings.backoff;
+          if (room < needed) {
+            crushed = true;
+            break;
+          }
+          pushed += v * float(std::max(needed, room - (blocked.hit ? settings.backoff : 0.0)) / length);
+        }
+        if (crushed) {
+          next[j] = InstanceCarry{{}, true};
+          changed = true;
+        } else if (!(pushed.x == oj.x && pushed.y == oj.y && pushed.z == oj.z)) {
+          next[j].offset = pushed;
+          changed = true;
+        }
+      }
+    });
+    now.swap(next);
+    if (!changed) break;
+  }
+  // What the rounds could not part is crushed, and what overlaps a crushed agent (now back where
+  // it started) too, until nothing changes: every agent the pass moved ends clear of the others.
+  for (bool changed = true; changed;) {
+    changed = false;
+    next = now;
+    const float grow = reach(now);
+    parallel::for_ranges<std::size_t>(0, n, 64, [&](const auto& range) {
+      for (std::size_t j = range.begin(); j != range.end(); ++j) {
+        if (!valid[j] || now[j].crushed || is_zero(now[j].offset)) continue;
+        const Capsule cj = moved_capsule(starts[j], now[j].offset);
+        Aabb box = swept_bounds(cj, {});
+        box.min -= Vec3(grow, grow, grow), box.max += Vec3(grow, grow, grow);
+        bool overlaps = false;
+        grid.for_each_overlapping(box, [&](std::uint32_t i) {
+          if (i == j || overlaps || !valid[i]) return;
+          const Capsule ci = moved_capsule(starts[i], now[i].crushed ? Vec3{} : now[i].offset);
+          overlaps = gap(ci, cj) < 0 && !(gap(starts[i], starts[j]) < 0);
+        });
+        if (overlaps) {
+          next[j] = InstanceCarry{{}, true};
+          changed = true;
+        }
+      }
+    });
+    now.swap(next);
+  }
+  std::copy(now.begin(), now.end(), carry.begin());
 }
 
 }  // namespace capsweep

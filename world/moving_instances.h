@@ -32,4 +32,14 @@ bool has_moving_instances(const WorldArrays& w);
 InstanceCarry carry_by_instances(const WorldArrays& w, const Agent& a, const MoveSettings& settings,
                                  std::uint32_t layers);
 
+// The agents the pass moved, passed on (seed 004's rule, one thing moving at a time): an agent
+// that ends the pass overlapping another that did not move with it pushes that one along its own
+// motion, which may push a third, round after round (each round from the last round's places, so
+// no order shows); a push the world blocks crushes the pushed agent, and an agent still
+// overlapping another after the rounds, or overlapping one that was crushed, is crushed too (it
+// stays where it was). `carry` holds each agent's pass (carry_by_instances) and is updated;
+// agents not `valid` (refused by the batch) take no part.
+void pass_pushes_on(const WorldArrays& w, std::span<const Agent> agents, std::span<const std::uint8_t> valid,
+                    const MoveSettings& settings, std::uint32_t batch_layers, std::span<InstanceCarry> carry);
+
 }  // namespace capsweep

@@ -160,20 +160,29 @@ class MoveBatch {
   void carry_by_moving_instances() {
     carried_.assign(agents_.begin(), agents_.end());
     carry_.assign(agents_.size(), InstanceCarry{});
+    std::vector<std::uint8_t> valid(agents_.size());
     parallel::for_ranges<std::size_t>(0, agents_.size(), 64, [&](const auto& range) {
       for (std::size_t i = range.begin(); i != range.end(); ++i) {
         const Agent& a = agents_[i];
-        if (check_agent(a) != Status::ok) continue;
+        valid[i] = check_agent(a) == Status::ok;
+        if (!valid[i]) continue;
         carry_[i] = carry_by_instances(world_.arrays(), a, settings_, a.layers & options_.layers);
-        Agent& c = carried_[i];
-        if (a.shape == AgentShape::ellipsoid) {
-          c.ellipsoid.centre += carry_[i].offset;
-        } else {
-          c.capsule.a += carry_[i].offset;
-          c.capsule.b += carry_[i].offset;
-        }
       }
     });
+    // What the pass pushed into the others pushes them in turn, or is crushed (seed 004's rule).
+    if (settings_.agents_collide && agents_.size() > 1) {
+      pass_pushes_on(world_.arrays(), agents_, valid, settings_, options_.layers, carry_);
+    }
+    // The pass's offsets, applied (a crushed agent's is none).
+    for (std::size_t i = 0; i < agents_.size(); ++i) {
+      Agent& c = carried_[i];
+      if (c.shape == AgentShape::ellipsoid) {
+        c.ellipsoid.centre += carry_[i].offset;
+      } else {
+        c.capsule.a += carry_[i].offset;
+        c.capsule.b += carry_[i].offset;
+      }
+    }
     agents_ = carried_;
   }
 

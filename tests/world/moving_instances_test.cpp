@@ -10,6 +10,7 @@
 #include <vector>
 
 #include <capsweep/instances.h>
+#include <capsweep/sweep.h>
 #include <capsweep/world.h>
 #include "tests/support/same_answers.h"
 #include "tests/support/test_meshes.h"
@@ -17,6 +18,13 @@
 namespace {
 
 using namespace capsweep;
+
+// Two agents closer than their radii by more than `tolerance`, surface to surface.
+bool capsules_overlap(const Capsule& a, const Capsule& b, float tolerance) {
+  Contact k;
+  capsule_capsule_contact(a, b, k);
+  return k.distance < double(a.radius) + double(b.radius) - tolerance;
+}
 
 Agent standing(float x, float y, float z, std::uint32_t id) {
   Agent a;
@@ -126,14 +134,23 @@ TEST(MovingInstances, ADoorClosingOnACrowdPushesOrCrushesIt) {
   for (int k = 0; k < 40; ++k) agents.push_back(standing(-2.f + 0.8f * float(k % 8), 0, -4.f + 1.8f * float(k / 8), std::uint32_t(k)));
   double door_x = -3;
   std::size_t pushed = 0;
+  std::vector<bool> ever_crushed(agents.size());
   const std::size_t crushed = run(world, 3, agents, 150, [&](int tick) { return Pose{Vec3d(-3 + 0.05 * tick, 0, 0), Quat{}}; },
                                   [&](int tick, const World&, const std::vector<Agent>& now, const auto& results) {
                                     door_x = -3 + 0.05 * (tick + 1);
                                     for (std::size_t i = 0; i < now.size(); ++i) {
-                                      if (results[i].flags & kMoveCrushed) continue;
+                                      if (results[i].flags & kMoveCrushed) ever_crushed[i] = true;
+                                      if (ever_crushed[i]) continue;  // the door went through it
                                       pushed += results[i].moved.x > 0.01f;
-                                      // Every agent stays on its side of the door.
+                                      // Every agent not crushed stays on its side of the door.
                                       EXPECT_GT(now[i].capsule.a.x - 0.35f, door_x + 0.2 - 1e-3) << "tick " << tick << " agent " << i;
+                                    }
+                                    // Pushed agents push the next ones, never into them.
+                                    for (std::size_t i = 0; i < now.size(); ++i) {
+                                      for (std::size_t j = i + 1; j < now.size(); ++j) {
+                                        EXPECT_FALSE(capsules_overlap(now[i].capsule, now[j].capsule, 1e-4f))
+                                            << "tick " << tick << " agents " << i << " and " << j;
+                                      }
                                     }
                                   });
   EXPECT_GT(pushed, 100u);
