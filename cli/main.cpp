@@ -180,7 +180,7 @@ Command add_sweep(CLI::App& app) {
     }
     const double elapsed = seconds_since(start);
     // Version 2, naming each hit's instance or tile, for a world with either; else version 1.
-    write_results(a->out, hits, world, std::vector<std::string>{a->queries, a->scene.path, a->scene.poses});
+    write_results(a->out, hits, world, std::vector<std::string>{a->queries, a->scene.path, a->scene.poses, a->scene.tiles});
     std::size_t hit_count = 0, starts = 0;
     for (const SweepHit& h : hits) {
       hit_count += h.hit;

@@ -518,7 +518,7 @@ Command add_validate(CLI::App& app) {
       if (v.kind == VerdictKind::too_fast) out << too_fast_reason(moves[i].motion, v.allowed);
       out << '\n';
     }
-    write_file_atomically(out_path, out.str(), std::vector<std::string>{a->moves, a->scene.path, a->scene.poses});
+    write_file_atomically(out_path, out.str(), std::vector<std::string>{a->moves, a->scene.path, a->scene.poses, a->scene.tiles});
     std::size_t counts[5] = {};
     for (const Verdict& v : verdicts) ++counts[int(v.kind)];
     std::printf("%zu moves in %.3f s: %zu ok, %zu blocked, %zu start_overlaps, %zu too_fast, %zu refused -> %s\n",

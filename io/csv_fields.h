@@ -16,6 +16,15 @@ inline std::string trimmed(const std::string& s) {
   return s.substr(first, s.find_last_not_of(" \t\r") - first + 1);
 }
 
+// The line without its comment: a `#` that starts it or follows a blank starts one (so a file
+// name may hold a `#`).
+inline std::string without_comment(const std::string& line) {
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    if (line[i] == '#' && (i == 0 || line[i - 1] == ' ' || line[i - 1] == '\t')) return line.substr(0, i);
+  }
+  return line;
+}
+
 inline std::vector<std::string> fields_of(const std::string& line) {
   std::vector<std::string> fields;
   std::size_t start = 0;
@@ -28,9 +37,10 @@ inline std::vector<std::string> fields_of(const std::string& line) {
 
 // A number in full (a leading '+' allowed), or why not.
 inline std::string number(const std::string& field, const char* column, double& out) {
-  const char* begin = field.data() + (!field.empty() && field[0] == '+');
+  const bool plus = !field.empty() && field[0] == '+';
+  const char* begin = field.data() + plus;
   const auto [end, ec] = std::from_chars(begin, field.data() + field.size(), out);
-  if (field.empty() || ec != std::errc() || end != field.data() + field.size()) {
+  if (field.empty() || ec != std::errc() || end != field.data() + field.size() || (plus && field.size() > 1 && field[1] == '-')) {
     return std::string(column) + " '" + field + "' is not a number";
   }
   if (!std::isfinite(out)) return std::string(column) + " is not finite (" + field + ")";

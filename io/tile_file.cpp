@@ -35,7 +35,7 @@ TileFile read_tiles(const std::string& path, int threads) {
   std::string text;
   for (std::uint32_t line = 1; std::getline(in, text); ++line) {
     auto refuse = [&](const std::string& why) { throw FormatError(path + ":" + std::to_string(line) + ": " + why); };
-    text = csv::trimmed(text.substr(0, text.find('#')));
+    text = csv::trimmed(csv::without_comment(text));
     if (text.empty()) continue;
     const std::vector<std::string> fields = csv::fields_of(text);
     if (std::exchange(first_row, false) && is_header(fields)) continue;

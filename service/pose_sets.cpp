@@ -2,13 +2,12 @@
 
 namespace capsweep::service {
 
-std::size_t PoseSets::keep(const std::string& id, PoseSet poses) {
-  std::lock_guard guard(lock_);
+std::size_t PoseSets::add(const std::string& id, PoseSet poses) {
   if (auto it = by_id_.find(id); it != by_id_.end()) {
     used_.splice(used_.begin(), used_, it->second);
-    return 0;
+    return kNotAdded;
   }
-  if (capacity_ == 0) return 0;
+  if (capacity_ == 0) return kNotAdded;
   std::size_t evicted = 0;
   for (; used_.size() >= capacity_; ++evicted) {
     by_id_.erase(used_.back().first);

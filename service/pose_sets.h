@@ -21,14 +21,23 @@ class PoseSets {
  public:
   explicit PoseSets(std::size_t capacity) : capacity_(capacity) {}
 
-  // Keeps `poses` under `id` (again: marks it used); returns how many sets left to make room.
-  std::size_t keep(const std::string& id, PoseSet poses);
+  // Keeps `poses` under `id` (again: marks it used). When it was not held, `kept(evicted, held)`
+  // is called under the lock (how many sets left to make room, how many are held now), so that
+  // counts taken there never go back in time.
+  template <class Kept>
+  void keep(const std::string& id, PoseSet poses, Kept&& kept) {
+    std::lock_guard guard(lock_);
+    if (const std::size_t evicted = add(id, std::move(poses)); evicted != kNotAdded) kept(evicted, used_.size());
+  }
   // The set named `id`, marked used; null when it is not held.
   PoseSet find(const std::string& id);
   std::size_t size() const;
   std::size_t capacity() const { return capacity_; }
 
  private:
+  static constexpr std::size_t kNotAdded = ~std::size_t(0);
+  // Under the lock: the sets evicted to keep `poses`, or kNotAdded (held already, or no room).
+  std::size_t add(const std::string& id, PoseSet poses);
   using Entry = std::pair<std::string, PoseSet>;
   const std::size_t capacity_;
   mutable std::mutex lock_;

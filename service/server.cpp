@@ -428,8 +428,8 @@ class Server::Impl final : public RawService {
 
   void keep(const std::string& id, std::vector<InstancePose> poses) {
     if (pose_sets_.capacity() == 0) return;
-    const std::size_t evicted = pose_sets_.keep(id, std::make_shared<const std::vector<InstancePose>>(std::move(poses)));
-    metrics_.pose_set_kept(evicted, pose_sets_.size());
+    pose_sets_.keep(id, std::make_shared<const std::vector<InstancePose>>(std::move(poses)),
+                    [&](std::size_t evicted, std::size_t held) { metrics_.pose_set_kept(evicted, held); });
   }
 
   // The checks every batch passes before any work: the world, the columns, the limit, the path.

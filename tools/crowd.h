@@ -119,6 +119,9 @@ class Crowd {
   // scene has too little free walkable ground for them (unless up_to_capacity). The crowd keeps
   // its own copy of the world (a World copies cheaply) and of each frame it moves on.
   Crowd(const World& world, const CrowdSettings& settings);
+  // Its spawn places refer to its own frame: a copy would refer to the original's.
+  Crowd(const Crowd&) = delete;
+  Crowd& operator=(const Crowd&) = delete;
 
   void tick();
   CrowdViolations check() const;

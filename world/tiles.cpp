@@ -124,8 +124,11 @@ Tile build_tile(std::uint32_t id, const Vec3d& origin, std::vector<Triangle> loc
 }
 
 Tile heightfield_tile(std::uint32_t id, const Vec3d& origin, Heightfield terrain, std::uint32_t layers, int threads) {
-  // The heightfield's own checks and triangles: its cells split and numbered as a terrain's.
-  const World grid(std::move(terrain));
+  // The heightfield's own checks and triangles: its cells split and numbered as a terrain's (built
+  // on the tile's workers too).
+  std::optional<World> built;
+  parallel::in_arena(threads, [&] { built.emplace(std::move(terrain)); });
+  const World& grid = *built;
   std::vector<Triangle> mesh;
   mesh.reserve(grid.triangle_count());
   for (std::uint32_t i = 0; i < grid.triangle_count(); ++i) {

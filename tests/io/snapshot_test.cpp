@@ -321,6 +321,14 @@ TEST(Snapshot, AWorldWithTilesKeepsThemAndAnEmptyOneKeepsItsBytes) {
   save_snapshot(built, "instances", temp_path("no_tiles.cwsw"));
   save_snapshot(streamed.streamed({}, both), "instances", temp_path("tiles_removed.cwsw"));
   EXPECT_EQ(read_bytes(temp_path("no_tiles.cwsw")), read_bytes(temp_path("tiles_removed.cwsw")));
+  // And the header says so as a file before tiles did: words 56 to 119 (tiles, then spare) zero.
+  const std::vector<unsigned char> header = read_bytes(temp_path("no_tiles.cwsw"));
+  ASSERT_GE(header.size(), 128u);
+  EXPECT_TRUE(std::all_of(header.begin() + 56, header.begin() + 120, [](unsigned char c) { return c == 0; }));
+  const std::vector<unsigned char> with_tiles = read_bytes(path);
+  std::uint64_t tiles_word = 0;
+  std::memcpy(&tiles_word, with_tiles.data() + 56, 8);
+  EXPECT_EQ(tiles_word, 2u);
 }
 
 TEST(Snapshot, ChecksumSeesEveryBitAndIgnoresThreads) {
