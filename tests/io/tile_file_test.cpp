@@ -95,7 +95,11 @@ TEST_F(TileFiles, EveryRefusalNamesTheFileAndTheLine) {
   EXPECT_EQ(refusal("1,0,0,0,\n"), ":1: tile 1: no mesh file");
   EXPECT_EQ(refusal("1,0,0,0,missing.obj\n"), ":1: tile 1: " + path("missing.obj") + ": no such file");
   EXPECT_NE(refusal("1,0,0,0,empty.obj\n").find(":1: tile 1: " + path("empty.obj") + ": "), std::string::npos);
+  EXPECT_EQ(refusal("1,+-5,0,0,ramp.obj\n"), ":1: x '+-5' is not a number");
   EXPECT_EQ(refusal("1,0,0,0,ramp.obj\n").substr(0, 8), "accepted");
+  // A # inside a file name is part of it; one after a blank starts a comment.
+  write("ramp#2.obj", obj_of(kRamp));
+  EXPECT_EQ(refusal("2,0,0,0,ramp#2.obj   # the second ramp\n").substr(0, 8), "accepted");
   // What the world refuses, by line: an id it holds, a tile placed beyond 1e6 m.
   const std::string held = write("held.csv", "1,0,0,0,ramp.obj\n");
   const World with_one = streamed_from_file(World(kFloor), held);
