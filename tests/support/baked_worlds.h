@@ -14,6 +14,8 @@
 #include <capsweep/world.h>
 #include "core/random.h"
 #include "tests/support/same_answers.h"
+#include "tests/support/scene_queries.h"
+#include "tools/workloads.h"
 
 namespace capsweep {
 
@@ -31,6 +33,27 @@ inline std::vector<Triangle> moved(std::vector<Triangle> tris, const Vec3d& offs
     for (Vec3& v : t.v) v = to_float(to_double(v) + offset);
   }
   return tris;
+}
+
+// Queries for a world and its baked twin: `per_workload` of each person workload and of rays
+// (when `workloads`: a person cannot stand 2 cm clear far out, where a float steps by more), then
+// `hard` adversarial cases against its triangles and 300 adversarial rays.
+inline std::vector<SweepQuery> baked_queries(const World& baked, bool workloads, std::uint64_t seed, int per_workload,
+                                             int hard) {
+  std::vector<SweepQuery> q;
+  if (workloads) {
+    for (Workload wl : {Workload::tick, Workload::validate, Workload::long_range, Workload::ray}) {
+      const auto part = make_workload(baked, wl, std::size_t(per_workload), seed + std::uint64_t(wl));
+      q.insert(q.end(), part.begin(), part.end());
+    }
+  }
+  std::vector<Triangle> tris;
+  for (std::uint32_t i = 0; i < baked.triangle_count(); ++i) tris.push_back(baked.triangle(i));
+  const auto hardest = cases::adversarial_scene_queries(tris, std::size_t(hard), seed + 9);
+  q.insert(q.end(), hardest.begin(), hardest.end());
+  const auto rays = cases::adversarial_scene_queries(tris, 300, seed + 10, true);
+  q.insert(q.end(), rays.begin(), rays.end());
+  return q;
 }
 
 inline std::vector<SweepEllipsoidQuery> ellipsoids_for(const std::vector<SweepQuery>& q) {

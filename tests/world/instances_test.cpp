@@ -97,22 +97,8 @@ Scene make_scene(std::uint64_t seed, const Vec3d& offset, bool rotate = true) {
   return s;
 }
 
-std::vector<SweepQuery> queries_for(const Scene& s, const World& baked, bool workloads, std::uint64_t seed) {
-  std::vector<SweepQuery> q;
-  if (workloads) {
-    for (Workload wl : {Workload::tick, Workload::validate, Workload::long_range, Workload::ray}) {
-      const auto part = make_workload(baked, wl, 250, seed + std::uint64_t(wl));
-      q.insert(q.end(), part.begin(), part.end());
-    }
-  }
-  std::vector<Triangle> tris;
-  for (std::uint32_t i = 0; i < baked.triangle_count(); ++i) tris.push_back(baked.triangle(i));
-  const auto hard = cases::adversarial_scene_queries(tris, 1500, seed + 9);
-  q.insert(q.end(), hard.begin(), hard.end());
-  const auto rays = cases::adversarial_scene_queries(tris, 300, seed + 10, true);
-  q.insert(q.end(), rays.begin(), rays.end());
-  (void)s;
-  return q;
+std::vector<SweepQuery> queries_for(const Scene&, const World& baked, bool workloads, std::uint64_t seed) {
+  return baked_queries(baked, workloads, seed, 250, 1500);
 }
 
 class InstancesFar : public testing::TestWithParam<double> {};

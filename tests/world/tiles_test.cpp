@@ -114,20 +114,7 @@ std::vector<std::uint32_t> ids_of(const Scene& s) {
 }
 
 std::vector<SweepQuery> queries_for(const World& baked, bool workloads, std::uint64_t seed) {
-  std::vector<SweepQuery> q;
-  if (workloads) {
-    for (Workload wl : {Workload::tick, Workload::validate, Workload::long_range, Workload::ray}) {
-      const auto part = make_workload(baked, wl, 200, seed + std::uint64_t(wl));
-      q.insert(q.end(), part.begin(), part.end());
-    }
-  }
-  std::vector<Triangle> tris;
-  for (std::uint32_t i = 0; i < baked.triangle_count(); ++i) tris.push_back(baked.triangle(i));
-  const auto hard = cases::adversarial_scene_queries(tris, 1200, seed + 9);
-  q.insert(q.end(), hard.begin(), hard.end());
-  const auto rays = cases::adversarial_scene_queries(tris, 300, seed + 10, true);
-  q.insert(q.end(), rays.begin(), rays.end());
-  return q;
+  return baked_queries(baked, workloads, seed, 200, 1200);
 }
 
 void expect_same_triangles(const World& world, const World& baked) {
