@@ -12,6 +12,7 @@
 #include "core/closest_point.h"
 #include "parallel/executor.h"
 #include "world/walk.h"
+#include "world/world_collider.h"
 #include "world/world_arrays.h"
 
 namespace capsweep {
@@ -180,12 +181,11 @@ void pass_pushes_on(const WorldArrays& w, std::span<const Agent> agents, std::sp
                     const MoveSettings& settings, std::uint32_t batch_layers, std::span<InstanceCarry> carry) {
   // Agents meet as their start capsules (start_capsule: an ellipsoid's bounding one) moved by
   // their offsets; the grid holds the starts, asked with boxes grown by the largest offset.
+  // Most ticks on a moving frame move a few agents or none: nothing to pass on, no grid to build.
+  if (std::none_of(carry.begin(), carry.end(), [](const InstanceCarry& c) { return !c.crushed && !is_zero(c.offset); })) return;
   const std::size_t n = agents.size();
   std::vector<Capsule> starts(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    const Agent& a = agents[i];
-    starts[i] = a.shape == AgentShape::ellipsoid ? bounding_capsule(a.ellipsoid) : a.capsule;
-  }
+  for (std::size_t i = 0; i < n; ++i) starts[i] = start_capsule(agents[i]);
   AgentGrid grid;
   grid.build(starts);
   // Agents that overlapped at the start of the tick are the solver's to part (depenetration,
