@@ -2,8 +2,13 @@
 // trimmed of blanks, and the numbers in them checked in full. Internal to io/.
 #pragma once
 
+#include <capsweep/files.h>
+
 #include <charconv>
+#include <fstream>
+#include <span>
 #include <cmath>
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -53,6 +58,27 @@ inline std::string whole_number(const std::string& field, std::uint32_t& out) {
     return "id '" + field + "' is not a whole number from 0 to 4294967295";
   }
   return "";
+}
+
+// Calls row(fields, line) for each row of the file at `path`: blank lines and comments skipped,
+// and a first row that is the header (`columns`, or their first `fewest` or more) too. Throws
+// FormatError "PATH: cannot open" or "PATH: read failed".
+template <class Row>
+void for_each_row(const std::string& path, std::span<const char* const> columns, std::size_t fewest, Row&& row) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw FormatError(path + ": cannot open");
+  bool first_row = true;
+  std::string text;
+  for (std::uint32_t line = 1; std::getline(in, text); ++line) {
+    text = trimmed(without_comment(text));
+    if (text.empty()) continue;
+    const std::vector<std::string> fields = fields_of(text);
+    const bool header = first_row && fields.size() >= fewest && fields.size() <= columns.size() &&
+                        std::equal(fields.begin(), fields.end(), columns.begin());
+    first_row = false;
+    if (!header) row(fields, line);
+  }
+  if (in.bad()) throw FormatError(path + ": read failed");
 }
 
 }  // namespace capsweep::csv

@@ -17,29 +17,13 @@ namespace {
 
 constexpr const char* kColumns[8] = {"id", "tx", "ty", "tz", "qx", "qy", "qz", "qw"};
 
-bool is_header(const std::vector<std::string>& fields) {
-  if (fields.size() != 8) return false;
-  for (int k = 0; k < 8; ++k) {
-    if (fields[std::size_t(k)] != kColumns[k]) return false;
-  }
-  return true;
-}
-
 }  // namespace
 
 PoseFile read_poses(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw FormatError(path + ": cannot open");
   PoseFile out;
   std::unordered_map<std::uint32_t, std::uint32_t> line_of;  // id -> the line that posed it
-  bool first_row = true;
-  std::string text;
-  for (std::uint32_t line = 1; std::getline(in, text); ++line) {
+  csv::for_each_row(path, kColumns, 8, [&](const std::vector<std::string>& fields, std::uint32_t line) {
     auto refuse = [&](const std::string& why) { throw FormatError(path + ":" + std::to_string(line) + ": " + why); };
-    text = csv::trimmed(csv::without_comment(text));
-    if (text.empty()) continue;
-    const std::vector<std::string> fields = csv::fields_of(text);
-    if (std::exchange(first_row, false) && is_header(fields)) continue;
     if (fields.size() != 8) {
       refuse("expected 8 fields `id,tx,ty,tz,qx,qy,qz,qw`, found " + std::to_string(fields.size()));
     }
@@ -56,8 +40,7 @@ PoseFile read_poses(const std::string& path) {
     }
     out.poses.push_back(p);
     out.lines.push_back(line);
-  }
-  if (in.bad()) throw FormatError(path + ": read failed");
+  });
   return out;
 }
 

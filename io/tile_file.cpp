@@ -15,30 +15,14 @@ namespace {
 
 constexpr const char* kColumns[6] = {"id", "x", "y", "z", "mesh", "layers"};
 
-bool is_header(const std::vector<std::string>& fields) {
-  if (fields.size() != 5 && fields.size() != 6) return false;
-  for (std::size_t k = 0; k < fields.size(); ++k) {
-    if (fields[k] != kColumns[k]) return false;
-  }
-  return true;
-}
-
 }  // namespace
 
 TileFile read_tiles(const std::string& path, int threads) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw FormatError(path + ": cannot open");
   const std::filesystem::path folder = std::filesystem::path(path).parent_path();
   TileFile out;
   std::unordered_map<std::uint32_t, std::uint32_t> line_of;  // id -> the line that listed it
-  bool first_row = true;
-  std::string text;
-  for (std::uint32_t line = 1; std::getline(in, text); ++line) {
+  csv::for_each_row(path, kColumns, 5, [&](const std::vector<std::string>& fields, std::uint32_t line) {
     auto refuse = [&](const std::string& why) { throw FormatError(path + ":" + std::to_string(line) + ": " + why); };
-    text = csv::trimmed(csv::without_comment(text));
-    if (text.empty()) continue;
-    const std::vector<std::string> fields = csv::fields_of(text);
-    if (std::exchange(first_row, false) && is_header(fields)) continue;
     if (fields.size() != 5 && fields.size() != 6) {
       refuse("expected 5 or 6 fields `id,x,y,z,mesh[,layers]`, found " + std::to_string(fields.size()));
     }
@@ -74,8 +58,7 @@ TileFile read_tiles(const std::string& path, int threads) {
     }
     out.lines.push_back(line);
     out.meshes.push_back(mesh_path);
-  }
-  if (in.bad()) throw FormatError(path + ": read failed");
+  });
   return out;
 }
 
