@@ -36,6 +36,18 @@ bool in_skin(const World& world, const Body& body, const MoveSettings& m, std::u
   return touches(world, body, m.skin + 0.5f * backoff, layers);
 }
 
+// The claim's agent where the claim starts, with the state carried from its last tick.
+Agent agent_at_start(const ClaimedMove& m) {
+  Agent a;
+  a.capsule = m.from;
+  a.vertical_speed = m.vertical_speed;
+  a.layers = m.layers;
+  a.shape = m.shape;
+  a.ellipsoid = m.ellipsoid;
+  a.ground_triangle = m.ground_triangle;
+  return a;
+}
+
 // The other agents of a batch, where the solver meets them (movement.agents_collide): at their
 // claims' starts, as capsules (an ellipsoid's: the one holding it; a refused body: nowhere).
 struct OtherAgents {
@@ -242,11 +254,9 @@ class Judge {
     ms.agents_collide = false;
     if (claim_.dt > 0 && claim_.dt <= 10) ms.dt = claim_.dt;  // gravity over the claim's own duration
     const WorldCollider collider(world_, path_, layers_, nullptr, {}, {}, 0);
-    Agent agent{claim_.from, claim_.motion, claim_.vertical_speed, 0};
+    Agent agent = agent_at_start(claim_);
+    agent.displacement = claim_.motion;
     agent.layers = layers_;
-    agent.shape = claim_.shape;
-    agent.ellipsoid = claim_.ellipsoid;
-    agent.ground_triangle = claim_.ground_triangle;
     MoveResult r;
     move_agent(collider, agent, ms, r);
     return r;
@@ -395,13 +405,7 @@ void place(const Body& b, Capsule& capsule, Ellipsoid& ellipsoid) {
 ClaimedMove after_ride(const World& world, const ClaimedMove& claim, const ValidateSettings& settings,
                        std::uint32_t layers) {
   if (settings.rule != ClaimRule::tick_end || !has_moving_instances(world.arrays())) return claim;
-  Agent a;
-  a.capsule = claim.from;
-  a.shape = claim.shape;
-  a.ellipsoid = claim.ellipsoid;
-  a.layers = claim.layers;
-  a.ground_triangle = claim.ground_triangle;
-  const InstanceCarry ride = carry_by_instances(world.arrays(), a, settings.movement, layers);
+  const InstanceCarry ride = carry_by_instances(world.arrays(), agent_at_start(claim), settings.movement, layers);
   if (ride.crushed || (ride.offset.x == 0 && ride.offset.y == 0 && ride.offset.z == 0)) return claim;
   ClaimedMove rest = claim;
   rest.from = {claim.from.a + ride.offset, claim.from.b + ride.offset, claim.from.radius};
