@@ -70,5 +70,6 @@ Command add_validate(CLI::App& app);       // judge recorded moves
 Command add_serve(CLI::App& app);          // the gRPC query service
 Command add_client(CLI::App& app);         // a CWSQ file through the service
 Command add_bench_service(CLI::App& app);  // throughput through the service vs in-process
+Command add_view(CLI::App& app);           // the viewer in the browser
 
 }  // namespace capsweep

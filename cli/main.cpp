@@ -471,6 +471,7 @@ int run(int argc, char** argv) {
   add(add_serve);
   add(add_client);
   add(add_bench_service);
+  add(add_view);
   add(add_arena);
   add(add_heightmap);
   CLI::App* help = app.add_subcommand("help", "Print this help");

@@ -1,0 +1,77 @@
+#include "viewer/record_bytes.h"
+
+#include <cstring>
+
+#include <capsweep/files.h>
+
+#include "io/query_format.h"
+#include "io/result_record.h"
+
+namespace capsweep::viewer {
+
+namespace {
+
+template <class T>
+void store(std::string& out, T v) {
+  char b[sizeof v];
+  std::memcpy(b, &v, sizeof v);
+  out.append(b, sizeof v);
+}
+
+void store(std::string& out, const Vec3& v) {
+  for (float f : {v.x, v.y, v.z}) store(out, f);
+}
+
+std::string header(std::uint32_t magic, std::uint32_t version, std::size_t count) {
+  std::string out;
+  store(out, magic);
+  store(out, version);
+  store(out, std::uint64_t(count));
+  return out;
+}
+
+}  // namespace
+
+std::string query_file_bytes(const SweepRequest& request) {
+  bool masked = false;
+  for (const SweepQuery& q : request.capsules) masked = masked || q.layers != kAllLayers;
+  for (const SweepEllipsoidQuery& q : request.ellipsoids) masked = masked || q.layers != kAllLayers;
+  std::string out;
+  if (request.of_ellipsoids) {
+    out = header(kQueryMagic, masked ? kMaskedEllipsoidVersion : kEllipsoidVersion, request.ellipsoids.size());
+    for (const SweepEllipsoidQuery& q : request.ellipsoids) {
+      store(out, q.ellipsoid.centre);
+      store(out, q.ellipsoid.radii);
+      store(out, q.motion);
+      if (masked) store(out, q.layers);
+    }
+  } else {
+    out = header(kQueryMagic, masked ? kMaskedQueryVersion : kFormatVersion, request.capsules.size());
+    for (const SweepQuery& q : request.capsules) {
+      store(out, q.capsule.a);
+      store(out, q.capsule.b);
+      store(out, q.capsule.radius);
+      store(out, q.motion);
+      if (masked) store(out, q.layers);
+    }
+  }
+  return out;
+}
+
+std::string result_file_bytes(std::span<const SweepHit> hits, const World& world) {
+  const bool parts = !world.instances().empty() || !world.tiles().empty();
+  std::string out = header(kResultMagic, parts ? kPartResultVersion : kFormatVersion, hits.size());
+  for (const SweepHit& h : hits) {
+    unsigned char record[kResultBytes];
+    encode_result(h, record);
+    out.append(reinterpret_cast<const char*>(record), kResultBytes);
+    if (parts) {
+      unsigned char part[sizeof(PartBytes)];
+      encode_part(part_of(world, h), part);
+      out.append(reinterpret_cast<const char*>(part), sizeof part);
+    }
+  }
+  return out;
+}
+
+}  // namespace capsweep::viewer
