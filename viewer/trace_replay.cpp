@@ -68,12 +68,16 @@ Replay cut_trace(std::vector<ClaimedMove> moves, const std::string& path) {
       runs.push_back({i, 1});
     }
   }
-  // The agent count: the first period at which a run starts where run 0 ended.
+  // The agent count: the first period at which a run starts where one of the runs before it
+  // ended (tick 1's first agent to move: agent 0 may have travelled nothing).
   std::uint32_t agents = std::uint32_t(runs.size());
-  for (std::uint32_t n = 1; n < runs.size(); ++n) {
-    if (near(start_of(r.moves[runs[n].first]), end_of(r.moves[runs[0].first + runs[0].count - 1]))) {
-      agents = n;
-      break;
+  for (std::uint32_t n = 1; n < runs.size() && agents == runs.size(); ++n) {
+    const Vec3 start = start_of(r.moves[runs[n].first]);
+    for (std::uint32_t k = 0; k < n; ++k) {
+      if (near(start, end_of(r.moves[runs[k].first + runs[k].count - 1]))) {
+        agents = n;
+        break;
+      }
     }
   }
   r.agents = agents;
@@ -88,17 +92,20 @@ Replay cut_trace(std::vector<ClaimedMove> moves, const std::string& path) {
   while (p < runs.size()) {
     const std::uint32_t tick = r.ticks;
     for (std::uint32_t a = 0; a < agents; ++a) {
-      if (p == runs.size()) {
+      if (p == runs.size()) {  // the file ends: the last tick's remaining agents travelled nothing
         if (a == 0) break;
-        throw std::runtime_error(path + ": the trace's last tick holds " + std::to_string(a) + " agents of " +
-                                 std::to_string(agents) + ": not a whole crowd tick");
+        for (; a < agents; ++a) r.agent_ticks.push_back({runs.back().first, 0, ReplayState::blocked, at[a]});
+        break;
       }
       const Vec3 start = start_of(r.moves[runs[p].first]);
       if (tick > 0 && !near(start, at[a])) {
-        std::uint32_t skip = 1;
-        while (skip < kSkipAhead && a + skip < agents && !near(start, at[a + skip])) ++skip;
-        if (skip < kSkipAhead && a + skip < agents) {
-          for (; skip > 0; --skip, ++a) r.agent_ticks.push_back({runs[p].first, 0, ReplayState::blocked, at[a]});
+        // Where one of the next agents stands, this tick's or (past the last) the next tick's.
+        std::uint32_t k = a + 1;
+        while (k < a + kSkipAhead && !near(start, at[k % agents])) ++k;
+        if (k < a + kSkipAhead) {
+          const std::uint32_t to = std::min(k, agents);
+          for (; a < to; ++a) r.agent_ticks.push_back({runs[p].first, 0, ReplayState::blocked, at[a]});
+          if (a == agents) break;  // the rest of this tick travelled nothing
         } else {
           ++r.unchained;
         }
@@ -107,9 +114,8 @@ Replay cut_trace(std::vector<ClaimedMove> moves, const std::string& path) {
       for (++p; p < runs.size(); ++p) {
         const Vec3 next = start_of(r.moves[runs[p].first]);
         const Vec3 here = end_of(r.moves[t.first + t.count - 1]);
-        bool expected = tick == 0;
-        for (std::uint32_t k = a + 1; !expected && k < std::min(agents, a + 1 + kSkipAhead); ++k) expected = near(next, at[k]);
-        if (a + 1 == agents) expected = true;
+        bool expected = tick == 0 || a + 1 == agents;
+        for (std::uint32_t k = a + 1; !expected && k < a + 1 + kSkipAhead; ++k) expected = near(next, at[k % agents]);
         if (expected || length(next - here) > 1.f) break;
         t.count = runs[p].first + runs[p].count - t.first;  // the agent's, after a push
       }

@@ -1,7 +1,7 @@
 // The page: loads the world, switches between the three modes, and keeps window.capsweepViewer,
 // a small state the tests read (mesh triangles drawn, the last sweep's bytes, the replay's tick).
-// ?mode=sweep|answers|replay opens a mode; ?test=sweep&request=JSON or ?test=replay runs a
-// scripted scenario and writes the state into <pre id="state"> (tests/viewer/browser_test.cpp).
+// ?mode=sweep|answers|replay opens a mode; ?test=sweep&request=JSON, ?test=replay or both
+// (?test=sweep,replay) run a scripted scenario and writes the state into <pre id="state"> (tests/viewer/browser_test.cpp).
 'use strict';
 
 const Viewer = {
@@ -74,10 +74,9 @@ const Viewer = {
       const initial = params.get('mode') || (Scene.info.trace ? 'replay' : Scene.info.queries ? 'answers' : 'sweep');
       this.setMode(this.modes[initial] ? initial : 'sweep');
       this.state.ready = true;
-      const test = params.get('test');
-      if (test === 'sweep') {
-        await Lab.run(JSON.parse(params.get('request')));
-      } else if (test === 'replay' && Replay.data) {
+      const tests = (params.get('test') || '').split(',');
+      if (tests.includes('sweep')) await Lab.run(JSON.parse(params.get('request')));
+      if (tests.includes('replay') && Replay.data) {
         for (let t = 0; t < Replay.data.ticks; ++t) Replay.setTick(t);  // every tick, in order, to the last
       }
       if (params.has('look')) {  // ?look=x,y,z,tx,ty,tz: a camera for screenshots

@@ -1,0 +1,158 @@
+// The viewer's HTTP side, in-process on a free port: what it serves, and every refusal (paths
+// outside its set in any spelling, bad methods, malformed and oversized requests).
+#include "viewer/viewer_server.h"
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/support/test_files.h"
+#include "tests/viewer/http_client.h"
+#include "tools/arena.h"
+#include "viewer/sweep_request.h"
+
+namespace capsweep::viewer {
+namespace {
+
+using nlohmann::json;
+
+// One server for the suite: stopping one waits for civetweb's workers to notice (about 2 s).
+class ViewerServerTest : public ScratchDir {
+ protected:
+  static void SetUpTestSuite() { server_ = new ViewerServer(ViewerInputs(World(make_arena()), "@arena"), "127.0.0.1:0"); }
+  static void TearDownTestSuite() {
+    delete server_;
+    server_ = nullptr;
+  }
+  void SetUp() override {
+    ScratchDir::SetUp();
+    port_ = server_->port();
+    // A file in the test's own folder that no request may reach.
+    write("secret.txt", "not for the page");
+  }
+  static ViewerServer* server_;
+  int port_ = 0;
+};
+ViewerServer* ViewerServerTest::server_ = nullptr;
+
+TEST_F(ViewerServerTest, ServesThePageThreeJsTheMeshAndInfo) {
+  const HttpReply index = http_get(port_, "/");
+  EXPECT_EQ(index.status, 200);
+  EXPECT_NE(index.body.find("/three/three.min.js"), std::string::npos);
+  EXPECT_EQ(http_get(port_, "/index.html").body, index.body);
+  for (const char* path : {"/viewer.js", "/scene.js", "/sweep_lab.js", "/answers.js", "/replay.js", "/viewer.css",
+                           "/three/OrbitControls.js", "/three/TransformControls.js"}) {
+    EXPECT_EQ(http_get(port_, path).status, 200) << path;
+  }
+  const HttpReply three = http_get(port_, "/three/three.min.js");
+  EXPECT_EQ(three.status, 200);
+  EXPECT_NE(three.body.find("REVISION=\"111\""), std::string::npos);
+  const json info = json::parse(http_get(port_, "/api/info").body);
+  EXPECT_EQ(info["triangles"], World(make_arena()).triangle_count());
+  EXPECT_EQ(info["max_batch"], kMaxSweepBatch);
+  EXPECT_EQ(http_get(port_, "/api/mesh").body.size(), 32 + 40 * World(make_arena()).triangle_count());
+}
+
+TEST_F(ViewerServerTest, AnyPathOutsideItsSetIs404) {
+  for (const char* path :
+       {"/../secret.txt", "/%2e%2e/secret.txt", "/%2E%2E/%2e%2e/etc/passwd", "/three/../../../../etc/passwd",
+        "/three/%2e%2e/%2e%2e/%2e%2e/etc/passwd", "//etc/passwd", "/three//three.min.js", "/..%2fsecret.txt",
+        "/%2fetc%2fpasswd", "/etc/passwd", "/three\\..\\..\\etc\\passwd", "/three%5c..%5c..%5cetc%5cpasswd",
+        "/index.html/", "/./index.html", "/index.html/.", "/INDEX.HTML", "/three/", "/three", "/api/", "/api/queries",
+        "/api/answers", "/api/compare", "/api/trace", "/api/trace/agent?tick=0&agent=0", "/usr/share/javascript/three/three.min.js",
+        "/proc/self/environ", "/three/../../../../proc/self/cwd/secret.txt", "/secret.txt"}) {
+    const HttpReply r = http_get(port_, path);
+    EXPECT_EQ(r.status, 404) << path;
+    EXPECT_EQ(r.body.find("not for the page"), std::string::npos) << path;
+    EXPECT_EQ(r.body.find("root:"), std::string::npos) << path;
+  }
+  // An absolute URI in the request line names no file either.
+  EXPECT_NE(http_raw(port_, "GET http://127.0.0.1/../../etc/passwd HTTP/1.1\r\nHost: x\r\n\r\n").status, 200);
+  EXPECT_NE(http_raw(port_, "GET /etc/passwd HTTP/1.1\r\nHost: x\r\n\r\n").status, 200);
+}
+
+TEST_F(ViewerServerTest, WrongMethodsAreRefused) {
+  EXPECT_EQ(http_get(port_, "/api/sweep").status, 405);
+  EXPECT_EQ(http_post(port_, "/index.html", "x").status, 405);
+  EXPECT_EQ(http_raw(port_, "DELETE /api/mesh HTTP/1.1\r\nHost: x\r\n\r\n").status, 405);
+}
+
+TEST_F(ViewerServerTest, MalformedAndOversizedSweepsAre400WithAMessage) {
+  const HttpReply bad = http_post(port_, "/api/sweep", "{\"queries\":[{\"shape\":\"ray\"}]}");
+  EXPECT_EQ(bad.status, 400);
+  EXPECT_EQ(bad.body, "capsweep view: queries[0].from is missing\n");
+  EXPECT_EQ(http_post(port_, "/api/sweep", "").status, 400);
+  EXPECT_EQ(http_post(port_, "/api/sweep", std::string(1000, '{')).status, 400);
+  const HttpReply big = http_post(port_, "/api/sweep", std::string(kMaxRequestBytes + 1, ' '));
+  EXPECT_EQ(big.status, 400);
+  EXPECT_NE(big.body.find("more than " + std::to_string(kMaxRequestBytes)), std::string::npos);
+  // A body longer than its Content-Length says is cut there, and a lie about a huge one is refused unread.
+  EXPECT_EQ(http_raw(port_, "POST /api/sweep HTTP/1.1\r\nHost: x\r\nContent-Length: 99999999999\r\n\r\n{}").status, 400);
+  std::string many = "{\"queries\":[";
+  for (std::size_t i = 0; i <= kMaxSweepBatch; ++i) many += std::string(i ? "," : "") + R"({"shape":"ray","from":[0,1,0],"motion":[0,-2,0]})";
+  EXPECT_EQ(http_post(port_, "/api/sweep", many + "]}").status, 400);
+  // ...and the server still answers afterwards.
+  EXPECT_EQ(http_post(port_, "/api/sweep", R"({"queries":[{"shape":"ray","from":[0,1,0],"motion":[0,-2,0]}]})").status, 200);
+}
+
+TEST_F(ViewerServerTest, SweepsAnswerWithTheBytesOfTheCommandsFiles) {
+  const std::string body = R"({"path":"scalar","queries":[
+      {"shape":"capsule","a":[0.5,1.2,0.25],"b":[0.5,2.4,0.25],"radius":0.4,"motion":[0.5,-3,7]},
+      {"shape":"ray","from":[3,5,-2],"motion":[0,-20,0]},
+      {"shape":"capsule","a":[0,500,0],"b":[0,501,0],"radius":0.3,"motion":[1,0,0]}]})";
+  const HttpReply r = http_post(port_, "/api/sweep", body);
+  ASSERT_EQ(r.status, 200) << r.body;
+  const json answer = json::parse(r.body);
+  // What `capsweep sweep --path scalar` reads and writes for these queries, through the library's writers.
+  SweepRequest request;
+  std::string why;
+  ASSERT_TRUE(parse_sweep_request(body, request, why));
+  write_queries(path("q.cwsq"), request.capsules);
+  const World world(make_arena());
+  std::vector<SweepHit> hits(request.capsules.size());
+  world.sweep(request.capsules, hits, on_path(SweepPath::scalar));
+  write_results(path("r.cwsr"), hits, world);
+  auto decode = [](const std::string& b64) {
+    std::string out;
+    unsigned v = 0;
+    int bits = 0;
+    for (char c : b64) {
+      const char* digits = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+      const char* at = std::strchr(digits, c);
+      if (c == '=' || !at) break;
+      v = v << 6 | unsigned(at - digits);
+      if ((bits += 6) >= 8) out.push_back(char((v >> (bits -= 8)) & 0xFF));
+    }
+    return out;
+  };
+  EXPECT_EQ(decode(answer["cwsq"]), read(path("q.cwsq")));
+  EXPECT_EQ(decode(answer["cwsr"]), read(path("r.cwsr")));
+  ASSERT_EQ(answer["hits"].size(), 3u);
+  EXPECT_EQ(answer["hits"][0]["hit"], hits[0].hit);
+  EXPECT_EQ(answer["hits"][0]["t"].get<float>(), hits[0].t);
+  EXPECT_EQ(answer["hits"][2]["hit"], false);
+  EXPECT_EQ(answer["path"], "scalar");
+}
+
+TEST(ViewerInputs, AnswersMustMatchTheirQueries) {
+  ViewerInputs in(World(make_arena()), "@arena");
+  in.queries_path = "q.cwsq";
+  in.capsules.resize(3);
+  in.answers_path = "r.cwsr";
+  in.answers = ResultFile{};
+  in.answers->hits.resize(2);
+  EXPECT_THROW(check_inputs(in), std::runtime_error);
+  in.answers->hits.resize(3);
+  EXPECT_NO_THROW(check_inputs(in));
+}
+
+TEST(Loopback, TellsLoopbackFromOthers) {
+  EXPECT_TRUE(is_loopback("127.0.0.1"));
+  EXPECT_TRUE(is_loopback("localhost"));
+  EXPECT_TRUE(is_loopback("::1"));
+  EXPECT_FALSE(is_loopback("0.0.0.0"));
+  EXPECT_FALSE(is_loopback("192.168.1.5"));
+}
+
+}  // namespace
+}  // namespace capsweep::viewer
