@@ -19,7 +19,8 @@
 # comparisons (each is a few hundred thousand queries; all of them run in the normal build; the
 # carried-ground crowd's runs here on the arena and recast_dungeon only), and
 # the service's tests (Debian's gRPC is not instrumented; the request conversion is fuzzed
-# instead). The test files that hold only these are not compiled here (tests/CMakeLists.txt).
+# instead), and the viewer's browser test (chromium is not instrumented and takes ~10 s; the server
+# code it drives runs here in the viewer's HTTP tests, and its request parser is fuzzed). The test files that hold only these are not compiled here (tests/CMakeLists.txt).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${CAPSWEEP_FUZZ_RUNS:-20000}
@@ -37,7 +38,7 @@ cmake -S . -B build-sanitize "${common[@]}" \
 cmake --build build-sanitize -j"$jobs" --target sanitized_suite
 # The service's tests are not built here (see above), so neither are their names found.
 ctest --test-dir build-sanitize --output-on-failure -j"$jobs" \
-      -E '^(Scenes/MoveInvariants|Scenes/LongRuns|Scenes/LongCrowds|Placements/WedgeCrevice\..*100000Ticks|TerrainMoveInvariants|EveryScene/|Scenes/CarriedGroundScenes\..*/(0ad|oa_am|recast_nav|recast_und)|Scenes/ServiceScenes|Service|Replicas|Soak|InstallAndConsume|python|service_tests_NOT_BUILT)'
+      -E '^(Scenes/MoveInvariants|Scenes/LongRuns|Scenes/LongCrowds|Placements/WedgeCrevice\..*100000Ticks|TerrainMoveInvariants|EveryScene/|Scenes/CarriedGroundScenes\..*/(0ad|oa_am|recast_nav|recast_und)|Scenes/ServiceScenes|Service|Replicas|Soak|InstallAndConsume|python|service_tests_NOT_BUILT|BrowserTest)'
 
 echo "== the frames tests under ThreadSanitizer (g++): poses and tiles published while batches run"
 # The engine and those tests only (no files, command, service or Python), at -O1: built in a
