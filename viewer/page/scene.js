@@ -71,9 +71,10 @@ const Scene = {
       }
       const g = new THREE.BufferGeometry();
       g.setAttribute('position', new THREE.BufferAttribute(positions, 3));
-      g.computeVertexNormals();
-      const mesh = new THREE.Mesh(g, new THREE.MeshLambertMaterial({
-        color: palette[colour++ % palette.length], side: THREE.DoubleSide,
+      // Flat shading takes each triangle's normal from screen-space derivatives: no normal array
+      // to compute for a million triangles before the first frame.
+      const mesh = new THREE.Mesh(g, new THREE.MeshPhongMaterial({
+        color: palette[colour++ % palette.length], side: THREE.DoubleSide, flatShading: true, shininess: 0,
         polygonOffset: true, polygonOffsetFactor: 1, polygonOffsetUnits: 1 }));
       mesh.userData.mask = mask;
       this.scene.add(mesh);
@@ -95,8 +96,8 @@ const Scene = {
       const g = new THREE.BufferGeometry();
       g.setAttribute('position', new THREE.BufferAttribute(positions, 3));
       g.setIndex(index);
-      g.computeVertexNormals();
-      const terrain = new THREE.Mesh(g, new THREE.MeshLambertMaterial({ color: 0x6f8f5f, side: THREE.DoubleSide,
+      const terrain = new THREE.Mesh(g, new THREE.MeshPhongMaterial({ color: 0x6f8f5f, side: THREE.DoubleSide,
+        flatShading: true, shininess: 0,
         polygonOffset: true, polygonOffsetFactor: 1, polygonOffsetUnits: 1 }));
       terrain.userData.mask = 1;
       this.scene.add(terrain);
