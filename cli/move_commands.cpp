@@ -62,6 +62,12 @@ class PartPaths {
     }
     return legend;
   }
+  // The parts' names, part k's in the picture's colour k (a part that never got a box keeps its place).
+  std::vector<std::string> names() const {
+    std::vector<std::string> out;
+    for (const Path& p : paths_) out.push_back(p.name);
+    return out;
+  }
 
  private:
   struct Path {
@@ -229,6 +235,7 @@ int run_crowd(const World& world, CrowdSettings settings, const CrowdRun& run) {
   if (picture) {
     for (const Agent& a : crowd.agents()) picture->agent(a.capsule.a, a.capsule.radius);
     const std::string legend = paths->draw(*picture);
+    picture->legend(settings.max_speed, paths->names());
     picture->write_png(run.png_path, std::vector<std::string>{run.scene_name});
     std::printf("picture: %dx%d -> %s%s\n", picture->width(), picture->height(), run.png_path.c_str(),
                 legend.empty() ? "" : (" (" + legend + ")").c_str());

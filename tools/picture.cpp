@@ -2,6 +2,7 @@
 
 #include "broadphase/adjacency.h"
 #include "io/atomic_file.h"
+#include "tools/pixel_font.h"
 
 #include <algorithm>
 #include <cmath>
@@ -122,6 +123,67 @@ void TopDownPicture::moving_part(const Aabb& box, std::size_t k) {
       pixel = rgb(keep * r + (1 - keep) * c.r, keep * g + (1 - keep) * c.g, keep * b + (1 - keep) * c.b);
     }
   }
+}
+
+void TopDownPicture::text(const std::string& s, int x, int y, std::uint32_t c) {
+  draw_text(s, x, y, 2, [&](int px, int py) { put(px, py, c); });  // 2 x 2 pixels a font pixel: readable at 1200 px
+}
+
+void TopDownPicture::legend(float max_speed, std::span<const std::string> part_names) {
+  constexpr int kPad = 10, kLine = 22, kSwatch = 22;
+  const std::uint32_t white = rgb(1, 1, 1);
+  // The scale bar: 1, 2 or 5 x 10^k metres, the longest of them up to a fifth of the width.
+  const float most = 0.2f * float(width_) / scale_;
+  float metres = std::pow(10.f, std::floor(std::log10(std::max(most, 1e-3f))));
+  if (5 * metres <= most) {
+    metres *= 5;
+  } else if (2 * metres <= most) {
+    metres *= 2;
+  }
+  const int bar = std::max(1, int(std::lround(metres * scale_)));
+  char speed[32], length[32];
+  std::snprintf(speed, sizeof speed, "0 - %.1f m/s", double(max_speed));
+  std::snprintf(length, sizeof length, "%g m", double(metres));
+  const int rows = 5 + int(part_names.size());
+  const int panel_w = std::max(bar + 90, 330) + 2 * kPad;
+  const int panel_h = rows * kLine + 2 * kPad + 6;
+  for (int y = 0; y < std::min(panel_h, height_); ++y) {  // darkened, so that the text reads over any floor
+    for (int x = 0; x < std::min(panel_w, width_); ++x) {
+      std::uint32_t& p = rgb_[std::size_t(y) * width_ + x];
+      p = rgb(0.25f * float(p >> 16 & 255) / 255.f, 0.25f * float(p >> 8 & 255) / 255.f, 0.25f * float(p & 255) / 255.f);
+    }
+  }
+  int y = kPad;
+  for (int x = 0; x < kSwatch * 3; ++x) {  // the trails' ramp: blue, green, red
+    const float s = float(x) / float(kSwatch * 3 - 1);
+    const std::uint32_t c = s < 0.5f ? rgb(0, 2 * s, 1 - 2 * s) : rgb(2 * s - 1, 2 - 2 * s, 0);
+    for (int k = 2; k < 13; ++k) put(kPad + x, y + k, c);
+  }
+  text(std::string("trail ") + speed, kPad + kSwatch * 3 + 6, y + 1, white);
+  y += kLine;
+  auto dot_row = [&](std::uint32_t c, const std::string& label) {
+    for (int dy = 3; dy < 12; ++dy) {
+      for (int dx = 6; dx < 15; ++dx) put(kPad + dx, y + dy, c);
+    }
+    text(label, kPad + kSwatch + 4, y + 1, white);
+    y += kLine;
+  };
+  dot_row(rgb(1, 0.9f, 0), "contact with the level");
+  dot_row(rgb(1, 0, 1), "contact with an agent");
+  dot_row(white, "agent at the end");
+  for (std::size_t k = 0; k < part_names.size(); ++k) {
+    const PartColour& c = kPartColours[k % kPartColourCount];
+    dot_row(rgb(c.r, c.g, c.b), part_names[k] + " (where it moved)");
+  }
+  y += 2;
+  for (int x = 0; x < bar; ++x) {
+    for (int k = 0; k < 3; ++k) put(kPad + x, y + k, white);
+  }
+  for (int k = -3; k < 6; ++k) {
+    put(kPad, y + k, white);
+    put(kPad + bar - 1, y + k, white);
+  }
+  text(length, kPad + bar + 8, y - 6, white);
 }
 
 void TopDownPicture::write_png(const std::string& path, std::span<const std::string> inputs) const {

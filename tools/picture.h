@@ -27,6 +27,10 @@ class TopDownPicture {
   void moving_part(const Aabb& box, std::size_t k);
   // Part k's colour by name: orange, cyan, lime, pink, then again.
   static const char* part_colour_name(std::size_t k);
+  // A legend of the colours (the trails' speeds up to max_speed m/s, the contacts, the agents,
+  // and each named moving part, part k in part k's colour) and a scale bar of a round length,
+  // in a panel in the top-left corner. Draw it last: it covers what is under it.
+  void legend(float max_speed, std::span<const std::string> part_names = {});
 
   // Throws std::runtime_error naming the file when it cannot be written.
   void write_png(const std::string& path, std::span<const std::string> inputs = {}) const;  // atomic
@@ -36,6 +40,7 @@ class TopDownPicture {
 
  private:
   void put(int x, int y, std::uint32_t rgb);
+  void text(const std::string& s, int x, int y, std::uint32_t rgb);
   float px(float x) const { return (x - x0_) * scale_; }
   float py(float z) const { return (z - z0_) * scale_; }
 
