@@ -46,7 +46,7 @@ const Answers = {
         <option value="feature:edge">edge</option><option value="feature:vertex">vertex</option>
         ${this.other ? '<option value="differ">differences</option>' : ''}</select></label>
       <label>triangle <input id="ans-triangle" type="number" min="0"> <button id="ans-tri-go">filter</button></label>
-      <pre id="ans-record">click a shape to see its record</pre>`;
+      <pre id="ans-record">double-click a shape to see its record</pre>`;
     el.querySelector('#ans-filter').addEventListener('change', e => { this.filter = e.target.value; this.draw(); });
     el.querySelector('#ans-tri-go').addEventListener('click', () => {
       this.filter = 'triangle:' + el.querySelector('#ans-triangle').value; this.draw();

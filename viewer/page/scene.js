@@ -13,8 +13,8 @@ const Scene = {
     this.scene = new THREE.Scene();
     this.camera = new THREE.PerspectiveCamera(50, 1, 0.05, 1e6);
     this.controls = new THREE.OrbitControls(this.camera, this.renderer.domElement);
-    this.scene.add(new THREE.HemisphereLight(0xeeeeff, 0x404030, 0.9));
-    const sun = new THREE.DirectionalLight(0xffffff, 0.6);
+    this.scene.add(new THREE.HemisphereLight(0xddddee, 0x303028, 0.55));
+    const sun = new THREE.DirectionalLight(0xffffff, 0.45);
     sun.position.set(0.4, 1, 0.3);
     this.scene.add(sun);
     this.container = container;

@@ -76,6 +76,23 @@ const Lab = {
     return { path: document.getElementById('lab-path').value, layers: Scene.enabledLayers, queries: [q] };
   },
 
+  // The handles and fields set to a request's first query (the scripted scenarios' start).
+  place(request) {
+    const q = request.queries[0];
+    const start = v3(q.a || q.centre || q.from);
+    this.start.position.copy(start);
+    this.end.position.copy(start.clone().add(v3(q.motion)));
+    document.getElementById('lab-shape').value = q.shape;
+    if (q.shape === 'capsule') {
+      document.getElementById('lab-radius').value = q.radius;
+      document.getElementById('lab-height').value = q.b[1] - q.a[1];
+    } else if (q.shape === 'ellipsoid') {
+      ['lab-rx', 'lab-ry', 'lab-rz'].forEach((id, k) => { document.getElementById(id).value = q.radii[k]; });
+    }
+    if (request.path) document.getElementById('lab-path').value = request.path;
+    this.motionLine.geometry.setFromPoints([this.start.position, this.end.position]);
+  },
+
   changed() {
     this.motionLine.geometry.setFromPoints([this.start.position, this.end.position]);
     if (this.pending) { this.again = true; return; }

@@ -75,7 +75,11 @@ const Viewer = {
       this.setMode(this.modes[initial] ? initial : 'sweep');
       this.state.ready = true;
       const tests = (params.get('test') || '').split(',');
-      if (tests.includes('sweep')) await Lab.run(JSON.parse(params.get('request')));
+      if (tests.includes('sweep')) {
+        const request = JSON.parse(params.get('request'));
+        if (this.state.mode === 'sweep') Lab.place(request);
+        await Lab.run(request);
+      }
       if (tests.includes('replay') && Replay.data) {
         for (let t = 0; t < Replay.data.ticks; ++t) Replay.setTick(t);  // every tick, in order, to the last
       }
