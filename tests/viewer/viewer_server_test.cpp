@@ -141,7 +141,12 @@ TEST(ViewerInputs, AnswersMustMatchTheirQueries) {
   in.answers_path = "r.cwsr";
   in.answers = ResultFile{};
   in.answers->hits.resize(2);
-  EXPECT_THROW(check_inputs(in), std::runtime_error);
+  try {
+    check_inputs(in);
+    ADD_FAILURE() << "two answers for three queries were accepted";
+  } catch (const std::runtime_error& e) {
+    EXPECT_STREQ(e.what(), "r.cwsr: 2 answers for the 3 queries of q.cwsq");
+  }
   in.answers->hits.resize(3);
   EXPECT_NO_THROW(check_inputs(in));
 }
