@@ -347,6 +347,9 @@ Command add_demo(CLI::App& app) {
   c->add_option("--ticks", a->ticks, "Ticks at 60 Hz")->check(CLI::Range(1, 10'000'000))->capture_default_str();
   c->add_option("--png", a->png, "The trails from above, the door's and the lift's paths marked; written atomically")
       ->capture_default_str();
+  c->add_option("--trace", a->trace,
+                "Every straight segment travelled as a claimed move, as crowd --trace writes it (capsweep view --scene "
+                "@arena --trace replays it)");
   add_crowd_options(*c, *a);
   return [a] {
     const World world = make_moving_arena();
@@ -354,6 +357,7 @@ Command add_demo(CLI::App& app) {
     run.scene_name = "the built-in arena with a door and a lift";
     run.ticks = a->ticks;
     run.png_path = a->png;
+    run.trace_path = a->trace;
     run.parts = kArenaMovingParts;
     CrowdSettings settings = crowd_settings(*a);
     settings.poses = [motion = ArenaMotion(settings.move.dt)](std::uint64_t, std::span<const Agent> agents) mutable {

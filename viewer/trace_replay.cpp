@@ -1,6 +1,8 @@
 #include "viewer/trace_replay.h"
 
+#include <algorithm>
 #include <cmath>
+#include <unordered_map>
 #include <cstring>
 #include <stdexcept>
 
@@ -13,6 +15,10 @@ namespace {
 // Segments chain through the solver's own float arithmetic: a millimetre is far below any
 // distance between two agents' positions and far above the rounding of a tick's steps.
 constexpr float kChained = 1e-3f;
+// Bodies never overlap (their skins keep them apart), so no other agent ends this close to where
+// one agent starts; pushes and carries between ticks move an agent by less.
+constexpr float kSameAgent = 0.05f;
+constexpr std::uint32_t kNone = 0xFFFFFFFF;
 constexpr float kStillMetres = 1e-3f;
 constexpr float kStepMetres = 0.05f;
 
@@ -68,68 +74,168 @@ Replay cut_trace(std::vector<ClaimedMove> moves, const std::string& path) {
       runs.push_back({i, 1});
     }
   }
-  // The agent count: the first period at which a run starts where one of the runs before it
-  // ended (tick 1's first agent to move: agent 0 may have travelled nothing).
-  std::uint32_t agents = std::uint32_t(runs.size());
-  for (std::uint32_t n = 1; n < runs.size() && agents == runs.size(); ++n) {
-    const Vec3 start = start_of(r.moves[runs[n].first]);
-    for (std::uint32_t k = 0; k < n; ++k) {
-      if (near(start, end_of(r.moves[runs[k].first + runs[k].count - 1]))) {
-        agents = n;
-        break;
-      }
-    }
-  }
-  r.agents = agents;
-  // Tick 0 is runs [0, agents); after it each agent's run starts where its last one ended. An
-  // agent that travelled nothing in a tick wrote no segment: a run that starts where one of the
-  // next few agents stands skips to it. A run that starts nowhere expected, within a metre of
-  // where the agent before it now is, is that agent's still (a push between two of its
-  // segments); otherwise it is this agent's, moved (a respawn: counted as unchained).
-  constexpr std::uint32_t kSkipAhead = 16;
-  std::vector<Vec3> at(agents);
-  std::size_t p = 0;
-  while (p < runs.size()) {
-    const std::uint32_t tick = r.ticks;
-    for (std::uint32_t a = 0; a < agents; ++a) {
-      if (p == runs.size()) {  // the file ends: the last tick's remaining agents travelled nothing
-        if (a == 0) break;
-        for (; a < agents; ++a) r.agent_ticks.push_back({runs.back().first, 0, ReplayState::blocked, at[a]});
-        break;
-      }
-      const Vec3 start = start_of(r.moves[runs[p].first]);
-      if (tick > 0 && !near(start, at[a])) {
-        // Where one of the next agents stands, this tick's or (past the last) the next tick's.
-        std::uint32_t k = a + 1;
-        while (k < a + kSkipAhead && !near(start, at[k % agents])) ++k;
-        if (k < a + kSkipAhead) {
-          const std::uint32_t to = std::min(k, agents);
-          for (; a < to; ++a) r.agent_ticks.push_back({runs[p].first, 0, ReplayState::blocked, at[a]});
-          if (a == agents) break;  // the rest of this tick travelled nothing
-        } else {
-          ++r.unchained;
+  // Who is who: each run continues an agent that stood within kSameAgent of its start, where
+  // it ended its last run or where it began its last tick (an agent held by others ends where it
+  // began, not where its segments went); bodies never overlap, so no other agent is that close.
+  // Agents are written in crowd order: the run continues the nearest such agent not yet seen this
+  // tick and later in that order; with none, the nearest one at all, which begins the next tick
+  // (or, the agent just written, is that agent again, pushed between two of its segments). A
+  // run that continues no one is an agent moved between ticks (respawned, or pushed by a moving
+  // part while it travelled nothing): the agent not
+  // yet seen this tick between the runs around it in crowd order that stood nearest; in tick 0,
+  // or with none, an agent not seen before.
+  struct Track {
+    double order;  // crowd order (agents found late are placed between their neighbours)
+    Vec3 end, began;
+    std::uint32_t last_tick = 0xFFFFFFFF;
+  };
+  std::vector<Track> tracks;
+  struct Entry {
+    std::uint32_t agent, first, count;
+  };
+  std::vector<std::vector<Entry>> ticks(1);
+  auto cell_of = [](const Vec3& p, int dx, int dy, int dz) {
+    const auto c = [](float v, int d) { return std::int64_t(std::floor(double(v) / kSameAgent)) + d; };
+    return std::uint64_t(c(p.x, dx) & 0x1FFFFF) << 42 | std::uint64_t(c(p.y, dy) & 0x1FFFFF) << 21 | std::uint64_t(c(p.z, dz) & 0x1FFFFF);
+  };
+  std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> where;  // agents by the cells of `end` and `began`
+  auto distance = [](const Vec3& a, const Vec3& b) {
+    const Vec3 d = a - b;
+    return std::max({std::fabs(d.x), std::fabs(d.y), std::fabs(d.z)});
+  };
+  const double kNoOrder = -1e300;
+  double last_order = kNoOrder, before_last_order = kNoOrder;
+  std::uint32_t last_agent = kNone;
+  std::uint32_t tick = 0;
+  // The agent `p` continues: the nearest later in order and unseen this tick, else the nearest.
+  auto find = [&](const Vec3& p, bool& in_order) {
+    std::uint32_t best = kNone, any = kNone;
+    float best_d = kSameAgent, any_d = kSameAgent;
+    for (int dx = -1; dx <= 1; ++dx) {
+      for (int dy = -1; dy <= 1; ++dy) {
+        for (int dz = -1; dz <= 1; ++dz) {
+          const auto it = where.find(cell_of(p, dx, dy, dz));
+          if (it == where.end()) continue;
+          for (std::uint32_t a : it->second) {
+            const float d = std::min(distance(tracks[a].end, p), distance(tracks[a].began, p));
+            if (d <= any_d) any = a, any_d = d;
+            if (d <= best_d && tracks[a].last_tick != tick && tracks[a].order > last_order) best = a, best_d = d;
+          }
         }
       }
-      AgentTick t{runs[p].first, runs[p].count, ReplayState::walking, {}};
-      for (++p; p < runs.size(); ++p) {
-        const Vec3 next = start_of(r.moves[runs[p].first]);
-        const Vec3 here = end_of(r.moves[t.first + t.count - 1]);
-        bool expected = tick == 0 || a + 1 == agents;
-        for (std::uint32_t k = a + 1; !expected && k < a + 1 + kSkipAhead; ++k) expected = near(next, at[k % agents]);
-        if (expected || length(next - here) > 1.f) break;
-        t.count = runs[p].first + runs[p].count - t.first;  // the agent's, after a push
-      }
-      t.end = end_of(r.moves[t.first + t.count - 1]);
-      at[a] = t.end;
-      r.agent_ticks.push_back(t);
     }
-    ++r.ticks;
+    in_order = best != kNone;
+    return in_order ? best : any;
+  };
+  auto forget = [&](std::uint32_t a, const Vec3& p) {
+    std::vector<std::uint32_t>& v = where[cell_of(p, 0, 0, 0)];
+    const auto it = std::find(v.begin(), v.end(), a);
+    if (it != v.end()) v.erase(it);
+  };
+  auto remember = [&](std::uint32_t a, const Vec3& began, const Vec3& end) {
+    forget(a, tracks[a].end);
+    forget(a, tracks[a].began);
+    tracks[a].began = began;
+    tracks[a].end = end;
+    where[cell_of(end, 0, 0, 0)].push_back(a);
+    if (cell_of(began, 0, 0, 0) != cell_of(end, 0, 0, 0)) where[cell_of(began, 0, 0, 0)].push_back(a);
+  };
+  auto run_end = [&](const Run& run) { return end_of(r.moves[run.first + run.count - 1]); };
+  for (std::size_t k = 0; k < runs.size(); ++k) {
+    const Run& run = runs[k];
+    const Vec3 start = start_of(r.moves[run.first]);
+    bool in_order = false;
+    std::uint32_t a = find(start, in_order);
+    if (a != kNone && !in_order) {
+      if (a == last_agent) {  // the same agent again, pushed between two of its segments
+        Entry& e = ticks.back().back();
+        e.count = run.first + run.count - e.first;
+        remember(a, tracks[a].began, run_end(run));
+        continue;
+      }
+      if (tracks[a].last_tick != tick && tracks[a].order > before_last_order && last_agent != kNone) {
+        // An agent this tick has not seen, just before the last one in order: the two were told
+        // apart wrongly when one of them was moved; they change places.
+        std::swap(tracks[a].order, tracks[last_agent].order);
+      } else {
+        ticks.emplace_back();  // crowd order starts again: the next tick
+        ++tick;
+        last_order = kNoOrder;
+      }
+    }
+    if (a == kNone) {
+      // The next run that continues someone in order bounds this one's place in the crowd.
+      double next_order = 1e300;
+      for (std::size_t j = k + 1; j < std::min(runs.size(), k + 64); ++j) {
+        bool next_in_order = false;
+        const std::uint32_t b = find(start_of(r.moves[runs[j].first]), next_in_order);
+        if (b == kNone) continue;
+        if (next_in_order) next_order = tracks[b].order;
+        break;
+      }
+      if (tick > 0) {
+        float nearest = INFINITY;
+        for (std::uint32_t c = 0; c < tracks.size(); ++c) {
+          const float d = std::min(distance(tracks[c].end, start), distance(tracks[c].began, start));
+          if (tracks[c].last_tick != tick && tracks[c].order > last_order && tracks[c].order < next_order && d < nearest) {
+            a = c;
+            nearest = d;
+          }
+        }
+        ++r.unchained;
+      }
+      if (a == kNone) {  // an agent not seen before
+        const double order = last_order == kNoOrder ? (next_order < 1e300 ? next_order - 1 : double(tracks.size()))
+                             : next_order < 1e300   ? (last_order + next_order) / 2
+                                                    : last_order + 1;
+        tracks.push_back({order, start, start});
+        a = std::uint32_t(tracks.size() - 1);
+      }
+    }
+    tracks[a].last_tick = tick;
+    ticks.back().push_back({a, run.first, run.count});
+    remember(a, start, run_end(run));
+    before_last_order = ticks.back().size() > 1 ? tracks[ticks.back()[ticks.back().size() - 2].agent].order : kNoOrder;
+    last_order = tracks[a].order;
+    last_agent = a;
+  }
+  // Agents by crowd order; each tick's entry for each, empty (where it stood) when it wrote none.
+  std::vector<std::uint32_t> by_order(tracks.size());
+  for (std::uint32_t a = 0; a < by_order.size(); ++a) by_order[a] = a;
+  std::sort(by_order.begin(), by_order.end(), [&](std::uint32_t x, std::uint32_t y) { return tracks[x].order < tracks[y].order; });
+  std::vector<std::uint32_t> index(tracks.size());
+  for (std::uint32_t i = 0; i < by_order.size(); ++i) index[by_order[i]] = i;
+  const std::uint32_t agents = std::uint32_t(tracks.size());
+  r.agents = agents;
+  r.ticks = std::uint32_t(ticks.size());
+  r.agent_ticks.assign(std::size_t(r.ticks) * agents, AgentTick{0, 0, ReplayState::blocked, {}});
+  std::vector<Vec3> at(agents);
+  std::vector<bool> placed(agents, false);
+  for (std::uint32_t t = 0; t < r.ticks; ++t) {
+    for (const Entry& e : ticks[t]) {
+      AgentTick& k = r.agent_ticks[std::size_t(t) * agents + index[e.agent]];
+      k = {e.first, e.count, ReplayState::walking, end_of(r.moves[e.first + e.count - 1])};
+      if (!placed[index[e.agent]]) at[index[e.agent]] = start_of(r.moves[e.first]), placed[index[e.agent]] = true;
+    }
+  }
+  // An agent still before its first segment stands where that segment starts.
+  for (std::uint32_t t = 0; t < r.ticks; ++t) {
+    for (std::uint32_t a = 0; a < agents; ++a) {
+      AgentTick& k = r.agent_ticks[std::size_t(t) * agents + a];
+      if (k.count == 0) {
+        k.end = at[a];
+        k.first = t > 0 ? r.agent_ticks[std::size_t(t - 1) * agents + a].first : 0;
+      } else {
+        at[a] = k.end;
+      }
+    }
   }
   for (std::uint32_t t = 0; t < r.ticks; ++t) {
     for (std::uint32_t a = 0; a < agents; ++a) {
       AgentTick& k = r.agent_ticks[std::size_t(t) * agents + a];
-      const bool grounded_after = t + 1 < r.ticks ? r.moves[r.at(t + 1, a).first].grounded : r.moves[k.first].grounded;
-      if (k.count > 0) k.state = state_of(r.moves, {k.first, k.count}, grounded_after);
+      if (k.count == 0) continue;
+      const bool next = t + 1 < r.ticks && r.at(t + 1, a).count > 0;
+      k.state = state_of(r.moves, {k.first, k.count}, next ? r.moves[r.at(t + 1, a).first].grounded : r.moves[k.first].grounded);
     }
   }
   return r;
@@ -149,7 +255,9 @@ std::string replay_buffer(const Replay& r) {
   };
   for (std::uint32_t v : {0x54565743u, 1u, r.agents, r.ticks}) put(v);
   for (std::uint32_t a = 0; a < r.agents; ++a) {
-    const ClaimedMove& m = r.moves[r.at(0, a).first];
+    std::uint32_t t = 0;  // its first tick with a segment (every agent has one)
+    while (r.at(t, a).count == 0) ++t;
+    const ClaimedMove& m = r.moves[r.at(t, a).first];
     const bool ellipsoid = m.shape == AgentShape::ellipsoid;
     put(std::uint32_t(ellipsoid ? 1 : 0));
     if (ellipsoid) {
@@ -158,7 +266,7 @@ std::string replay_buffer(const Replay& r) {
       put3({m.from.radius, length(m.from.b - m.from.a), 0.f});
     }
   }
-  for (std::uint32_t a = 0; a < r.agents; ++a) put3(start_of(r.moves[r.at(0, a).first]));
+  for (std::uint32_t a = 0; a < r.agents; ++a) put3(r.at(0, a).count > 0 ? start_of(r.moves[r.at(0, a).first]) : r.at(0, a).end);
   for (const AgentTick& at : r.agent_ticks) put3(at.end);
   for (const AgentTick& at : r.agent_ticks) out.push_back(char(at.state));
   while (out.size() % 4) out.push_back('\0');

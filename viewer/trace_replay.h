@@ -1,9 +1,9 @@
 // A crowd's trace (capsweep crowd --trace: claimed moves, CWSQ versions 2, 5, 7, 8) cut back into
 // ticks and agents for the replay. The records carry neither: a tick writes each agent's
-// travelled segments in agent order, each segment starting where the one before it ended, so an
-// agent's tick is a run of chained segments and the agent count is the period after which a run
-// starts where the first one ended. States are read off the segments (docs/VIEWER.md says how):
-// the trace holds positions and the claim state, not the solver's result flags.
+// travelled segments in agent order, each starting where the one before it ended, so an agent's
+// tick is a run of chained segments, and each run continues the agent that stood where it
+// starts (docs/VIEWER.md says how, and how states are read off the segments: the trace holds
+// positions and the claim state, not the solver's result flags).
 #pragma once
 
 #include <cstdint>
@@ -29,7 +29,7 @@ struct Replay {
   std::vector<ClaimedMove> moves;
   std::uint32_t agents = 0, ticks = 0;
   std::vector<AgentTick> agent_ticks;  // ticks x agents, tick by tick
-  std::uint32_t unchained = 0;         // agent-ticks that did not start where the last one ended (respawns)
+  std::uint32_t unchained = 0;  // runs after tick 0 that continued no agent (first moves, respawns, pushes)
   const AgentTick& at(std::uint32_t tick, std::uint32_t agent) const { return agent_ticks[std::size_t(tick) * agents + agent]; }
 };
 

@@ -188,6 +188,7 @@ std::string ViewerServer::info_json() const {
               {"trace", inputs_.trace_path},
               {"trace_agents", inputs_.replay ? inputs_.replay->agents : 0},
               {"trace_ticks", inputs_.replay ? inputs_.replay->ticks : 0},
+              {"trace_unchained", inputs_.replay ? inputs_.replay->unchained : 0},
               {"max_batch", kMaxSweepBatch},
               {"max_request_bytes", kMaxRequestBytes}}
       .dump();

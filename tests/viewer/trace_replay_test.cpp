@@ -6,6 +6,10 @@
 
 #include <cstring>
 
+#include <capsweep/files.h>
+
+#include "tests/support/test_files.h"
+
 namespace capsweep::viewer {
 namespace {
 
@@ -78,6 +82,45 @@ TEST(TraceReplay, AgentsThatTravelNothingAtTheEndStayWhereTheyWere) {
   } catch (const std::runtime_error& e) {
     EXPECT_STREQ(e.what(), "t.cwsq: the trace holds no segments");
   }
+}
+
+TEST(TraceReplay, FindsAnAgentThatFirstMovesLaterAndOneMovedBetweenTicks) {
+  // Agent 1 travels nothing in tick 0 (it writes no segment) and first moves in tick 1; agent 2
+  // is moved 40 cm between ticks 1 and 2 (a push it did not travel: it continues no one).
+  std::vector<ClaimedMove> m;
+  const Vec3 x{0.02f, 0, 0};
+  m.push_back(segment({0, 0, 0}, x));
+  m.push_back(segment({20, 0, 0}, x));
+  // tick 1
+  m.push_back(segment({0.02f, 0, 0}, x));
+  m.push_back(segment({10, 0, 0}, x));
+  m.push_back(segment({20.02f, 0, 0}, x));
+  // tick 2
+  m.push_back(segment({0.04f, 0, 0}, x));
+  m.push_back(segment({10.02f, 0, 0}, x));
+  m.push_back(segment({20.44f, 0, 0}, x));
+  const Replay r = cut_trace(m, "t.cwsq");
+  ASSERT_EQ(r.agents, 3u);
+  ASSERT_EQ(r.ticks, 3u);
+  EXPECT_EQ(r.at(0, 1).count, 0u);
+  EXPECT_EQ(r.at(0, 1).end.x, 10.f);  // where it stands before its first segment
+  EXPECT_EQ(r.at(1, 1).first, 3u);
+  EXPECT_EQ(r.at(2, 2).first, 7u);
+  EXPECT_EQ(r.unchained, 2u);  // agent 1's first run and agent 2's after its push continue no one
+}
+
+class TraceOfTheMainJob : public ScratchDir {};
+
+TEST_F(TraceOfTheMainJob, IsCutIntoItsAgentsAndTicks) {
+  // The demo's arena, whose door pushes and lift carries agents between their segments.
+  const CommandRun run = capsweep_cmd("demo --agents 300 --ticks 120 --threads 1 --trace " + path("t.cwsq") + " --png " + path("d.png"));
+  ASSERT_EQ(run.code, 0) << run.output;
+  const Replay r = cut_trace(read_claimed_moves(path("t.cwsq")), path("t.cwsq"));
+  EXPECT_EQ(r.agents, 300u);
+  EXPECT_EQ(r.ticks, 120u);
+  std::size_t segments = 0;
+  for (const AgentTick& t : r.agent_ticks) segments += t.count;
+  EXPECT_EQ(segments, r.moves.size());  // every segment belongs to one agent-tick
 }
 
 }  // namespace
