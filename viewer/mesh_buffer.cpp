@@ -1,6 +1,8 @@
 #include "viewer/mesh_buffer.h"
 
 #include <cstring>
+#include <unordered_map>
+#include <vector>
 
 namespace capsweep::viewer {
 
@@ -21,20 +23,46 @@ std::string mesh_buffer(const World& world) {
   const std::uint32_t terrain_count = std::uint32_t(stats.heightfield_triangles);
   const std::uint32_t drawn = total - terrain_count;
   const std::uint32_t columns = stats.heightfield_columns, rows = stats.heightfield_rows;
-  const std::size_t cells = columns > 1 ? std::size_t(columns - 1) * (rows - 1) : 0;
-  const std::size_t grid_bytes = columns > 1 ? 16 + 4 * std::size_t(columns) * rows + (cells + 3) / 4 * 4 : 0;
-  std::string out(32 + std::size_t(drawn) * 40 + grid_bytes, '\0');
-  std::size_t at = 0;
-  for (std::uint32_t v : {kMeshMagic, kMeshVersion, drawn, terrain_begin, terrain_count, columns, rows, 0u}) put(out, at, v);
   auto skip_terrain = [&](std::uint32_t k) { return k < terrain_begin ? k : k + terrain_count; };
+  // Each distinct vertex once (by its float bits), in order of first use: a level's triangles
+  // share their corners, so the page uploads and transforms about a sixth of the vertices.
+  struct Key {
+    std::uint32_t bits[3];
+    bool operator==(const Key& o) const { return std::memcmp(bits, o.bits, sizeof bits) == 0; }
+  };
+  struct Hash {
+    std::size_t operator()(const Key& k) const {
+      std::uint64_t h = 1469598103934665603ull;
+      for (std::uint32_t b : k.bits) h = (h ^ b) * 1099511628211ull;
+      return std::size_t(h ^ (h >> 29));
+    }
+  };
+  std::unordered_map<Key, std::uint32_t, Hash> index_of;
+  index_of.reserve(std::size_t(drawn) * 3 / 4 + 16);
+  std::vector<Vec3> vertices;
+  std::vector<std::uint32_t> indices(std::size_t(drawn) * 3);
   for (std::uint32_t k = 0; k < drawn; ++k) {
     const Triangle t = world.triangle(skip_terrain(k));
-    for (const Vec3& v : t.v) {
-      put(out, at, v.x);
-      put(out, at, v.y);
-      put(out, at, v.z);
+    for (int j = 0; j < 3; ++j) {
+      Key key;
+      std::memcpy(key.bits, &t.v[j], sizeof key.bits);
+      const auto [it, added] = index_of.try_emplace(key, std::uint32_t(vertices.size()));
+      if (added) vertices.push_back(t.v[j]);
+      indices[3 * std::size_t(k) + j] = it->second;
     }
   }
+  const std::uint32_t vertex_count = std::uint32_t(vertices.size());
+  const std::size_t cells = columns > 1 ? std::size_t(columns - 1) * (rows - 1) : 0;
+  const std::size_t grid_bytes = columns > 1 ? 16 + 4 * std::size_t(columns) * rows + (cells + 3) / 4 * 4 : 0;
+  std::string out(32 + std::size_t(vertex_count) * 12 + std::size_t(drawn) * 16 + grid_bytes, '\0');
+  std::size_t at = 0;
+  for (std::uint32_t v : {kMeshMagic, kMeshVersion, drawn, terrain_begin, terrain_count, columns, rows, vertex_count}) put(out, at, v);
+  for (const Vec3& v : vertices) {
+    put(out, at, v.x);
+    put(out, at, v.y);
+    put(out, at, v.z);
+  }
+  for (std::uint32_t i : indices) put(out, at, i);
   for (std::uint32_t k = 0; k < drawn; ++k) put(out, at, world.layers_of(skip_terrain(k)));
   if (columns > 1) {
     // Samples read back from the world's own triangles: half 0 of cell (r, c) starts at sample

@@ -25,18 +25,35 @@ TEST(MeshBuffer, HoldsTrianglesAndLayersThenTheGrid) {
   for (int i = 0; i < 12; ++i) field.heights.push_back(0.25f * float(i * i % 7));
   field.holes = {0, 0, 1, 0, 0, 0};
   const Heightfield copy = field;
-  const std::vector<Triangle> mesh{{{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}}}, {{{5, 5, 5}, {6, 5, 5}, {5, 6, 5}}}};
-  const World world(std::move(field), mesh, {1u, 6u});
+  // Two triangles sharing an edge, and a third apart.
+  const std::vector<Triangle> mesh{{{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}}}, {{{1, 0, 0}, {0, 1, 0}, {1, 1, 0}}},
+                                   {{{5, 5, 5}, {6, 5, 5}, {5, 6, 5}}}};
+  const World world(std::move(field), mesh, {1u, 1u, 6u});
   const std::string b = mesh_buffer(world);
   ASSERT_EQ(at<std::uint32_t>(b, 0), kMeshMagic);
-  EXPECT_EQ(at<std::uint32_t>(b, 8), 2u);   // triangles drawn as triangles
-  EXPECT_EQ(at<std::uint32_t>(b, 12), 2u);  // the terrain's first index
+  EXPECT_EQ(at<std::uint32_t>(b, 4), kMeshVersion);
+  EXPECT_EQ(at<std::uint32_t>(b, 8), 3u);   // triangles drawn as triangles
+  EXPECT_EQ(at<std::uint32_t>(b, 12), 3u);  // the terrain's first index
   EXPECT_EQ(at<std::uint32_t>(b, 16), 12u); // its triangles
   EXPECT_EQ(at<std::uint32_t>(b, 20), 4u);
   EXPECT_EQ(at<std::uint32_t>(b, 24), 3u);
-  EXPECT_EQ(at<float>(b, 32 + 36 + 4 * 3), 6.f);  // triangle 1, vertex 1, x
-  EXPECT_EQ(at<std::uint32_t>(b, 32 + 72 + 4), 6u);
-  std::size_t grid = 32 + 2 * 40;
+  const std::uint32_t vertices = at<std::uint32_t>(b, 28);
+  ASSERT_EQ(vertices, 7u);  // the shared edge's two corners once
+  const std::size_t indices = 32 + 12 * vertices, layers = indices + 12 * 3;
+  // Every triangle's corners, read through its indices, are the world's floats.
+  for (std::uint32_t k = 0; k < 3; ++k) {
+    const Triangle t = world.triangle(k);
+    for (int j = 0; j < 3; ++j) {
+      const std::uint32_t v = at<std::uint32_t>(b, indices + 4 * (3 * k + j));
+      ASSERT_LT(v, vertices);
+      EXPECT_EQ(at<float>(b, 32 + 12 * v), t.v[j].x);
+      EXPECT_EQ(at<float>(b, 32 + 12 * v + 4), t.v[j].y);
+      EXPECT_EQ(at<float>(b, 32 + 12 * v + 8), t.v[j].z);
+    }
+  }
+  EXPECT_EQ(at<std::uint32_t>(b, indices + 4 * 1), at<std::uint32_t>(b, indices + 4 * 3));  // (1, 0, 0) shared
+  EXPECT_EQ(at<std::uint32_t>(b, layers + 8), 6u);
+  std::size_t grid = layers + 12;
   EXPECT_EQ(at<float>(b, grid), -3.f);
   EXPECT_EQ(at<float>(b, grid + 4), 7.f);
   EXPECT_EQ(at<float>(b, grid + 8), 2.f);

@@ -9,6 +9,7 @@
 #include "tests/support/test_files.h"
 #include "tests/viewer/http_client.h"
 #include "tools/arena.h"
+#include "viewer/mesh_buffer.h"
 #include "viewer/sweep_request.h"
 
 namespace capsweep::viewer {
@@ -50,7 +51,7 @@ TEST_F(ViewerServerTest, ServesThePageThreeJsTheMeshAndInfo) {
   const json info = json::parse(http_get(port_, "/api/info").body);
   EXPECT_EQ(info["triangles"], World(make_arena()).triangle_count());
   EXPECT_EQ(info["max_batch"], kMaxSweepBatch);
-  EXPECT_EQ(http_get(port_, "/api/mesh").body.size(), 32 + 40 * World(make_arena()).triangle_count());
+  EXPECT_EQ(http_get(port_, "/api/mesh").body, mesh_buffer(World(make_arena())));
 }
 
 TEST_F(ViewerServerTest, AnyPathOutsideItsSetIs404) {

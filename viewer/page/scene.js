@@ -1,5 +1,6 @@
 // The 3D view: renderer, camera, orbit controls, and the world's mesh from GET /api/mesh
-// (docs/VIEWER.md: float32 positions and a layer mask per triangle, a heightfield as its grid).
+// (docs/VIEWER.md: shared float32 vertices, three indices and a layer mask per triangle, a
+// heightfield as its grid).
 'use strict';
 
 const Scene = {
@@ -48,7 +49,8 @@ const Scene = {
     this.render();
   },
 
-  // One THREE.Mesh per layer mask (so toggling a layer is a visibility flag), one for the grid.
+  // One THREE.Mesh per layer mask over the shared vertices (so toggling a layer is a visibility
+  // flag), one for the grid.
   buildMeshes() {
     const m = this.mesh;
     const byMask = new Map();
@@ -57,20 +59,22 @@ const Scene = {
       byMask.set(mask, (byMask.get(mask) || 0) + 1);
     }
     const palette = [0x8a9bb0, 0xb09a7a, 0x7ab08a, 0xa07ab0, 0xb07a7a, 0x7aa8b0];
+    const vertices = new THREE.BufferAttribute(m.vertices, 3);
     let colour = 0;
     for (const [mask, count] of byMask) {
-      let positions = m.positions;
+      let indices = m.indices;
       if (byMask.size > 1) {
-        positions = new Float32Array(count * 9);
+        indices = new Uint32Array(count * 3);
         let at = 0;
         for (let k = 0; k < m.count; ++k) {
           if (m.layers[k] !== mask) continue;
-          positions.set(m.positions.subarray(9 * k, 9 * k + 9), at);
-          at += 9;
+          indices.set(m.indices.subarray(3 * k, 3 * k + 3), at);
+          at += 3;
         }
       }
       const g = new THREE.BufferGeometry();
-      g.setAttribute('position', new THREE.BufferAttribute(positions, 3));
+      g.setAttribute('position', vertices);
+      g.setIndex(new THREE.BufferAttribute(indices, 1));
       // Flat shading takes each triangle's normal from screen-space derivatives: no normal array
       // to compute for a million triangles before the first frame.
       const mesh = new THREE.Mesh(g, new THREE.MeshPhongMaterial({
@@ -130,21 +134,26 @@ const Scene = {
     }
     const k = i < m.terrainBegin ? i : i - m.terrainCount;
     if (k < 0 || k >= m.count) return null;
-    const p = m.positions;
-    return [0, 1, 2].map(j => new THREE.Vector3(p[9 * k + 3 * j], p[9 * k + 3 * j + 1], p[9 * k + 3 * j + 2]));
+    const p = m.vertices;
+    return [0, 1, 2].map(j => { const v = m.indices[3 * k + j]; return new THREE.Vector3(p[3 * v], p[3 * v + 1], p[3 * v + 2]); });
   },
 };
 
 function decodeMesh(bytes) {
   const head = new Uint32Array(bytes, 0, 8);
   if (head[0] !== 0x4D565743) throw new Error('not a capsweep mesh');
-  const count = head[2];
+  if (head[1] !== 2) throw new Error('mesh version ' + head[1] + ', this page reads 2');
+  const count = head[2], vertexCount = head[7];
   const m = { count, terrainBegin: head[3], terrainCount: head[4] };
-  m.positions = new Float32Array(bytes, 32, count * 9);
-  m.layers = new Uint32Array(bytes, 32 + count * 36, count);
+  let at = 32;
+  m.vertices = new Float32Array(bytes, at, vertexCount * 3);
+  at += vertexCount * 12;
+  m.indices = new Uint32Array(bytes, at, count * 3);
+  at += count * 12;
+  m.layers = new Uint32Array(bytes, at, count);
+  at += count * 4;
   const columns = head[5], rows = head[6];
   if (columns > 1) {
-    let at = 32 + count * 40;
     const f = new Float32Array(bytes, at, 4);
     at += 16;
     m.grid = { columns, rows, x0: f[0], z0: f[1], dx: f[2], dz: f[3],
