@@ -81,6 +81,14 @@ TEST_F(ViewCommand, WarnsWhenNotOnLoopback) {
   waitpid(pid, nullptr, 0);
 }
 
+TEST_F(ViewCommand, HasHelpWithItsDefaults) {
+  const CommandRun help = capsweep_cmd("view --help");
+  EXPECT_EQ(help.code, 0);
+  EXPECT_NE(help.output.find("Usage: capsweep view"), std::string::npos) << help.output;
+  EXPECT_NE(help.output.find("--listen TEXT=127.0.0.1:8040"), std::string::npos) << help.output;
+  EXPECT_NE(help.output.find("--scene TEXT REQUIRED"), std::string::npos) << help.output;
+}
+
 TEST_F(ViewCommand, RefusesFilesItCannotServe) {
   ASSERT_EQ(capsweep_cmd("queries --scene @arena --workload tick --count 5 --out " + path("q.cwsq")).code, 0);
   ASSERT_EQ(capsweep_cmd("queries --scene @arena --workload tick --count 4 --out " + path("q4.cwsq")).code, 0);
