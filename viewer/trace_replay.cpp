@@ -4,6 +4,7 @@
 #include <cmath>
 #include <unordered_map>
 #include <cstring>
+#include <map>
 #include <stdexcept>
 
 #include <nlohmann/json.hpp>
@@ -19,6 +20,7 @@ constexpr float kChained = 1e-3f;
 // one agent starts; pushes and carries between ticks move an agent by less.
 constexpr float kSameAgent = 0.05f;
 constexpr std::uint32_t kNone = 0xFFFFFFFF;
+constexpr int kCandidates = 4096;
 constexpr float kStillMetres = 1e-3f;
 constexpr float kStepMetres = 0.05f;
 
@@ -81,15 +83,25 @@ Replay cut_trace(std::vector<ClaimedMove> moves, const std::string& path) {
   // tick and later in that order; with none, the nearest one at all, which begins the next tick
   // (or, the agent just written, is that agent again, pushed between two of its segments). A
   // run that continues no one is an agent moved between ticks (respawned, or pushed by a moving
-  // part while it travelled nothing): the agent not
-  // yet seen this tick between the runs around it in crowd order that stood nearest; in tick 0,
-  // or with none, an agent not seen before.
+  // part while it travelled nothing): the agent not yet seen this tick between the runs around
+  // it in crowd order that stood nearest; in tick 0, or with none, an agent not seen before.
   struct Track {
     double order;  // crowd order (agents found late are placed between their neighbours)
     Vec3 end, began;
     std::uint32_t last_tick = 0xFFFFFFFF;
   };
   std::vector<Track> tracks;
+  std::multimap<double, std::uint32_t> by_order_now;  // the agents by crowd order, for the runs that continue no one
+  auto set_order = [&](std::uint32_t a, double order) {
+    for (auto [it, end] = by_order_now.equal_range(tracks[a].order); it != end; ++it) {
+      if (it->second == a) {
+        by_order_now.erase(it);
+        break;
+      }
+    }
+    tracks[a].order = order;
+    by_order_now.emplace(order, a);
+  };
   struct Entry {
     std::uint32_t agent, first, count;
   };
@@ -156,7 +168,9 @@ Replay cut_trace(std::vector<ClaimedMove> moves, const std::string& path) {
       if (tracks[a].last_tick != tick && tracks[a].order > before_last_order && last_agent != kNone) {
         // An agent this tick has not seen, just before the last one in order: the two were told
         // apart wrongly when one of them was moved; they change places.
-        std::swap(tracks[a].order, tracks[last_agent].order);
+        const double was = tracks[a].order;
+        set_order(a, tracks[last_agent].order);
+        set_order(last_agent, was);
       } else {
         ticks.emplace_back();  // crowd order starts again: the next tick
         ++tick;
@@ -174,10 +188,16 @@ Replay cut_trace(std::vector<ClaimedMove> moves, const std::string& path) {
         break;
       }
       if (tick > 0) {
+        // The agents between, at most kCandidates of them (a trace of scattered segments costs
+        // no more than that a run).
         float nearest = INFINITY;
-        for (std::uint32_t c = 0; c < tracks.size(); ++c) {
+        int looked = 0;
+        for (auto it = by_order_now.upper_bound(last_order); it != by_order_now.end() && it->first < next_order &&
+                                                               looked < kCandidates;
+             ++it, ++looked) {
+          const std::uint32_t c = it->second;
           const float d = std::min(distance(tracks[c].end, start), distance(tracks[c].began, start));
-          if (tracks[c].last_tick != tick && tracks[c].order > last_order && tracks[c].order < next_order && d < nearest) {
+          if (tracks[c].last_tick != tick && d < nearest) {
             a = c;
             nearest = d;
           }
@@ -190,6 +210,7 @@ Replay cut_trace(std::vector<ClaimedMove> moves, const std::string& path) {
                                                     : last_order + 1;
         tracks.push_back({order, start, start});
         a = std::uint32_t(tracks.size() - 1);
+        by_order_now.emplace(order, a);
       }
     }
     tracks[a].last_tick = tick;
@@ -202,7 +223,9 @@ Replay cut_trace(std::vector<ClaimedMove> moves, const std::string& path) {
   // Agents by crowd order; each tick's entry for each, empty (where it stood) when it wrote none.
   std::vector<std::uint32_t> by_order(tracks.size());
   for (std::uint32_t a = 0; a < by_order.size(); ++a) by_order[a] = a;
-  std::sort(by_order.begin(), by_order.end(), [&](std::uint32_t x, std::uint32_t y) { return tracks[x].order < tracks[y].order; });
+  std::sort(by_order.begin(), by_order.end(), [&](std::uint32_t x, std::uint32_t y) {
+    return tracks[x].order != tracks[y].order ? tracks[x].order < tracks[y].order : x < y;
+  });
   std::vector<std::uint32_t> index(tracks.size());
   for (std::uint32_t i = 0; i < by_order.size(); ++i) index[by_order[i]] = i;
   const std::uint32_t agents = std::uint32_t(tracks.size());
