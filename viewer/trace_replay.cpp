@@ -231,6 +231,14 @@ Replay cut_trace(std::vector<ClaimedMove> moves, const std::string& path) {
   const std::uint32_t agents = std::uint32_t(tracks.size());
   r.agents = agents;
   r.ticks = std::uint32_t(ticks.size());
+  // A crowd writes a segment or more for most agents each tick; segments that cut into far more
+  // agent-ticks than that are not a crowd's trace, and would only fill memory.
+  const std::uint64_t agent_ticks = std::uint64_t(r.ticks) * agents;
+  if (agent_ticks > std::max<std::uint64_t>(8 * std::uint64_t(r.moves.size()), 1u << 20)) {
+    throw std::runtime_error(path + ": its " + std::to_string(r.moves.size()) + " segments cut into " +
+                             std::to_string(agents) + " agents over " + std::to_string(r.ticks) +
+                             " ticks: not the trace of a crowd (capsweep crowd --trace)");
+  }
   r.agent_ticks.assign(std::size_t(r.ticks) * agents, AgentTick{0, 0, ReplayState::blocked, {}});
   std::vector<Vec3> at(agents);
   std::vector<bool> placed(agents, false);

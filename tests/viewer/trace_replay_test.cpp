@@ -109,6 +109,22 @@ TEST(TraceReplay, FindsAnAgentThatFirstMovesLaterAndOneMovedBetweenTicks) {
   EXPECT_EQ(r.unchained, 2u);  // agent 1's first run and agent 2's after its push continue no one
 }
 
+TEST(TraceReplay, RefusesSegmentsThatAreNotACrowdsTrace) {
+  // Scattered segments whose runs keep starting where earlier agents stand, out of order: far
+  // more agent-ticks than segments.
+  std::vector<ClaimedMove> m;
+  for (int k = 0; k < 40000; ++k) {
+    const float x = k < 2000 ? float(k) : float((k * 7919) % 2000);
+    m.push_back(segment({x, 0, 0}, {0, 0, 0.001f * float(k % 3)}));
+  }
+  try {
+    const Replay r = cut_trace(m, "t.cwsq");
+    ADD_FAILURE() << r.agents << " agents over " << r.ticks << " ticks";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("t.cwsq: its 40000 segments cut into 2000 agents over"), std::string::npos) << e.what();
+  }
+}
+
 class TraceOfTheMainJob : public ScratchDir {};
 
 TEST_F(TraceOfTheMainJob, IsCutIntoItsAgentsAndTicks) {
