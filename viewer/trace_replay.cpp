@@ -57,6 +57,7 @@ const char* name(ReplayState s) {
     case ReplayState::stepped: return "stepped";
     case ReplayState::snapped: return "snapped";
     case ReplayState::falling: return "falling";
+    case ReplayState::held: return "held";
   }
   return "?";
 }
@@ -239,7 +240,7 @@ Replay cut_trace(std::vector<ClaimedMove> moves, const std::string& path) {
                              std::to_string(agents) + " agents over " + std::to_string(r.ticks) +
                              " ticks: not the trace of a crowd (capsweep crowd --trace)");
   }
-  r.agent_ticks.assign(std::size_t(r.ticks) * agents, AgentTick{0, 0, ReplayState::blocked, {}});
+  r.agent_ticks.assign(std::size_t(r.ticks) * agents, AgentTick{0, 0, ReplayState::held, {}});
   std::vector<Vec3> at(agents);
   std::vector<bool> placed(agents, false);
   for (std::uint32_t t = 0; t < r.ticks; ++t) {

@@ -14,8 +14,9 @@
 
 namespace capsweep::viewer {
 
-enum class ReplayState : std::uint8_t { walking = 0, slid = 1, blocked = 2, stepped = 3, snapped = 4, falling = 5 };
-inline constexpr int kReplayStates = 6;
+// held: wrote no segment (a crowd's agent always wants to move: other agents held it).
+enum class ReplayState : std::uint8_t { walking = 0, slid = 1, blocked = 2, stepped = 3, snapped = 4, falling = 5, held = 6 };
+inline constexpr int kReplayStates = 7;
 const char* name(ReplayState s);
 
 struct AgentTick {

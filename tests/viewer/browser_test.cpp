@@ -71,9 +71,20 @@ class BrowserTest : public ScratchDir {
     const auto from = dom.find(open);
     const auto to = dom.find("</pre>", from);
     if (from == std::string::npos || to == std::string::npos) return json();
-    std::string text = dom.substr(from + open.size(), to - from - open.size());
-    for (auto at = text.find("&quot;"); at != std::string::npos; at = text.find("&quot;")) text.replace(at, 6, "\"");
-    for (auto at = text.find("&amp;"); at != std::string::npos; at = text.find("&amp;")) text.replace(at, 5, "&");
+    // The DOM escapes the JSON's quotes and ampersands (and, in text, nothing else it holds).
+    const std::string escaped = dom.substr(from + open.size(), to - from - open.size());
+    std::string text;
+    for (std::size_t i = 0; i < escaped.size();) {
+      if (escaped.compare(i, 6, "&quot;") == 0) {
+        text += '"';
+        i += 6;
+      } else if (escaped.compare(i, 5, "&amp;") == 0) {
+        text += '&';
+        i += 5;
+      } else {
+        text += escaped[i++];
+      }
+    }
     return json::parse(text, nullptr, false);
   }
 };

@@ -46,7 +46,7 @@ TEST(TraceReplay, CutsChainedSegmentsIntoAgentsAndTicks) {
   EXPECT_EQ(r.at(0, 1).count, 2u);
   EXPECT_EQ(r.at(0, 1).state, ReplayState::slid);
   EXPECT_EQ(r.at(1, 2).count, 0u);
-  EXPECT_EQ(r.at(1, 2).state, ReplayState::blocked);
+  EXPECT_EQ(r.at(1, 2).state, ReplayState::held);
   EXPECT_EQ(r.at(1, 2).end.x, 20.1f);
   EXPECT_EQ(r.at(2, 0).count, 2u);
   EXPECT_EQ(r.at(2, 0).first, 6u);

@@ -2,8 +2,8 @@
 // trails, follow an agent, its record for a tick on click, per-tick totals.
 'use strict';
 
-const STATES = ['walking', 'slid', 'blocked', 'stepped', 'snapped', 'falling'];
-const STATE_COLOURS = [0x44cc66, 0x3399ff, 0xff4444, 0xffcc33, 0xcc66ff, 0xffffff];
+const STATES = ['walking', 'slid', 'blocked', 'stepped', 'snapped', 'falling', 'held'];
+const STATE_COLOURS = [0x44cc66, 0x3399ff, 0xff4444, 0xffcc33, 0xcc66ff, 0xffffff, 0xff8800];
 
 const Replay = {
   group: null, tick: 0, playing: false, speed: 1, follow: -1, data: null,

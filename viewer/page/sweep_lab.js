@@ -99,7 +99,13 @@ const Lab = {
     this.run(this.request());
   },
 
-  async run(request) {
+  // One request at a time, in the order asked: the answer drawn is the last one asked for.
+  run(request) {
+    this.queue = (this.queue || Promise.resolve()).then(() => this.send(request));
+    return this.queue;
+  },
+
+  async send(request) {
     this.pending = true;
     try {
       const reply = await fetch('/api/sweep', { method: 'POST', body: JSON.stringify(request) });
