@@ -97,11 +97,39 @@ double plane_distance_lower_bound(std::initializer_list<Vec3d> corners, const Ve
   return lo > 0 ? lo : hi < 0 ? -hi : -INFINITY;
 }
 
+// A lower bound of the distance between the convex hull of `corners` and the triangle: for any
+// unit u and points x, y of the two hulls, |y - x| >= u.(y - x), so the gap between their
+// projections onto u bounds the distance (the separating axis theorem read as a distance). Any
+// direction gives a true bound, so a sliver's unreliable edge normals cost nothing but
+// tightness; these are the ones likely to be tight where the plane bound is not: the triangle's
+// in-plane edge normals (a path passing beside a wall's end or a step's edge) and the line
+// between the two centres.
+double separating_axes_lower_bound(std::initializer_list<Vec3d> corners, const Vec3d tri[3]) {
+  const Vec3d n = cross(tri[1] - tri[0], tri[2] - tri[0]);
+  Vec3d centre{};
+  for (const Vec3d& x : corners) centre = centre + x;
+  centre = centre / double(corners.size());
+  const Vec3d axes[4] = {cross(tri[1] - tri[0], n), cross(tri[2] - tri[1], n), cross(tri[0] - tri[2], n),
+                         (tri[0] + tri[1] + tri[2]) / 3.0 - centre};
+  double best = -INFINITY;
+  for (const Vec3d& axis : axes) {
+    const double size = length(axis);
+    if (!(size > 0)) continue;
+    const Vec3d u = axis / size;
+    double lo = INFINITY, hi = -INFINITY;
+    for (const Vec3d& x : corners) lo = std::min(lo, dot(u, x)), hi = std::max(hi, dot(u, x));
+    const double t0 = dot(u, tri[0]), t1 = dot(u, tri[1]), t2 = dot(u, tri[2]);
+    const double tlo = std::min({t0, t1, t2}), thi = std::max({t0, t1, t2});
+    best = std::max({best, tlo - hi, lo - thi});
+  }
+  return best;
+}
+
 // A lower bound of path_distance for a sixth of its work (two point distances instead of twelve
 // segment distances): the distance from the swept axis to the triangle's centroid, less the
 // distance from the centroid to its farthest vertex (the triangle lies in that ball), or the
-// plane bound above where it is larger. It only lets the check pass over triangles it proves
-// far; every other one is measured exactly.
+// plane or separating-axis bound above where either is larger. It only lets the check pass over
+// triangles it proves far; every other one is measured exactly.
 double path_distance_lower_bound(const SweptAxis& s, const Vec3d tri[3]) {
   const Vec3d c = (tri[0] + tri[1] + tri[2]) / 3.0;
   const double r = std::max({length(tri[0] - c), length(tri[1] - c), length(tri[2] - c)});
@@ -109,7 +137,9 @@ double path_distance_lower_bound(const SweptAxis& s, const Vec3d tri[3]) {
                              : std::min(oracle::point_triangle(c, s.t1).distance, oracle::point_triangle(c, s.t2).distance);
   const double plane = s.flat ? plane_distance_lower_bound({s.lo, s.hi}, tri)
                               : plane_distance_lower_bound({s.t1[0], s.t1[1], s.t1[2], s.t2[2]}, tri);
-  return std::max(to_c - r, plane);
+  const double sides = s.flat ? separating_axes_lower_bound({s.lo, s.hi}, tri)
+                              : separating_axes_lower_bound({s.t1[0], s.t1[1], s.t1[2], s.t2[2]}, tri);
+  return std::max({to_c - r, plane, sides});
 }
 
 struct Speed {
@@ -132,12 +162,15 @@ double ellipsoid_clearance(const Ellipsoid& e, const Vec3d& d, const Triangle& t
   return std::min({r.x, r.y, r.z}) * (distance - 1);
 }
 
-// A lower bound of ellipsoid_clearance for a fraction of its work: the plane bound in eSpace.
+// A lower bound of ellipsoid_clearance for a fraction of its work: the plane and separating-axis
+// bounds in eSpace.
 double ellipsoid_clearance_lower_bound(const Ellipsoid& e, const Vec3d& d, const Triangle& t) {
   const Vec3d c = to_double(e.centre), r = to_double(e.radii);
   Vec3d v[3];
   for (int k = 0; k < 3; ++k) v[k] = divide(to_double(t.v[k]) - c, r);
-  return std::min({r.x, r.y, r.z}) * (plane_distance_lower_bound({Vec3d{}, divide(d, r)}, v) - 1);
+  const double bound = std::max(plane_distance_lower_bound({Vec3d{}, divide(d, r)}, v),
+                                separating_axes_lower_bound({Vec3d{}, divide(d, r)}, v));
+  return std::min({r.x, r.y, r.z}) * (bound - 1);
 }
 
 // The box an ellipsoid scaled out by `reach` covers on its way along d.
