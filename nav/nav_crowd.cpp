@@ -210,8 +210,10 @@ void NavCrowd::State::plan(std::size_t i, Planner& planner) {
   const Vec3 reach = d.reach();
   dtPolyRef here = 0;
   float here_point[3];
+  // Detour's nearest polygon is the nearest of those whose boxes meet the search box: it may lie
+  // farther than the box reaches. Farther than a radius away, the agent is not on it.
   if (!dtStatusSucceed(planner.query->findNearestPoly(&feet[i].x, &reach.x, &d.filter(), &here, here_point)) ||
-      here == 0) {
+      here == 0 || horizontal_distance(Vec3{here_point[0], here_point[1], here_point[2]}, feet[i]) > reach.x) {
     // Off the mesh: walk straight to the nearest polygon within return_reach, or stay.
     a.status = NavStatus::off_mesh;
     w.planned = false;

@@ -58,6 +58,20 @@ float percentile(std::vector<float> values, double fraction) {
   return values[k];
 }
 
+bool stand_at(const World& world, const Vec3& point, const MoveSettings& move, Capsule& out) {
+  const float lift = 0.5f;
+  const Vec3 base{point.x, point.y + kPersonRadius + lift, point.z};
+  const SweepQuery down{{base, base + Vec3{0, kPersonAxis, 0}, kPersonRadius}, {0, -2 * lift, 0}};
+  SweepHit hit;
+  world.sweep_one(down, hit);
+  if (!hit.hit || hit.t <= 0) return false;
+  const float drop = 2 * lift * hit.t - move.skin - move.backoff;
+  out = down.capsule;
+  out.a.y -= drop;
+  out.b.y -= drop;
+  return true;
+}
+
 std::vector<Capsule> spawn_on_navmesh(const World& world, const NavMesh& navmesh, const MoveSettings& move,
                                       std::size_t count, std::uint64_t seed) {
   const std::vector<Triangle> surface = navmesh.triangles();
@@ -85,20 +99,11 @@ std::vector<Capsule> spawn_on_navmesh(const World& world, const NavMesh& navmesh
     if (u + v > 1) u = 1 - u, v = 1 - v;
     const Triangle& t = surface[k];
     const Vec3 p = t.v[0] + (t.v[1] - t.v[0]) * float(u) + (t.v[2] - t.v[0]) * float(v);
-    // Set down on the world from half a metre above the polygon, then a skin and backoff up.
-    const float lift = 0.5f;
-    const Vec3 base{p.x, p.y + kPersonRadius + lift, p.z};
-    SweepQuery down{{base, base + Vec3{0, kPersonAxis, 0}, kPersonRadius}, {0, -2 * lift, 0}};
-    SweepHit hit;
-    world.sweep_one(down, hit);
-    if (!hit.hit || hit.t <= 0) {
+    Capsule c;
+    if (!stand_at(world, p, move, c)) {
       ++failed;
       continue;
     }
-    const float drop = 2 * lift * hit.t - move.skin - move.backoff;
-    Capsule c = down.capsule;
-    c.a.y -= drop;
-    c.b.y -= drop;
     bool free = world.is_clear(c, move.skin);
     cells.near(c.a, [&](std::uint32_t j) {
       if (free && capsules_overlap(c, placed[j], -2 * move.skin)) free = false;

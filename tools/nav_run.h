@@ -59,6 +59,10 @@ class NavRun {
   float tolerance_;
 };
 
+// The person (kPersonRadius, kPersonAxis) standing at `point`: swept down onto the world from half
+// a metre above it, then lifted by the skin and backoff. False when nothing is within a metre below.
+bool stand_at(const World& world, const Vec3& point, const MoveSettings& move, Capsule& out);
+
 // Spawn places on the navmesh: a random walkable point's nearest polygon, the body set down on
 // the world there (swept down onto it, then lifted by the skin and backoff), clear of the world
 // and of the places before. Throws std::runtime_error when fewer than `count` fit.
