@@ -143,6 +143,9 @@ int run_demo(const DemoArgs& a) {
               one_rate, probe_ticks, same_rate, threads, same_rate / one_rate,
               1e6 * first.planning_seconds / double(first.agent_ticks), 1e6 * first.moving_seconds / double(first.agent_ticks),
               first.planning_seconds / first.moving_seconds);
+  std::printf("over all %zu ticks on %d threads: planning + steering %.2f ms, World::move %.2f ms per tick (%.2fx)\n",
+              a.ticks, threads, 1e3 * total.planning_seconds / double(total.ticks),
+              1e3 * total.moving_seconds / double(total.ticks), total.planning_seconds / total.moving_seconds);
   if (picture) {
     const auto agents = run.crowd().agents();
     for (std::size_t i = 0; i < agents.size(); ++i) {

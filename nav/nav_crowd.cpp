@@ -65,7 +65,9 @@ Vec3 feet_of(const Capsule& c) {
   return {low.x, low.y - c.radius, low.z};
 }
 
-// DetourCrowd's "medium quality" avoidance (its default parameters, dtCrowd::init).
+// DetourCrowd's "medium" avoidance quality (dtCrowd::init's defaults, with RecastDemo's preset 1:
+// 5 directions, 2 rings, 2 refinements: 22 sampled velocities). Exactness is World::move's job,
+// so the sampler only needs to pick a side early; finer presets cost 2-4x more for little.
 dtObstacleAvoidanceParams avoidance_params() {
   dtObstacleAvoidanceParams p{};
   p.velBias = 0.4f;
@@ -75,10 +77,26 @@ dtObstacleAvoidanceParams avoidance_params() {
   p.weightToi = 2.5f;
   p.horizTime = 2.5f;
   p.gridSize = 33;
-  p.adaptiveDivs = 7;
+  p.adaptiveDivs = 5;
   p.adaptiveRings = 2;
-  p.adaptiveDepth = 5;
+  p.adaptiveDepth = 1;
   return p;
+}
+
+// Whether an agent at p moving at v meets a neighbour at q moving at w (circles of radius r
+// together) within `horizon` seconds: only then is the velocity worth sampling.
+bool on_collision_course(const Vec3& p, const Vec3& v, const Vec3& q, const Vec3& w, float r, float horizon) {
+  const float dx = q.x - p.x, dz = q.z - p.z;  // where the neighbour is
+  const float ux = v.x - w.x, uz = v.z - w.z;  // how fast the agent closes on it
+  const float c = dx * dx + dz * dz - r * r;
+  if (c <= 0) return true;  // touching already: let the sampler push apart
+  const float b = dx * ux + dz * uz;
+  if (b <= 0) return false;  // moving apart
+  const float a = ux * ux + uz * uz;
+  const float disc = b * b - a * c;
+  if (disc < 0) return false;  // passes by
+  const float t = (b - std::sqrt(disc)) / a;
+  return t <= horizon;
 }
 
 }  // namespace
@@ -96,8 +114,13 @@ struct NavCrowd::State {
 
   // The tick-start state (stage 1).
   std::vector<Vec3> feet, velocity, desired;
-  std::vector<std::uint32_t> by_cell;        // agent indices sorted by (cell, id)
-  std::vector<std::uint64_t> cell_of_sorted; // their cells, in that order
+  // The agents by cell of a grid over their feet (counting sort): cell c holds
+  // by_cell[cell_start[c] .. cell_start[c + 1]). Cells are at least neighbour_distance wide, so the
+  // 3 x 3 cells around an agent hold every neighbour; the order within a cell never shows, since
+  // neighbours are ranked by distance, id and body bytes.
+  std::vector<std::uint32_t> by_cell, cell_start;
+  float cell_size = 1, cell_x0 = 0, cell_z0 = 0;
+  int cells_x = 1, cells_z = 1;
   std::vector<Vec3> next_velocity;           // stage 2's answer
 
   std::mutex planners_lock;
@@ -127,11 +150,8 @@ struct NavCrowd::State {
     planners.push_back(std::move(p));
   }
 
-  std::uint64_t cell_key(const Vec3& p) const {
-    const float size = std::max(settings.neighbour_distance, 1e-3f);
-    const auto cx = std::int64_t(std::floor(p.x / size)), cz = std::int64_t(std::floor(p.z / size));
-    return (std::uint64_t(cx + (1ll << 31)) << 32) | std::uint64_t(cz + (1ll << 31));
-  }
+  int cell_x(float x) const { return std::clamp(int((x - cell_x0) / cell_size), 0, cells_x - 1); }
+  int cell_z(float z) const { return std::clamp(int((z - cell_z0) / cell_size), 0, cells_z - 1); }
 
   void snapshot();
   void plan(std::size_t i, Planner& planner);
@@ -153,18 +173,35 @@ void NavCrowd::State::snapshot() {
     velocity[i] = Vec3{moved.x, 0, moved.z} * (1.f / settings.move.dt);
     desired[i] = agents[i].velocity;
   }
+  // The grid: no more cells than 4 per agent (and 1024), however spread out the agents are.
+  float lo_x = 0, hi_x = 0, lo_z = 0, hi_z = 0;
+  bool first = true;
+  for (const Vec3& f : feet) {
+    if (!std::isfinite(f.x) || !std::isfinite(f.z)) continue;
+    lo_x = first ? f.x : std::min(lo_x, f.x);
+    hi_x = first ? f.x : std::max(hi_x, f.x);
+    lo_z = first ? f.z : std::min(lo_z, f.z);
+    hi_z = first ? f.z : std::max(hi_z, f.z);
+    first = false;
+  }
+  const float extent = std::max({hi_x - lo_x, hi_z - lo_z, 1e-3f});
+  const float most = std::sqrt(float(4 * n + 1024));
+  cell_size = std::max(settings.neighbour_distance, extent / most);
+  cell_x0 = lo_x;
+  cell_z0 = lo_z;
+  cells_x = std::min(int(most) + 1, int((hi_x - lo_x) / cell_size) + 1);
+  cells_z = std::min(int(most) + 1, int((hi_z - lo_z) / cell_size) + 1);
+  const std::size_t cells = std::size_t(cells_x) * std::size_t(cells_z);
+  cell_start.assign(cells + 1, 0);
+  std::vector<std::uint32_t> cell_of(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    cell_of[i] = std::uint32_t(cell_z(feet[i].z)) * std::uint32_t(cells_x) + std::uint32_t(cell_x(feet[i].x));
+    ++cell_start[cell_of[i] + 1];
+  }
+  for (std::size_t c = 0; c < cells; ++c) cell_start[c + 1] += cell_start[c];
   by_cell.resize(n);
-  for (std::size_t i = 0; i < n; ++i) by_cell[i] = std::uint32_t(i);
-  // By cell, then id, then body bytes: no tie is left to the order the agents were given in.
-  std::vector<std::uint64_t> key(n);
-  for (std::size_t i = 0; i < n; ++i) key[i] = cell_key(feet[i]);
-  std::sort(by_cell.begin(), by_cell.end(), [&](std::uint32_t a, std::uint32_t b) {
-    if (key[a] != key[b]) return key[a] < key[b];
-    if (agents[a].id != agents[b].id) return agents[a].id < agents[b].id;
-    return std::memcmp(&agents[a].capsule, &agents[b].capsule, sizeof(Capsule)) < 0;
-  });
-  cell_of_sorted.resize(n);
-  for (std::size_t k = 0; k < n; ++k) cell_of_sorted[k] = key[by_cell[k]];
+  std::vector<std::uint32_t> fill(cell_start.begin(), cell_start.end() - 1);
+  for (std::size_t i = 0; i < n; ++i) by_cell[fill[cell_of[i]]++] = std::uint32_t(i);
 }
 
 // A path from where agent i stands to its goal: walking along a new corridor, or no_path.
@@ -208,6 +245,20 @@ void NavCrowd::State::plan(std::size_t i, Planner& planner) {
   if (a.status == NavStatus::no_path && tick < w.next_check) return;  // waits, retries now and then
 
   const Vec3 reach = d.reach();
+  if (w.planned && a.status == NavStatus::walking) {
+    // Keep the corridor on the polygons the body walked to; pushed somewhere the corridor cannot
+    // follow (farther than a radius from where it ends up), or no progress: plan again.
+    w.corridor->movePosition(&feet[i].x, planner.query.get(), &d.filter());
+    const float* pos = w.corridor->getPos();
+    bool replan = horizontal_distance(Vec3{pos[0], pos[1], pos[2]}, feet[i]) > reach.x ||
+                  std::fabs(pos[1] - feet[i].y) > reach.y;
+    if (tick >= w.next_check) {
+      if (horizontal_distance(w.checkpoint, feet[i]) < 0.5f) replan = true;
+      w.checkpoint = feet[i];
+      w.next_check = tick + std::uint64_t(std::max(1.f, settings.replan_seconds / settings.move.dt));
+    }
+    if (!replan) return;
+  }
   dtPolyRef here = 0;
   float here_point[3];
   // Detour's nearest polygon is the nearest of those whose boxes meet the search box: it may lie
@@ -228,20 +279,7 @@ void NavCrowd::State::plan(std::size_t i, Planner& planner) {
     }
     return;
   }
-  bool replan = !w.planned || a.status != NavStatus::walking;
-  if (!replan) {
-    // Keep the corridor on the polygons the body walked to; pushed somewhere the corridor cannot
-    // follow (farther than a radius from where it ends up), or no progress: plan again.
-    w.corridor->movePosition(&feet[i].x, planner.query.get(), &d.filter());
-    const float* pos = w.corridor->getPos();
-    if (horizontal_distance(Vec3{pos[0], pos[1], pos[2]}, feet[i]) > d.settings.agent_radius) replan = true;
-    if (tick >= w.next_check) {
-      if (horizontal_distance(w.checkpoint, feet[i]) < 0.5f) replan = true;
-      w.checkpoint = feet[i];
-      w.next_check = tick + std::uint64_t(std::max(1.f, settings.replan_seconds / settings.move.dt));
-    }
-  }
-  if (replan) find_path(i, planner, here, here_point);
+  find_path(i, planner, here, here_point);
 }
 
 void NavCrowd::State::steer(std::size_t i, Planner& planner) {
@@ -293,14 +331,12 @@ void NavCrowd::State::avoid(std::size_t i, Planner& planner, Vec3& v) {
   };
   Near nearest[64];
   int count = 0;
-  const float size = std::max(range, 1e-3f);
-  const auto cx = std::int64_t(std::floor(feet[i].x / size)), cz = std::int64_t(std::floor(feet[i].z / size));
-  for (std::int64_t x = cx - 1; x <= cx + 1; ++x) {
-    for (std::int64_t z = cz - 1; z <= cz + 1; ++z) {
-      const std::uint64_t key = (std::uint64_t(x + (1ll << 31)) << 32) | std::uint64_t(z + (1ll << 31));
-      auto it = std::lower_bound(cell_of_sorted.begin(), cell_of_sorted.end(), key);
-      for (; it != cell_of_sorted.end() && *it == key; ++it) {
-        const std::uint32_t j = by_cell[std::size_t(it - cell_of_sorted.begin())];
+  const int cx = cell_x(feet[i].x), cz = cell_z(feet[i].z);
+  for (int z = std::max(0, cz - 1); z <= std::min(cells_z - 1, cz + 1); ++z) {
+    for (int x = std::max(0, cx - 1); x <= std::min(cells_x - 1, cx + 1); ++x) {
+      const std::size_t c = std::size_t(z) * std::size_t(cells_x) + std::size_t(x);
+      for (std::uint32_t m = cell_start[c]; m < cell_start[c + 1]; ++m) {
+        const std::uint32_t j = by_cell[m];
         if (j == i || std::fabs(feet[j].y - feet[i].y) > height) continue;
         const float dx = feet[j].x - feet[i].x, dz = feet[j].z - feet[i].z, d2 = dx * dx + dz * dz;
         if (d2 > range * range) continue;
@@ -325,13 +361,21 @@ void NavCrowd::State::avoid(std::size_t i, Planner& planner, Vec3& v) {
     }
   }
   if (count == 0) return;
+  static const dtObstacleAvoidanceParams params = avoidance_params();
+  const float own = agents[i].capsule.radius + settings.move.skin;
+  bool course = false;
+  for (int k = 0; k < count && !course; ++k) {
+    const std::uint32_t j = nearest[k].index;
+    course = on_collision_course(feet[i], v, feet[j], velocity[j], own + agents[j].capsule.radius + settings.move.skin,
+                                 params.horizTime);
+  }
+  if (!course) return;
   dtObstacleAvoidanceQuery& q = *planner.avoidance;
   q.reset();
   for (int k = 0; k < count; ++k) {
     const std::uint32_t j = nearest[k].index;
     q.addCircle(&feet[j].x, agents[j].capsule.radius + settings.move.skin, &velocity[j].x, &desired[j].x);
   }
-  static const dtObstacleAvoidanceParams params = avoidance_params();
   float out[3];
   q.sampleVelocityAdaptive(&feet[i].x, agents[i].capsule.radius + settings.move.skin, agents[i].speed, &velocity[i].x,
                            &v.x, out, &params);

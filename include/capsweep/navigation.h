@@ -135,8 +135,8 @@ struct NavCrowdSettings {
   float arrive_distance = 0.4f;   // horizontal distance to the goal that counts as there, metres
   float return_reach = 4.f;       // how far an off-mesh agent looks for the mesh, metres
   bool avoidance = true;          // steer around other agents (Detour's obstacle avoidance)
-  float neighbour_distance = 2.5f;  // agents this close are avoided, metres
-  int max_neighbours = 6;         // the nearest ones, by distance then id
+  float neighbour_distance = 2.0f;  // agents this close are avoided, metres
+  int max_neighbours = 4;         // the nearest ones, by distance then id
   float replan_seconds = 1.5f;    // no progress toward the goal for this long: plan again
   int max_path_polygons = 256;    // longest corridor: a longer path is followed to its end, then replanned
   bool trace = false;             // keep each tick's travelled segments (NavCrowd::segments)
