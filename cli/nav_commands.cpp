@@ -42,20 +42,6 @@ std::string describe(const NavMeshSettings& s) {
   return text;
 }
 
-// The world `copies` times side by side along x (2 m apart): room for a 10,000-agent tick.
-World side_by_side(const World& world, int copies) {
-  std::vector<Triangle> mesh = world.mesh_triangles();
-  const float step = world.bounds().max.x - world.bounds().min.x + 2.f;
-  std::vector<Triangle> all;
-  for (int k = 0; k < copies; ++k) {
-    for (Triangle t : mesh) {
-      for (Vec3& v : t.v) v.x += step * float(k);
-      all.push_back(t);
-    }
-  }
-  return World(std::move(all));
-}
-
 struct DemoArgs {
   std::string scene, navmesh, png = "capsweep_demo.png";
   std::size_t agents = 2000, ticks = 600;

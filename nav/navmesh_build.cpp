@@ -256,15 +256,25 @@ NavMesh NavMesh::build(const World& world, const NavMeshSettings& settings, int 
     throw std::invalid_argument(problem);
   }
   parallel::check_threads(threads);
+  // A polygon reference has 22 bits for the tile and the polygon within it (32-bit dtPolyRef):
+  // at most 4,096 tiles leave 1,024 polygons to each. A world too large for that at tile_cells
+  // gets tiles twice, four times, ... as wide (up to 1,024 cells), and settings() says so.
+  NavMeshSettings used = settings;
+  const Aabb box = world.bounds();
+  for (;;) {
+    const float size = float(used.tile_cells) * used.cell_size;
+    const double tiles = std::ceil(double(box.max.x - box.min.x) / size) * std::ceil(double(box.max.z - box.min.z) / size);
+    if (tiles <= 4096 || used.tile_cells * 2 > 1024) break;
+    used.tile_cells *= 2;
+  }
   TileGrid grid{};
-  const float border = (std::ceil(settings.agent_radius / settings.cell_size) + 3) * settings.cell_size;
-  const Soup soup = gather(world, settings, grid, border);
+  const float border = (std::ceil(used.agent_radius / used.cell_size) + 3) * used.cell_size;
+  const Soup soup = gather(world, used, grid, border);
   const std::size_t tiles = std::size_t(grid.columns) * std::size_t(grid.rows);
-  // A polygon reference has 22 bits for the tile and the polygon within it (32-bit dtPolyRef).
   const int tile_bits = bits_for(tiles);
-  if (tile_bits > 14) {
+  if (tile_bits > 12) {
     throw std::invalid_argument("navmesh: " + std::to_string(tiles) +
-                                " tiles are more than a navmesh holds (16384): raise tile_cells");
+                                " tiles are more than a navmesh holds (4096), even of 1024 cells: raise cell_size");
   }
 
   std::vector<TileData> built(tiles);
@@ -274,7 +284,7 @@ NavMesh NavMesh::build(const World& world, const NavMeshSettings& settings, int 
     parallel::for_ranges(std::size_t(0), tiles, [&](parallel::Range<std::size_t> r) {
       for (std::size_t k = r.begin(); k < r.end(); ++k) {
         try {
-          built[k] = build_tile(soup, grid, settings, int(k % std::size_t(grid.columns)),
+          built[k] = build_tile(soup, grid, used, int(k % std::size_t(grid.columns)),
                                 int(k / std::size_t(grid.columns)));
         } catch (...) {
           std::lock_guard<std::mutex> lock(failure_lock);
@@ -284,7 +294,7 @@ NavMesh NavMesh::build(const World& world, const NavMeshSettings& settings, int 
     });
   });
   auto data = std::make_shared<Data>();
-  data->settings = settings;
+  data->settings = used;
   data->mesh.reset(dtAllocNavMesh());
   dtNavMeshParams params{};
   rcVcopy(params.orig, grid.origin);
@@ -296,6 +306,13 @@ NavMesh NavMesh::build(const World& world, const NavMeshSettings& settings, int 
   for (std::size_t k = 0; k < tiles; ++k) {  // in tile order, whatever order they were built in
     TileData& t = built[k];
     if (!t.bytes) continue;
+    const auto* header = reinterpret_cast<const dtMeshHeader*>(t.bytes);
+    if (!failure && header->polyCount > params.maxPolys) {
+      failure = std::make_exception_ptr(std::runtime_error(
+          "navmesh: tile (" + std::to_string(header->x) + ", " + std::to_string(header->y) + ") holds " +
+          std::to_string(header->polyCount) + " polygons, more than " + std::to_string(params.maxPolys) +
+          " a tile may hold here: lower tile_cells"));
+    }
     if (failure || !ready || !dtStatusSucceed(data->mesh->addTile(t.bytes, t.size, DT_TILE_FREE_DATA, 0, nullptr))) {
       dtFree(t.bytes);
       if (!failure && ready) failure = std::make_exception_ptr(std::runtime_error("navmesh: Detour refused a tile"));

@@ -51,6 +51,20 @@ class Cells {
 
 }  // namespace
 
+World side_by_side(const World& world, int copies) {
+  const std::vector<Triangle> mesh = world.mesh_triangles();
+  const float step = world.bounds().max.x - world.bounds().min.x + 2.f;
+  std::vector<Triangle> all;
+  all.reserve(mesh.size() * std::size_t(copies));
+  for (int k = 0; k < copies; ++k) {
+    for (Triangle t : mesh) {
+      for (Vec3& v : t.v) v.x += step * float(k);
+      all.push_back(t);
+    }
+  }
+  return World(std::move(all));
+}
+
 float percentile(std::vector<float> values, double fraction) {
   if (values.empty()) return 0;
   const std::size_t k = std::min(values.size() - 1, std::size_t(fraction * double(values.size())));

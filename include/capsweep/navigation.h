@@ -29,7 +29,8 @@ struct NavMeshSettings {
   float max_slope_degrees = 45.f;   // steepest walkable triangle: MoveSettings::max_slope_degrees
   float cell_size = 0.12f;          // horizontal voxel edge: a third of the radius
   float cell_height = 0.05f;        // vertical voxel edge: fine enough that the climb keeps its value
-  int tile_cells = 64;              // a tile's edge, in cells (tiles build in parallel)
+  int tile_cells = 64;              // a tile's edge, in cells (tiles build in parallel); the build doubles
+                                    // it, up to 1024, while the world would need over 4,096 tiles
   std::uint32_t layers = kAllLayers;  // only triangles on these layers are walked on or block
   float max_edge_length = 12.f;     // longest polygon outline edge, metres
   float max_edge_error = 1.3f;      // how far an outline may stray from the voxels, in cells
