@@ -138,13 +138,14 @@ TEST_F(Command, ThroughputSweepsTheArena) {
 // whatever the working folder; goals reached, time to goal against the shortest path, blocked
 // agent-ticks, the rates with planning, the 10,000-agent tick, determinism and the invariants.
 TEST_F(Command, DemoRunsTheMainJob) {
-  const CommandRun run = capsweep_cmd("demo --agents 300 --ticks 240 --png " + path("demo.png"));
+  const CommandRun run = capsweep_cmd("demo --agents 300 --ticks 180 --png " + path("demo.png"));
   ASSERT_EQ(run.code, 0) << run.output;
   for (const char* w : {"recast_nav_test.obj", "navmesh: ", "reached per agent-minute",
                         "time to goal / shortest-path time at walking speed: median ", "blocked ",
                         "agent-ticks/s including planning: ", "per core", "World::move", "identical on 1 and",
                         "a 10000-agent tick (", "invariants: 0 agent-ticks inside the skin, 0 overlapping agent pairs, 0 of ",
-                        "traced segments through geometry", "navmesh teal"}) {
+                        "traced segments through geometry", "navmesh teal", "against Detour alone (",
+                        "what exactness costs: "}) {
     EXPECT_NE(run.output.find(w), std::string::npos) << w << "\n" << run.output;
   }
   // Goals are reached, and none of the goals finished was given up.
@@ -152,7 +153,7 @@ TEST_F(Command, DemoRunsTheMainJob) {
   const std::size_t at = run.output.find("goals: ");
   ASSERT_NE(at, std::string::npos) << run.output;
   ASSERT_EQ(std::sscanf(run.output.c_str() + at, "goals: %lu reached, %lu given up", &reached, &given_up), 2);
-  EXPECT_GT(reached, 30u);
+  EXPECT_GT(reached, 20u);
   EXPECT_EQ(given_up, 0u);
   EXPECT_EQ(read(path("demo.png")).substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
 }
