@@ -169,12 +169,13 @@ TEST_F(Command, NavmeshWritesAFileTheDemoReadsAndADamagedOneIsRefused) {
   ASSERT_EQ(lower.code, 0) << lower.output;
   EXPECT_NE(lower.output.find("climb 0.20 m"), std::string::npos) << lower.output;
   const CommandRun run = capsweep_cmd("demo --scene " + scene + " --navmesh " + path("d.cwnm") +
-                                      " --agents 100 --ticks 30 --png " + path("d.png"));
+                                      " --agents 100 --ticks 30 --no-detour --no-big-tick --png " + path("d.png"));
   EXPECT_NE(run.output.find("read from " + path("d.cwnm")), std::string::npos) << run.output;
   std::string bytes = read(path("d.cwnm"));
   bytes[bytes.size() / 2] ^= 1;
   std::ofstream(path("bad.cwnm"), std::ios::binary) << bytes;
-  const CommandRun bad = capsweep_cmd("demo --scene " + scene + " --navmesh " + path("bad.cwnm") + " --agents 10 --ticks 1");
+  const CommandRun bad =
+      capsweep_cmd("demo --scene " + scene + " --navmesh " + path("bad.cwnm") + " --agents 10 --ticks 1 --no-big-tick");
   EXPECT_NE(bad.code, 0);
   EXPECT_NE(bad.output.find(path("bad.cwnm") + ": checksum: "), std::string::npos) << bad.output;
 }
