@@ -136,17 +136,24 @@ std::string check_tile(const std::uint8_t* bytes, std::size_t size, int x, int y
         std::size_t(d.triBase) + d.triCount > std::size_t(h.detailTriCount)) {
       return which + ": its detail mesh reaches past the tile's detail arrays";
     }
+    // Detour's closest point on a polygon walks its detail triangles' outline edges and reads the
+    // nearest one it found: a polygon with no detail triangle, or none on its outline, has none.
+    bool outline = false;
     for (unsigned t = 0; t < d.triCount; ++t) {
       const std::uint8_t* tri = dtris + 4 * (std::size_t(d.triBase) + t);
       for (int k = 0; k < 3; ++k) {
         if (tri[k] >= poly.vertCount + d.vertCount) return which + ": a detail triangle's vertex out of range";
+        outline = outline || ((tri[3] >> (2 * k)) & DT_DETAIL_EDGE_BOUNDARY) != 0;
       }
     }
+    if (!outline) return which + ": its detail mesh has no triangle on the polygon's outline";
   }
   if (std::size_t(h.maxLinkCount) < links_needed) return "fewer links than its polygons' sides";
   for (int i = 0; i < h.bvNodeCount; ++i) {
     const dtBVNode& n = nodes[i];
-    if (n.i >= 0 ? n.i >= h.polyCount : -n.i > h.bvNodeCount - i || n.i == std::numeric_limits<int>::min()) {
+    // A leaf names a polygon; an inner node the escape past its subtree (negated), which must
+    // stay within the tree (in 64 bits: -INT_MIN does not fit an int).
+    if (n.i >= 0 ? n.i >= h.polyCount : -std::int64_t(n.i) > std::int64_t(h.bvNodeCount - i)) {
       return "tree node " + std::to_string(i) + ": an index out of range";
     }
   }
