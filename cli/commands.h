@@ -64,7 +64,9 @@ CLI::Option* add_path(CLI::App& command, SweepPath& path);
 // --mask LIST: the layers a batch sees ("1,3"; default every layer); `help` says it otherwise.
 CLI::Option* add_mask(CLI::App& command, std::uint32_t& layers, const std::string& help = "");
 
-Command add_demo(CLI::App& app);           // the crowd on the built-in arena
+Command add_demo(CLI::App& app);           // the main job: the navigating crowd
+Command add_arena_demo(CLI::App& app);     // the crowd on the built-in arena whose parts move
+Command add_navmesh(CLI::App& app);        // a scene's navmesh, to a file
 Command add_crowd(CLI::App& app);          // the crowd on any scene
 Command add_validate(CLI::App& app);       // judge recorded moves
 Command add_serve(CLI::App& app);          // the gRPC query service

@@ -462,6 +462,8 @@ int run(int argc, char** argv) {
     commands.emplace_back(app.get_subcommands([](CLI::App*) { return true; }).back(), std::move(c));
   };
   add(add_demo);
+  add(add_arena_demo);
+  add(add_navmesh);
   add(add_crowd);
   add(add_validate);
   add(add_throughput);

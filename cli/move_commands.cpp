@@ -334,12 +334,12 @@ CrowdSettings crowd_settings(const CrowdArgs& a) {
 
 }  // namespace
 
-Command add_demo(CLI::App& app) {
+Command add_arena_demo(CLI::App& app) {
   auto a = std::make_shared<CrowdArgs>();
   a->agents = 2000;
   a->png = "capsweep_demo.png";
-  CLI::App* c = app.add_subcommand("demo",
-                                   "The main job: 2,000 agents walk the built-in arena, with a sliding door and a lift "
+  CLI::App* c = app.add_subcommand("demo-arena",
+                                   "The moving arena: 2,000 agents walk the built-in arena, with a sliding door and a lift "
                                    "up to an upper floor, toward random goals for 600 ticks at 60 Hz; prints "
                                    "agent-ticks/s, the agent-ticks the moving parts carried and crushed, and any "
                                    "invariant violation");

@@ -91,6 +91,48 @@ void TopDownPicture::trail(const Vec3& from, const Vec3& to, float speed, float 
   }
 }
 
+void TopDownPicture::navmesh(const Triangle& t) {
+  const float ax = px(t.v[0].x), az = py(t.v[0].z), bx = px(t.v[1].x), bz = py(t.v[1].z), cx = px(t.v[2].x),
+              cz = py(t.v[2].z);
+  const float area = (bx - ax) * (cz - az) - (bz - az) * (cx - ax);
+  if (std::fabs(area) < 1e-6f) return;
+  const int x_lo = std::max(0, int(std::floor(std::min({ax, bx, cx}))));
+  const int x_hi = std::min(width_ - 1, int(std::ceil(std::max({ax, bx, cx}))));
+  const int z_lo = std::max(0, int(std::floor(std::min({az, bz, cz}))));
+  const int z_hi = std::min(height_ - 1, int(std::ceil(std::max({az, bz, cz}))));
+  for (int z = z_lo; z <= z_hi; ++z) {
+    for (int x = x_lo; x <= x_hi; ++x) {
+      const float qx = float(x) + 0.5f, qz = float(z) + 0.5f;
+      const float w0 = ((bx - qx) * (cz - qz) - (bz - qz) * (cx - qx)) / area;
+      const float w1 = ((cx - qx) * (az - qz) - (cz - qz) * (ax - qx)) / area;
+      if (w0 < 0 || w1 < 0 || 1.f - w0 - w1 < 0) continue;
+      std::uint32_t& c = rgb_[std::size_t(z) * std::size_t(width_) + std::size_t(x)];
+      const float r = float((c >> 16) & 255) / 255.f, g = float((c >> 8) & 255) / 255.f, b = float(c & 255) / 255.f;
+      c = rgb(0.6f * r, 0.6f * g + 0.25f, 0.6f * b + 0.22f);
+    }
+  }
+}
+
+void TopDownPicture::path(const Vec3& from, const Vec3& to) {
+  const float x0 = px(from.x), y0 = py(from.z), x1 = px(to.x), y1 = py(to.z);
+  const int steps = std::min(4096, int(std::ceil(std::max(std::fabs(x1 - x0), std::fabs(y1 - y0)))) + 1);
+  for (int i = 0; i <= steps; ++i) {
+    const float u = float(i) / float(steps);
+    put(int(x0 + (x1 - x0) * u), int(y0 + (y1 - y0) * u), rgb(1, 1, 1));
+  }
+}
+
+void TopDownPicture::scale_bar(float metres) {
+  const int length = int(metres * scale_), x0 = 12, y0 = height_ - 12;
+  for (int t = 0; t < 3; ++t) {
+    for (int x = x0; x <= x0 + length; ++x) put(x, y0 - t, rgb(1, 1, 1));
+  }
+  for (int y = y0 - 8; y <= y0; ++y) {
+    put(x0, y, rgb(1, 1, 1));
+    put(x0 + length, y, rgb(1, 1, 1));
+  }
+}
+
 void TopDownPicture::contact(const Vec3& p, bool with_agent) {
   put(int(px(p.x)), int(py(p.z)), with_agent ? rgb(1, 0, 1) : rgb(1, 0.9f, 0));
 }

@@ -25,6 +25,12 @@ class TopDownPicture {
   // A moving part's path from above (the box its triangles swept over a run): tinted and
   // outlined in part k's colour, over what is drawn already (the trails show through).
   void moving_part(const Aabb& box, std::size_t k);
+  // A navmesh polygon's triangle from above: its pixels tinted teal (the ground shows through).
+  void navmesh(const Triangle& t);
+  // A planned path's leg: a thin white line.
+  void path(const Vec3& from, const Vec3& to);
+  // A scale bar of `metres` in the bottom-left corner: white, with end ticks.
+  void scale_bar(float metres);
   // Part k's colour by name: orange, cyan, lime, pink, then again.
   static const char* part_colour_name(std::size_t k);
   // A legend of the colours (the trails' speeds up to max_speed m/s, the contacts, the agents,

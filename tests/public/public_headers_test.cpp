@@ -49,12 +49,13 @@ TEST(PublicHeaders, IncludeOnlyTheStandardLibraryAndEachOther) {
 }
 
 // One header per concept (values, kernels, movement, validation, instances, world, tiles, files, client,
-// the two C libraries, version) and the one that includes them all: a user finds a type by what it is.
+// navigation, the two C libraries, version) and the one that includes them all: a user finds a type by what it is.
 TEST(PublicHeaders, AreOnePerConcept) {
   std::set<std::string> names;
   for (const fs::directory_entry& e : fs::directory_iterator(kPublic)) names.insert(e.path().filename().string());
   const std::set<std::string> expected = {"capsweep.h", "values.h", "sweep.h", "move.h", "validate.h", "instances.h", "world.h",
-                                          "tiles.h", "files.h", "client.h", "capsweep_c.h", "capsweep_c_io.h", "version.h.in"};
+                                          "tiles.h", "files.h", "client.h", "navigation.h", "capsweep_c.h", "capsweep_c_io.h",
+                                          "version.h.in"};
   EXPECT_EQ(names, expected);
 }
 

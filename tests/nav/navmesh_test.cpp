@@ -1,0 +1,165 @@
+// The navmesh: its parameters follow MoveSettings, its build is the same on any thread count,
+// its layers are the agents', and its file round-trips and refuses damage by name.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+
+#include <capsweep/navigation.h>
+#include <capsweep/files.h>
+
+#include "nav/navmesh_file.h"
+#include "tools/workloads.h"
+
+namespace capsweep {
+namespace {
+
+const Capsule kPerson{{0, kPersonRadius, 0}, {0, kPersonRadius + kPersonAxis, 0}, kPersonRadius};
+
+void quad(std::vector<Triangle>& out, Vec3 a, Vec3 b, Vec3 c, Vec3 d) {
+  out.push_back({{a, b, c}});
+  out.push_back({{a, c, d}});
+}
+
+// A 20 x 10 m floor at y = 0 whose far half (x > 10) is a platform `step` high, with its riser.
+std::vector<Triangle> floor_with_step(float step) {
+  std::vector<Triangle> t;
+  quad(t, {0, 0, 0}, {0, 0, 10}, {10, 0, 10}, {10, 0, 0});
+  quad(t, {10, step, 0}, {10, step, 10}, {20, step, 10}, {20, step, 0});
+  quad(t, {10, 0, 0}, {10, 0, 10}, {10, step, 10}, {10, step, 0});
+  return t;
+}
+
+std::string bytes_of(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+void write_bytes(const std::string& path, const std::string& bytes) {
+  std::ofstream(path, std::ios::binary).write(bytes.data(), std::streamsize(bytes.size()));
+}
+std::string scratch(const char* name) { return ::testing::TempDir() + "nav_" + name; }
+
+TEST(NavMeshSettings, FollowTheBodyAndMoveSettings) {
+  MoveSettings move;
+  const NavMeshSettings s = navmesh_settings(move, kPerson);
+  EXPECT_FLOAT_EQ(s.agent_radius, kPersonRadius + move.skin);
+  EXPECT_FLOAT_EQ(s.agent_height, kPersonAxis + 2 * kPersonRadius + move.skin);
+  EXPECT_FLOAT_EQ(s.climb, move.step_height);
+  EXPECT_FLOAT_EQ(s.max_slope_degrees, move.max_slope_degrees);
+  EXPECT_EQ(check_navmesh_settings(s), "");
+  move.step_height = 0.2f;
+  move.max_slope_degrees = 30.f;
+  const NavMeshSettings lower = navmesh_settings(move, kPerson);
+  EXPECT_FLOAT_EQ(lower.climb, 0.2f);
+  EXPECT_FLOAT_EQ(lower.max_slope_degrees, 30.f);
+  // The climb loses at most a seventh of itself to whole cell heights.
+  EXPECT_LE(lower.cell_height, 0.2f / 7 + 1e-6f);
+  NavMeshSettings bad = s;
+  bad.cell_size = 0;
+  EXPECT_NE(check_navmesh_settings(bad).find("cell_size"), std::string::npos);
+  EXPECT_THROW(NavMesh::build(World(floor_with_step(0.3f)), bad), std::invalid_argument);
+}
+
+// What the navmesh connects is what the solver climbs: a 0.3 m step joins the two halves for a
+// 0.35 m step height, and parts them for 0.2 m.
+TEST(NavMeshSettings, TheClimbFollowsTheStepHeight) {
+  const World world(floor_with_step(0.3f));
+  MoveSettings move;
+  const NavPath up = NavMesh::build(world, navmesh_settings(move, kPerson), 1).path({3, 0, 5}, {17, 0.3f, 5});
+  EXPECT_TRUE(up.complete);
+  EXPECT_NEAR(up.length, 14.f, 0.5f);
+  move.step_height = 0.2f;
+  const NavPath parted = NavMesh::build(world, navmesh_settings(move, kPerson), 1).path({3, 0, 5}, {17, 0.3f, 5});
+  EXPECT_FALSE(parted.complete);
+}
+
+// Only the layers agents collide with: a wall on layer 2 across the floor parts it for agents
+// that see every layer, and is not there for agents that see layer 1 alone.
+TEST(NavMesh, HonoursTheLayerMask) {
+  std::vector<Triangle> t;
+  quad(t, {0, 0, 0}, {0, 0, 10}, {20, 0, 10}, {20, 0, 0});
+  quad(t, {10, 0, -1}, {10, 0, 11}, {10, 3, 11}, {10, 3, -1});
+  const World world(t, {1, 1, 2, 2});
+  MoveSettings move;
+  EXPECT_FALSE(NavMesh::build(world, navmesh_settings(move, kPerson), 1).path({3, 0, 5}, {17, 0, 5}).complete);
+  EXPECT_TRUE(NavMesh::build(world, navmesh_settings(move, kPerson, 1u), 1).path({3, 0, 5}, {17, 0, 5}).complete);
+}
+
+TEST(NavMesh, BuildsTheSameBytesOnOneAndTwoThreadsAndReadsBack) {
+  const World world(load_scene(std::string(CAPSWEEP_SCENES_DIR) + "/recast_dungeon.obj"));
+  const NavMeshSettings s = navmesh_settings(MoveSettings{}, kPerson);
+  const NavMesh one = NavMesh::build(world, s, 1);
+  const NavMesh two = NavMesh::build(world, s, 2);
+  one.write(scratch("one.cwnm"));
+  two.write(scratch("two.cwnm"));
+  const std::string bytes = bytes_of(scratch("one.cwnm"));
+  ASSERT_GT(one.stats().polygons, 100u);
+  EXPECT_GT(one.stats().tiles, 1u);
+  EXPECT_EQ(bytes, bytes_of(scratch("two.cwnm")));
+  const NavMesh back = NavMesh::read(scratch("one.cwnm"));
+  EXPECT_EQ(back.stats().polygons, one.stats().polygons);
+  back.write(scratch("back.cwnm"));
+  EXPECT_EQ(bytes_of(scratch("back.cwnm")), bytes);
+  const NavPath a = one.path({-18.33f, 5.01f, -10.80f}, {-17.32f, 7.03f, -15.27f});
+  const NavPath b = back.path({-18.33f, 5.01f, -10.80f}, {-17.32f, 7.03f, -15.27f});
+  ASSERT_TRUE(a.complete);
+  ASSERT_EQ(a.corners.size(), b.corners.size());
+  EXPECT_EQ(0, std::memcmp(a.corners.data(), b.corners.data(), a.corners.size() * sizeof(Vec3)));
+}
+
+// A damaged file is refused with its name, the record and why; never half read.
+TEST(NavMesh, RefusesADamagedFileByName) {
+  const World world(floor_with_step(0.3f));
+  const std::string good_path = scratch("good.cwnm"), bad = scratch("bad.cwnm");
+  NavMesh::build(world, navmesh_settings(MoveSettings{}, kPerson), 1).write(good_path);
+  const std::string good = bytes_of(good_path);
+  auto refusal = [&](const std::string& bytes) -> std::string {
+    write_bytes(bad, bytes);
+    try {
+      NavMesh::read(bad);
+    } catch (const NavMeshError& e) {
+      return e.what();
+    }
+    return "accepted";
+  };
+  auto resealed = [](std::string bytes) {  // the checksum made right again, so deeper checks are reached
+    const std::uint64_t sum = navmesh_checksum(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size() - 8);
+    std::memcpy(bytes.data() + bytes.size() - 8, &sum, 8);
+    return bytes;
+  };
+  std::string flipped = good;
+  flipped[good.size() / 2] ^= 0x10;
+  EXPECT_EQ(refusal(flipped), bad + ": checksum: the bytes do not match their checksum (damaged or cut short)");
+  EXPECT_NE(refusal(good.substr(0, good.size() - 100)).find(bad + ": checksum"), std::string::npos);
+  EXPECT_NE(refusal(good.substr(0, 20)).find(bad + ": header: the file is 20 bytes"), std::string::npos);
+  std::string magic = good;
+  magic[0] = 'X';
+  EXPECT_NE(refusal(magic).find(bad + ": header: not a CWNM"), std::string::npos);
+  std::string version = good;
+  version[4] = 9;
+  EXPECT_NE(refusal(resealed(version)).find(bad + ": header: version 9"), std::string::npos);
+  std::string radius = good;
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  std::memcpy(radius.data() + 12, &nan, 4);
+  EXPECT_NE(refusal(resealed(radius)).find(bad + ": settings: navmesh settings: agent_radius"), std::string::npos);
+  // The first tile's first polygon's first vertex index (header 100 bytes, tile record 12, Detour's
+  // tile header, then its vertices) set past the tile's vertices.
+  const std::size_t tile = 4 + 4 + 4 + 56 + 28 + 4 + 12;
+  std::int32_t vert_count;
+  std::memcpy(&vert_count, good.data() + tile + 7 * 4, 4);  // dtMeshHeader::vertCount
+  std::string index = good;
+  const std::size_t poly = tile + 100 + 12 * std::size_t(vert_count);  // header (100 bytes, aligned), vertices
+  const std::uint16_t far = 0x7fff;
+  std::memcpy(index.data() + poly + 4, &far, 2);  // dtPoly::verts[0], after firstLink
+  EXPECT_NE(refusal(resealed(index)).find(bad + ": tile 0: polygon 0: a vertex index past the tile's vertices"),
+            std::string::npos);
+  EXPECT_NE(refusal(good + "x").find(bad + ": checksum"), std::string::npos);
+  EXPECT_NE(refusal(resealed(good + std::string(8, 'x'))).find(bad + ": end: 8 bytes after the last tile"), std::string::npos);
+  EXPECT_THROW(NavMesh::read(scratch("no_such_file.cwnm")), NavMeshError);
+  EXPECT_EQ(refusal(good), "accepted");
+}
+
+}  // namespace
+}  // namespace capsweep
