@@ -148,10 +148,12 @@ int run_demo(const DemoArgs& a) {
         from = c;
       }
     }
-    picture->scale_bar(10.f);
+    constexpr TopDownPicture::Mark kMarks[] = {TopDownPicture::Mark::navmesh, TopDownPicture::Mark::path,
+                                               TopDownPicture::Mark::agent};
+    picture->legend(settings.max_speed, kMarks);
     picture->write_png(a.png, std::vector<std::string>{scene});
     std::printf("picture: %dx%d -> %s (navmesh teal, trails blue-green-red by speed, every tenth agent's planned "
-                "path white, agents white discs, scale bar 10 m)\n",
+                "path white, agents white discs; a legend and a scale bar)\n",
                 picture->width(), picture->height(), a.png.c_str());
   }
   if (a.detour) {

@@ -122,17 +122,6 @@ void TopDownPicture::path(const Vec3& from, const Vec3& to) {
   }
 }
 
-void TopDownPicture::scale_bar(float metres) {
-  const int length = int(metres * scale_), x0 = 12, y0 = height_ - 12;
-  for (int t = 0; t < 3; ++t) {
-    for (int x = x0; x <= x0 + length; ++x) put(x, y0 - t, rgb(1, 1, 1));
-  }
-  for (int y = y0 - 8; y <= y0; ++y) {
-    put(x0, y, rgb(1, 1, 1));
-    put(x0 + length, y, rgb(1, 1, 1));
-  }
-}
-
 void TopDownPicture::contact(const Vec3& p, bool with_agent) {
   put(int(px(p.x)), int(py(p.z)), with_agent ? rgb(1, 0, 1) : rgb(1, 0.9f, 0));
 }
@@ -172,6 +161,11 @@ void TopDownPicture::text(const std::string& s, int x, int y, std::uint32_t c) {
 }
 
 void TopDownPicture::legend(float max_speed, std::span<const std::string> part_names) {
+  constexpr Mark kCrowd[] = {Mark::contact_with_level, Mark::contact_with_agent, Mark::agent};
+  legend(max_speed, kCrowd, part_names);
+}
+
+void TopDownPicture::legend(float max_speed, std::span<const Mark> marks, std::span<const std::string> part_names) {
   constexpr int kPad = 10, kLine = 22, kSwatch = 22;
   const std::uint32_t white = rgb(1, 1, 1);
   // The scale bar: 1, 2 or 5 x 10^k metres, the longest of them up to a fifth of the width.
@@ -186,7 +180,7 @@ void TopDownPicture::legend(float max_speed, std::span<const std::string> part_n
   char speed[32], length[32];
   std::snprintf(speed, sizeof speed, "0 - %.1f m/s", double(max_speed));
   std::snprintf(length, sizeof length, "%g m", double(metres));
-  const int rows = 5 + int(part_names.size());
+  const int rows = 2 + int(marks.size()) + int(part_names.size());
   const int panel_w = std::max(bar + 90, 330) + 2 * kPad;
   const int panel_h = rows * kLine + 2 * kPad + 6;
   for (int y = 0; y < std::min(panel_h, height_); ++y) {  // darkened, so that the text reads over any floor
@@ -210,9 +204,19 @@ void TopDownPicture::legend(float max_speed, std::span<const std::string> part_n
     text(label, kPad + kSwatch + 4, y + 1, white);
     y += kLine;
   };
-  dot_row(rgb(1, 0.9f, 0), "contact with the level");
-  dot_row(rgb(1, 0, 1), "contact with an agent");
-  dot_row(white, "agent at the end");
+  for (const Mark mark : marks) {
+    switch (mark) {
+      case Mark::contact_with_level: dot_row(rgb(1, 0.9f, 0), "contact with the level"); break;
+      case Mark::contact_with_agent: dot_row(rgb(1, 0, 1), "contact with an agent"); break;
+      case Mark::agent: dot_row(white, "agent at the end"); break;
+      case Mark::navmesh: dot_row(rgb(0.25f, 0.6f, 0.55f), "navmesh (walkable)"); break;
+      case Mark::path:  // a line, as path() draws it
+        for (int dx = 2; dx < kSwatch - 2; ++dx) put(kPad + dx, y + 7, white);
+        text("planned path", kPad + kSwatch + 4, y + 1, white);
+        y += kLine;
+        break;
+    }
+  }
   for (std::size_t k = 0; k < part_names.size(); ++k) {
     const PartColour& c = kPartColours[k % kPartColourCount];
     dot_row(rgb(c.r, c.g, c.b), part_names[k] + " (where it moved)");

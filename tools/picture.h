@@ -29,13 +29,15 @@ class TopDownPicture {
   void navmesh(const Triangle& t);
   // A planned path's leg: a thin white line.
   void path(const Vec3& from, const Vec3& to);
-  // A scale bar of `metres` in the bottom-left corner: white, with end ticks.
-  void scale_bar(float metres);
   // Part k's colour by name: orange, cyan, lime, pink, then again.
   static const char* part_colour_name(std::size_t k);
-  // A legend of the colours (the trails' speeds up to max_speed m/s, the contacts, the agents,
-  // and each named moving part, part k in part k's colour) and a scale bar of a round length,
-  // in a panel in the top-left corner. Draw it last: it covers what is under it.
+  // What a legend row stands for: each is drawn in the colour its drawing call uses.
+  enum class Mark : std::uint8_t { contact_with_level, contact_with_agent, agent, navmesh, path };
+  // A legend of the colours (the trails' speeds up to max_speed m/s, then one row per mark, then
+  // each named moving part, part k in part k's colour) and a scale bar of a round length, in a
+  // panel in the top-left corner. Draw it last: it covers what is under it.
+  void legend(float max_speed, std::span<const Mark> marks, std::span<const std::string> part_names = {});
+  // A crowd's legend: the contacts and the agents, then the parts.
   void legend(float max_speed, std::span<const std::string> part_names = {});
 
   // Throws std::runtime_error naming the file when it cannot be written.
