@@ -56,6 +56,8 @@ void parse_query(const json& q, std::size_t i, SweepRequest& out) {
   if (!q.contains("shape") || !q.at("shape").is_string()) throw Refused(at + ".shape is missing (capsule, ray or ellipsoid)");
   const std::string shape = q.at("shape").get<std::string>();
   const std::uint32_t layers = q.contains("layers") ? mask(q.at("layers"), at + ".layers") : kAllLayers;
+  // The layers it sees are its own and the batch's: none would be a query no CWSQ file can hold.
+  if ((layers & out.layers) == 0) throw Refused(at + ".layers share no layer with the batch's layers");
   const bool ellipsoid = shape == "ellipsoid";
   if (i > 0 && ellipsoid != out.of_ellipsoids) throw Refused(at + ": a batch holds ellipsoids or capsules and rays, not both");
   out.of_ellipsoids = ellipsoid;

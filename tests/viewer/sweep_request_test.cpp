@@ -90,6 +90,9 @@ TEST(SweepRequest, RefusesBadQueriesNamingThem) {
             "queries[0].layers is not a layer mask from 1 to 4294967295");
   EXPECT_EQ(refused(R"({"queries":[{"shape":"ray","from":[0,0,0],"motion":[0,0,1],"radius":1}]})"),
             "queries[0]: unknown field 'radius'");
+  // A query that sees none of the batch's layers could not be written to a CWSQ file (mask 0).
+  EXPECT_EQ(refused(R"({"layers":6,"queries":[{"shape":"ray","from":[0,0,0],"motion":[0,0,1],"layers":1}]})"),
+            "queries[0].layers share no layer with the batch's layers");
 }
 
 TEST(SweepRequest, RefusesBatchesAndBodiesOverTheirBounds) {

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
+
 #include <nlohmann/json.hpp>
 
 #include "tests/support/test_files.h"
@@ -18,6 +20,20 @@ namespace {
 using nlohmann::json;
 
 // One server for the suite: stopping one waits for civetweb's workers to notice (about 2 s).
+std::string base64_decoded(const std::string& b64) {
+  const char* digits = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  unsigned v = 0;
+  int bits = 0;
+  for (char c : b64) {
+    const char* at = std::strchr(digits, c);
+    if (c == '=' || !at) break;
+    v = v << 6 | unsigned(at - digits);
+    if ((bits += 6) >= 8) out.push_back(char((v >> (bits -= 8)) & 0xFF));
+  }
+  return out;
+}
+
 class ViewerServerTest : public ScratchDir {
  protected:
   static void SetUpTestSuite() { server_ = new ViewerServer(ViewerInputs(World(make_arena()), "@arena"), "127.0.0.1:0"); }
@@ -133,6 +149,31 @@ TEST_F(ViewerServerTest, SweepsAnswerWithTheBytesOfTheCommandsFiles) {
   EXPECT_EQ(answer["hits"][0]["t"].get<float>(), hits[0].t);
   EXPECT_EQ(answer["hits"][2]["hit"], false);
   EXPECT_EQ(answer["path"], "scalar");
+}
+
+// The page sends its layer toggles as the batch's mask, which a CWSQ file cannot hold as such:
+// the file it downloads carries it in each record, so `capsweep sweep` (no --mask) answers that
+// file with the bytes the page showed.
+TEST_F(ViewerServerTest, TheQueryFileCarriesTheBatchsLayers) {
+  // Onto the arena's floor (layer 1), with a batch that sees only layer 2: a miss.
+  const std::string body = R"({"path":"scalar","layers":2,"queries":[
+      {"shape":"capsule","a":[1.5,3.25,-2.5],"b":[1.5,4.75,-2.5],"radius":0.375,"motion":[0.5,-6,0.25]},
+      {"shape":"ray","from":[3,5,-2],"motion":[0,-20,0],"layers":3}]})";
+  const HttpReply r = http_post(port_, "/api/sweep", body);
+  ASSERT_EQ(r.status, 200) << r.body;
+  const json answer = json::parse(r.body);
+  EXPECT_EQ(answer["hits"][0]["hit"], false);
+  EXPECT_EQ(answer["hits"][1]["hit"], false);
+  write("q.cwsq", base64_decoded(answer["cwsq"]));
+  const std::vector<SweepQuery> queries = read_queries(path("q.cwsq"));
+  ASSERT_EQ(queries.size(), 2u);
+  EXPECT_EQ(queries[0].layers, 2u);
+  EXPECT_EQ(queries[1].layers, 2u);
+  const World world(make_arena());
+  std::vector<SweepHit> hits(queries.size());
+  world.sweep(queries, hits, on_path(SweepPath::scalar));  // as `capsweep sweep --path scalar`, every layer
+  write_results(path("r.cwsr"), hits, world);
+  EXPECT_EQ(base64_decoded(answer["cwsr"]), read(path("r.cwsr")));
 }
 
 TEST(ViewerInputs, AnswersMustMatchTheirQueries) {
