@@ -116,7 +116,13 @@ const Lab = {
       Viewer.state.lastSweep = { cwsq: this.last.answer.cwsq, cwsr: this.last.answer.cwsr, hit: this.last.answer.hits[0].hit };
       Viewer.publish();
     } catch (e) {
-      document.getElementById('lab-numbers').innerHTML = `<tr><td class="diff">${e.message}</td></tr>`;
+      // As text, never markup: a refusal quotes the request (and ?test=sweep&request= is in the URL).
+      const cell = document.createElement('td');
+      cell.className = 'diff';
+      cell.textContent = e.message;
+      const row = document.createElement('tr');
+      row.appendChild(cell);
+      document.getElementById('lab-numbers').replaceChildren(row);
     }
     this.pending = false;
     if (this.again) { this.again = false; this.changed(); }
