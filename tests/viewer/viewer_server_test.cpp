@@ -88,6 +88,28 @@ TEST_F(ViewerServerTest, AnyPathOutsideItsSetIs404) {
   EXPECT_NE(http_raw(port_, "GET /etc/passwd HTTP/1.1\r\nHost: x\r\n\r\n").status, 200);
 }
 
+// DNS rebinding: a page of another site whose name now resolves to 127.0.0.1 sends its own name
+// as Host; what it would read or run is refused. The loopback names, with any port, are served.
+TEST_F(ViewerServerTest, RequestsForAnotherHostAre403) {
+  const std::string ray = R"({"queries":[{"shape":"ray","from":[0,1,0],"motion":[0,-2,0]}]})";
+  for (const char* host : {"evil.example", "evil.example:8040", "127.0.0.1.evil.example", "localhost.evil.example",
+                           "192.168.1.5"}) {
+    const std::string h = std::string("\r\nHost: ") + host + "\r\nConnection: close";
+    for (const std::string& request :
+         {"GET /api/mesh HTTP/1.1" + h + "\r\n\r\n", "GET / HTTP/1.1" + h + "\r\n\r\n",
+          "POST /api/sweep HTTP/1.1" + h + "\r\nContent-Length: " + std::to_string(ray.size()) + "\r\n\r\n" + ray}) {
+      const HttpReply r = http_raw(port_, request);
+      EXPECT_EQ(r.status, 403) << request;
+      EXPECT_EQ(r.body.find("CWVM"), std::string::npos) << request;
+    }
+  }
+  for (const std::string& host : std::vector<std::string>{"127.0.0.1", "127.0.0.1:" + std::to_string(port_), "localhost:" + std::to_string(port_),
+                                 "LOCALHOST", "[::1]:8040", "127.1.2.3"}) {
+    EXPECT_EQ(http_raw(port_, "GET /api/info HTTP/1.1\r\nHost: " + host + "\r\nConnection: close\r\n\r\n").status, 200) << host;
+  }
+  EXPECT_EQ(http_raw(port_, "GET /api/info HTTP/1.0\r\n\r\n").status, 200);  // no Host at all: not a browser's
+}
+
 TEST_F(ViewerServerTest, WrongMethodsAreRefused) {
   EXPECT_EQ(http_get(port_, "/api/sweep").status, 405);
   EXPECT_EQ(http_post(port_, "/index.html", "x").status, 405);
