@@ -199,9 +199,15 @@ std::string ViewerServer::info_json() const {
   const World& w = inputs_.world;
   const WorldStats s = w.stats();
   const Aabb& b = w.bounds();
+  // The heightfield's layers (the mesh buffer gives its cells only a hole flag): those of its first
+  // cell that is not a hole (a hole is on none), for the page's layer toggles.
+  std::uint32_t terrain_layers = 0;
+  for (std::size_t k = 0; k < s.heightfield_triangles && terrain_layers == 0; ++k) {
+    terrain_layers = w.layers_of(std::uint32_t(s.mesh_triangles + k));
+  }
   return json{{"scene", inputs_.scene_name},
               {"triangles", s.triangles},
-              {"heightfield", {{"columns", s.heightfield_columns}, {"rows", s.heightfield_rows}}},
+              {"heightfield", {{"columns", s.heightfield_columns}, {"rows", s.heightfield_rows}, {"layers", terrain_layers}}},
               {"instances", s.instances},
               {"tiles", s.tiles},
               {"bounds", {vec(b.min), vec(b.max)}},

@@ -198,6 +198,26 @@ TEST_F(ViewerServerTest, TheQueryFileCarriesTheBatchsLayers) {
   EXPECT_EQ(base64_decoded(answer["cwsr"]), read(path("r.cwsr")));
 }
 
+// The page draws the heightfield as its grid and toggles it with the heightfield's own layers:
+// /api/info says which (the mesh buffer gives its cells only a hole flag).
+TEST(ViewerServer, InfoNamesTheHeightfieldsLayers) {
+  Heightfield field;
+  field.columns = 3;
+  field.rows = 3;
+  field.cell_x = field.cell_z = 1.f;
+  field.heights.assign(9, 0.f);
+  field.holes = {1, 0, 0, 0};
+  field.layers = 4;
+  ViewerServer server(ViewerInputs(World(std::move(field)), "terrain"), "127.0.0.1:0");
+  const json info = json::parse(http_get(server.port(), "/api/info").body);
+  EXPECT_EQ(info["heightfield"]["columns"], 3);
+  EXPECT_EQ(info["heightfield"]["layers"], 4);
+}
+
+TEST_F(ViewerServerTest, InfoSaysAWorldWithoutAHeightfieldHasNoLayersForOne) {
+  EXPECT_EQ(json::parse(http_get(port_, "/api/info").body)["heightfield"]["layers"], 0);
+}
+
 TEST(ViewerInputs, AnswersMustMatchTheirQueries) {
   ViewerInputs in(World(make_arena()), "@arena");
   in.queries_path = "q.cwsq";
