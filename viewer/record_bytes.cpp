@@ -33,9 +33,13 @@ std::string header(std::uint32_t magic, std::uint32_t version, std::size_t count
 }  // namespace
 
 std::string query_file_bytes(const SweepRequest& request) {
+  // A file has no batch mask: each record carries the layers it sees, its own and the batch's
+  // (World::sweep's rule), so that `capsweep sweep` without --mask answers the file as the
+  // server answered the request (the page sends its layer toggles as the batch's mask).
+  const auto seen = [&](std::uint32_t own) { return own & request.layers; };
   bool masked = false;
-  for (const SweepQuery& q : request.capsules) masked = masked || q.layers != kAllLayers;
-  for (const SweepEllipsoidQuery& q : request.ellipsoids) masked = masked || q.layers != kAllLayers;
+  for (const SweepQuery& q : request.capsules) masked = masked || seen(q.layers) != kAllLayers;
+  for (const SweepEllipsoidQuery& q : request.ellipsoids) masked = masked || seen(q.layers) != kAllLayers;
   std::string out;
   if (request.of_ellipsoids) {
     out = header(kQueryMagic, masked ? kMaskedEllipsoidVersion : kEllipsoidVersion, request.ellipsoids.size());
@@ -43,7 +47,7 @@ std::string query_file_bytes(const SweepRequest& request) {
       store(out, q.ellipsoid.centre);
       store(out, q.ellipsoid.radii);
       store(out, q.motion);
-      if (masked) store(out, q.layers);
+      if (masked) store(out, seen(q.layers));
     }
   } else {
     out = header(kQueryMagic, masked ? kMaskedQueryVersion : kFormatVersion, request.capsules.size());
@@ -52,7 +56,7 @@ std::string query_file_bytes(const SweepRequest& request) {
       store(out, q.capsule.b);
       store(out, q.capsule.radius);
       store(out, q.motion);
-      if (masked) store(out, q.layers);
+      if (masked) store(out, seen(q.layers));
     }
   }
   return out;

@@ -14,7 +14,8 @@
 namespace capsweep::viewer {
 
 // Version 1 (capsules and rays) or 3 (ellipsoids); 4 or 6 when a query sees fewer than every
-// layer, as write_queries and write_ellipsoid_queries choose.
+// layer, as write_queries and write_ellipsoid_queries choose. Each record's mask is the query's
+// layers and the batch's (a file has no batch mask), never 0 (parse_sweep_request refuses that).
 std::string query_file_bytes(const SweepRequest& request);
 
 // Version 1, or version 2 with each hit's part for a world with instances or tiles, as

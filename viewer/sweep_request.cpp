@@ -1,5 +1,6 @@
 #include "viewer/sweep_request.h"
 
+#include <cctype>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -42,11 +43,21 @@ std::uint32_t mask(const json& v, const std::string& what) {
   return std::uint32_t(v.get<std::uint64_t>());
 }
 
+// Some of a string from the request, to quote in a refusal: at most 40 characters, anything but
+// letters, digits and _ . - as '?', so no message carries markup or control bytes to whatever shows it.
+std::string quoted(const std::string& text) {
+  std::string out = text.substr(0, 40);
+  for (char& c : out) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '.' && c != '-') c = '?';
+  }
+  return out;
+}
+
 void only_keys(const json& object, std::initializer_list<const char*> keys, const std::string& at) {
   for (auto it = object.begin(); it != object.end(); ++it) {
     bool known = false;
     for (const char* k : keys) known = known || it.key() == k;
-    if (!known) throw Refused(at + ": unknown field '" + it.key().substr(0, 40) + "'");
+    if (!known) throw Refused(at + ": unknown field '" + quoted(it.key()) + "'");
   }
 }
 
@@ -56,6 +67,8 @@ void parse_query(const json& q, std::size_t i, SweepRequest& out) {
   if (!q.contains("shape") || !q.at("shape").is_string()) throw Refused(at + ".shape is missing (capsule, ray or ellipsoid)");
   const std::string shape = q.at("shape").get<std::string>();
   const std::uint32_t layers = q.contains("layers") ? mask(q.at("layers"), at + ".layers") : kAllLayers;
+  // The layers it sees are its own and the batch's: none would be a query no CWSQ file can hold.
+  if ((layers & out.layers) == 0) throw Refused(at + ".layers share no layer with the batch's layers");
   const bool ellipsoid = shape == "ellipsoid";
   if (i > 0 && ellipsoid != out.of_ellipsoids) throw Refused(at + ": a batch holds ellipsoids or capsules and rays, not both");
   out.of_ellipsoids = ellipsoid;
@@ -75,7 +88,7 @@ void parse_query(const json& q, std::size_t i, SweepRequest& out) {
     if (!(radii.x > 0 && radii.y > 0 && radii.z > 0)) throw Refused(at + ".radii are not all above 0");
     out.ellipsoids.push_back({{vec3(q, "centre", at), radii}, vec3(q, "motion", at), layers});
   } else {
-    throw Refused(at + ".shape '" + shape.substr(0, 40) + "' is not capsule, ray or ellipsoid");
+    throw Refused(at + ".shape '" + quoted(shape) + "' is not capsule, ray or ellipsoid");
   }
 }
 

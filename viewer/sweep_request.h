@@ -30,7 +30,8 @@ struct SweepRequest {
 // The batch `body` (JSON) asks for, or "" and `why` saying what is wrong with it (which query,
 // which field): never throws, never reads past the body, refuses bodies over kMaxRequestBytes,
 // more than kMaxSweepBatch queries, numbers that are not finite or do not fit a float, radii
-// below 0 (ellipsoids: <= 0), masks of 0, unknown fields and shapes mixed in one batch.
+// below 0 (ellipsoids: <= 0), masks of 0 (a query's and the batch's sharing no layer included),
+// unknown fields and shapes mixed in one batch.
 bool parse_sweep_request(std::string_view body, SweepRequest& out, std::string& why);
 
 }  // namespace capsweep::viewer

@@ -2,6 +2,7 @@
 
 #include <civetweb.h>
 
+#include <cctype>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -98,6 +99,28 @@ std::optional<std::uint32_t> query_index(const std::string& query, const char* n
   return std::uint32_t(v);
 }
 
+// Whether a request's Host header names this loopback server (127.x, localhost, [::1], any port),
+// or it sent none. A page of another site whose name it rebinds to 127.0.0.1 sends its own name:
+// without this, it could read the mesh and the files named on the command line (DNS rebinding).
+bool loopback_host_header(const char* header) {
+  if (!header) return true;
+  std::string host = header;
+  if (!host.empty() && host[0] == '[') {
+    const auto close = host.find(']');
+    host = close == std::string::npos ? host : host.substr(0, close + 1);
+  } else if (const auto colon = host.find(':'); colon != std::string::npos) {
+    host = host.substr(0, colon);
+  }
+  for (char& c : host) c = char(std::tolower(static_cast<unsigned char>(c)));
+  if (host == "localhost" || host == "[::1]") return true;
+  // 127.a.b.c: digits and dots only, so that "127.0.0.1.evil.example" is not one.
+  if (host.rfind("127.", 0) != 0) return false;
+  for (char c : host) {
+    if (!std::isdigit(static_cast<unsigned char>(c)) && c != '.') return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 bool is_loopback(const std::string& host) {
@@ -176,9 +199,15 @@ std::string ViewerServer::info_json() const {
   const World& w = inputs_.world;
   const WorldStats s = w.stats();
   const Aabb& b = w.bounds();
+  // The heightfield's layers (the mesh buffer gives its cells only a hole flag): those of its first
+  // cell that is not a hole (a hole is on none), for the page's layer toggles.
+  std::uint32_t terrain_layers = 0;
+  for (std::size_t k = 0; k < s.heightfield_triangles && terrain_layers == 0; ++k) {
+    terrain_layers = w.layers_of(std::uint32_t(s.mesh_triangles + k));
+  }
   return json{{"scene", inputs_.scene_name},
               {"triangles", s.triangles},
-              {"heightfield", {{"columns", s.heightfield_columns}, {"rows", s.heightfield_rows}}},
+              {"heightfield", {{"columns", s.heightfield_columns}, {"rows", s.heightfield_rows}, {"layers", terrain_layers}}},
               {"instances", s.instances},
               {"tiles", s.tiles},
               {"bounds", {vec(b.min), vec(b.max)}},
@@ -267,7 +296,15 @@ int ViewerServer::handle(mg_connection* c, void* self) {
       reply = &server->answer(method, path, query, body, made);
     }
   }
-  const char* reason = reply->status == 200 ? "OK" : reply->status == 400 ? "Bad Request" : reply->status == 404 ? "Not Found" : "Method Not Allowed";
+  if (reply->status == 200 && is_loopback(server->host_) && !loopback_host_header(mg_get_header(c, "Host"))) {
+    made = {403, "text/plain", "capsweep view: this server answers only requests to its loopback address (Host: 127.0.0.1 or localhost)\n"};
+    reply = &made;
+  }
+  const char* reason = reply->status == 200   ? "OK"
+                       : reply->status == 400 ? "Bad Request"
+                       : reply->status == 403 ? "Forbidden"
+                       : reply->status == 404 ? "Not Found"
+                                              : "Method Not Allowed";
   mg_printf(c,
             "HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\nCache-Control: no-store\r\n"
             "X-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n",

@@ -54,11 +54,21 @@ int port_in(const std::string& log) {
   return 0;
 }
 
+// Stops a started `view` when the test ends, however it ends: a failed ASSERT returns early and
+// would otherwise leave the server running after the suite.
+struct Stopped {
+  pid_t pid;
+  ~Stopped() {
+    if (pid > 0 && kill(pid, SIGTERM) == 0) waitpid(pid, nullptr, 0);
+  }
+};
+
 class ViewCommand : public ScratchDir {};
 
 TEST_F(ViewCommand, ServesTheURLItPrintsAndStopsOnSigterm) {
   const pid_t pid = start_view({"--scene", "@arena", "--listen", "127.0.0.1:0"}, path("log"));
   ASSERT_GT(pid, 0);
+  Stopped stopped{pid};
   const int port = port_in(path("log"));
   ASSERT_GT(port, 0) << read(path("log"));
   EXPECT_NE(read(path("log")).find("capsweep view: @arena (1232 triangles) at http://127.0.0.1:"), std::string::npos);
@@ -66,6 +76,7 @@ TEST_F(ViewCommand, ServesTheURLItPrintsAndStopsOnSigterm) {
   const HttpReply info = http_get(port, "/api/info");
   EXPECT_EQ(info.status, 200);
   EXPECT_EQ(nlohmann::json::parse(info.body)["triangles"], 1232);
+  stopped.pid = -1;  // stopped here, to see how it exits
   kill(pid, SIGTERM);
   int status = 0;
   waitpid(pid, &status, 0);
@@ -75,10 +86,9 @@ TEST_F(ViewCommand, ServesTheURLItPrintsAndStopsOnSigterm) {
 TEST_F(ViewCommand, WarnsWhenNotOnLoopback) {
   const pid_t pid = start_view({"--scene", "@arena", "--listen", "0.0.0.0:0"}, path("log"));
   ASSERT_GT(pid, 0);
+  Stopped stopped{pid};
   ASSERT_GT(port_in(path("log")), 0) << read(path("log"));
   EXPECT_NE(read(path("log")).find("warning: listening on 0.0.0.0, not loopback"), std::string::npos) << read(path("log"));
-  kill(pid, SIGTERM);
-  waitpid(pid, nullptr, 0);
 }
 
 TEST_F(ViewCommand, HasHelpWithItsDefaults) {

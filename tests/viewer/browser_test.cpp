@@ -53,7 +53,9 @@ class BrowserTest : public ScratchDir {
  protected:
   // chromium's output for `url` with `mode` (--dump-dom, or --screenshot=FILE).
   std::string chromium(const std::string& url, const std::string& mode) {
-    const std::string cmd = std::string(kChromium) +
+    // Bounded in real time: a chromium that hangs (a GPU process stuck under load) fails this
+    // test within 90 s, with no state to read, rather than holding the suite to ctest's timeout.
+    const std::string cmd = "timeout -k 5 90 " + std::string(kChromium) +
                             " --headless=new --no-sandbox --use-angle=swiftshader --enable-unsafe-swiftshader "
                             "--no-first-run --user-data-dir=" + path("profile") +
                             " --window-size=1000,700 --virtual-time-budget=20000 " + mode + " '" + url + "' 2>/dev/null";

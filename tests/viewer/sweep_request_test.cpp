@@ -90,6 +90,13 @@ TEST(SweepRequest, RefusesBadQueriesNamingThem) {
             "queries[0].layers is not a layer mask from 1 to 4294967295");
   EXPECT_EQ(refused(R"({"queries":[{"shape":"ray","from":[0,0,0],"motion":[0,0,1],"radius":1}]})"),
             "queries[0]: unknown field 'radius'");
+  // What a refusal quotes of the request is never markup (the page shows it; a URL can set it).
+  EXPECT_EQ(refused(R"({"queries":[{"shape":"<img src=x onerror=alert(1)>","from":[0,0,0],"motion":[0,0,1]}]})"),
+            "queries[0].shape '?img?src?x?onerror?alert?1??' is not capsule, ray or ellipsoid");
+  EXPECT_EQ(refused(R"({"queries":[],"<b>x</b>":1})"), "the request: unknown field '?b?x??b?'");
+  // A query that sees none of the batch's layers could not be written to a CWSQ file (mask 0).
+  EXPECT_EQ(refused(R"({"layers":6,"queries":[{"shape":"ray","from":[0,0,0],"motion":[0,0,1],"layers":1}]})"),
+            "queries[0].layers share no layer with the batch's layers");
 }
 
 TEST(SweepRequest, RefusesBatchesAndBodiesOverTheirBounds) {

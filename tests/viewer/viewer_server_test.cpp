@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
+
 #include <nlohmann/json.hpp>
 
 #include "tests/support/test_files.h"
@@ -18,6 +20,20 @@ namespace {
 using nlohmann::json;
 
 // One server for the suite: stopping one waits for civetweb's workers to notice (about 2 s).
+std::string base64_decoded(const std::string& b64) {
+  const char* digits = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  unsigned v = 0;
+  int bits = 0;
+  for (char c : b64) {
+    const char* at = std::strchr(digits, c);
+    if (c == '=' || !at) break;
+    v = v << 6 | unsigned(at - digits);
+    if ((bits += 6) >= 8) out.push_back(char((v >> (bits -= 8)) & 0xFF));
+  }
+  return out;
+}
+
 class ViewerServerTest : public ScratchDir {
  protected:
   static void SetUpTestSuite() { server_ = new ViewerServer(ViewerInputs(World(make_arena()), "@arena"), "127.0.0.1:0"); }
@@ -70,6 +86,28 @@ TEST_F(ViewerServerTest, AnyPathOutsideItsSetIs404) {
   // An absolute URI in the request line names no file either.
   EXPECT_NE(http_raw(port_, "GET http://127.0.0.1/../../etc/passwd HTTP/1.1\r\nHost: x\r\n\r\n").status, 200);
   EXPECT_NE(http_raw(port_, "GET /etc/passwd HTTP/1.1\r\nHost: x\r\n\r\n").status, 200);
+}
+
+// DNS rebinding: a page of another site whose name now resolves to 127.0.0.1 sends its own name
+// as Host; what it would read or run is refused. The loopback names, with any port, are served.
+TEST_F(ViewerServerTest, RequestsForAnotherHostAre403) {
+  const std::string ray = R"({"queries":[{"shape":"ray","from":[0,1,0],"motion":[0,-2,0]}]})";
+  for (const char* host : {"evil.example", "evil.example:8040", "127.0.0.1.evil.example", "localhost.evil.example",
+                           "192.168.1.5"}) {
+    const std::string h = std::string("\r\nHost: ") + host + "\r\nConnection: close";
+    for (const std::string& request :
+         {"GET /api/mesh HTTP/1.1" + h + "\r\n\r\n", "GET / HTTP/1.1" + h + "\r\n\r\n",
+          "POST /api/sweep HTTP/1.1" + h + "\r\nContent-Length: " + std::to_string(ray.size()) + "\r\n\r\n" + ray}) {
+      const HttpReply r = http_raw(port_, request);
+      EXPECT_EQ(r.status, 403) << request;
+      EXPECT_EQ(r.body.find("CWVM"), std::string::npos) << request;
+    }
+  }
+  for (const std::string& host : std::vector<std::string>{"127.0.0.1", "127.0.0.1:" + std::to_string(port_), "localhost:" + std::to_string(port_),
+                                 "LOCALHOST", "[::1]:8040", "127.1.2.3"}) {
+    EXPECT_EQ(http_raw(port_, "GET /api/info HTTP/1.1\r\nHost: " + host + "\r\nConnection: close\r\n\r\n").status, 200) << host;
+  }
+  EXPECT_EQ(http_raw(port_, "GET /api/info HTTP/1.0\r\n\r\n").status, 200);  // no Host at all: not a browser's
 }
 
 TEST_F(ViewerServerTest, WrongMethodsAreRefused) {
@@ -133,6 +171,51 @@ TEST_F(ViewerServerTest, SweepsAnswerWithTheBytesOfTheCommandsFiles) {
   EXPECT_EQ(answer["hits"][0]["t"].get<float>(), hits[0].t);
   EXPECT_EQ(answer["hits"][2]["hit"], false);
   EXPECT_EQ(answer["path"], "scalar");
+}
+
+// The page sends its layer toggles as the batch's mask, which a CWSQ file cannot hold as such:
+// the file it downloads carries it in each record, so `capsweep sweep` (no --mask) answers that
+// file with the bytes the page showed.
+TEST_F(ViewerServerTest, TheQueryFileCarriesTheBatchsLayers) {
+  // Onto the arena's floor (layer 1), with a batch that sees only layer 2: a miss.
+  const std::string body = R"({"path":"scalar","layers":2,"queries":[
+      {"shape":"capsule","a":[1.5,3.25,-2.5],"b":[1.5,4.75,-2.5],"radius":0.375,"motion":[0.5,-6,0.25]},
+      {"shape":"ray","from":[3,5,-2],"motion":[0,-20,0],"layers":3}]})";
+  const HttpReply r = http_post(port_, "/api/sweep", body);
+  ASSERT_EQ(r.status, 200) << r.body;
+  const json answer = json::parse(r.body);
+  EXPECT_EQ(answer["hits"][0]["hit"], false);
+  EXPECT_EQ(answer["hits"][1]["hit"], false);
+  write("q.cwsq", base64_decoded(answer["cwsq"]));
+  const std::vector<SweepQuery> queries = read_queries(path("q.cwsq"));
+  ASSERT_EQ(queries.size(), 2u);
+  EXPECT_EQ(queries[0].layers, 2u);
+  EXPECT_EQ(queries[1].layers, 2u);
+  const World world(make_arena());
+  std::vector<SweepHit> hits(queries.size());
+  world.sweep(queries, hits, on_path(SweepPath::scalar));  // as `capsweep sweep --path scalar`, every layer
+  write_results(path("r.cwsr"), hits, world);
+  EXPECT_EQ(base64_decoded(answer["cwsr"]), read(path("r.cwsr")));
+}
+
+// The page draws the heightfield as its grid and toggles it with the heightfield's own layers:
+// /api/info says which (the mesh buffer gives its cells only a hole flag).
+TEST(ViewerServer, InfoNamesTheHeightfieldsLayers) {
+  Heightfield field;
+  field.columns = 3;
+  field.rows = 3;
+  field.cell_x = field.cell_z = 1.f;
+  field.heights.assign(9, 0.f);
+  field.holes = {1, 0, 0, 0};
+  field.layers = 4;
+  ViewerServer server(ViewerInputs(World(std::move(field)), "terrain"), "127.0.0.1:0");
+  const json info = json::parse(http_get(server.port(), "/api/info").body);
+  EXPECT_EQ(info["heightfield"]["columns"], 3);
+  EXPECT_EQ(info["heightfield"]["layers"], 4);
+}
+
+TEST_F(ViewerServerTest, InfoSaysAWorldWithoutAHeightfieldHasNoLayersForOne) {
+  EXPECT_EQ(json::parse(http_get(port_, "/api/info").body)["heightfield"]["layers"], 0);
 }
 
 TEST(ViewerInputs, AnswersMustMatchTheirQueries) {

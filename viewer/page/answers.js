@@ -39,7 +39,7 @@ const Answers = {
     }
     const differing = this.other ? this.hits.filter((_, i) => this.differs(i)).length : 0;
     el.innerHTML = `<h3>Answers inspector</h3>
-      <p>${this.queries.length} queries, ${this.hits.filter(h => h.hit).length} hits${this.other ? `, <span class="diff">${differing} differ</span> from ${Scene.info.compare}` : ''}</p>
+      <p>${this.queries.length} queries, ${this.hits.filter(h => h.hit).length} hits${this.other ? `, <span class="diff">${differing} differ</span> from ${Scene.info.compare.replace(/[&<>"']/g, c => `&#${c.charCodeAt(0)};`)}` : ''}</p>
       <label>show <select id="ans-filter">
         <option value="all">all</option><option value="hits">hits</option><option value="misses">misses</option>
         <option value="start">starts in contact</option><option value="feature:face">face</option>

@@ -103,7 +103,7 @@ const Scene = {
       const terrain = new THREE.Mesh(g, new THREE.MeshPhongMaterial({ color: 0x6f8f5f, side: THREE.DoubleSide,
         flatShading: true, shininess: 0,
         polygonOffset: true, polygonOffsetFactor: 1, polygonOffsetUnits: 1 }));
-      terrain.userData.mask = 1;
+      terrain.userData.mask = this.info.heightfield.layers || 1;  // the heightfield's own layers
       this.scene.add(terrain);
       this.layerMeshes.push(terrain);
     }

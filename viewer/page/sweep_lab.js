@@ -116,7 +116,13 @@ const Lab = {
       Viewer.state.lastSweep = { cwsq: this.last.answer.cwsq, cwsr: this.last.answer.cwsr, hit: this.last.answer.hits[0].hit };
       Viewer.publish();
     } catch (e) {
-      document.getElementById('lab-numbers').innerHTML = `<tr><td class="diff">${e.message}</td></tr>`;
+      // As text, never markup: a refusal quotes the request (and ?test=sweep&request= is in the URL).
+      const cell = document.createElement('td');
+      cell.className = 'diff';
+      cell.textContent = e.message;
+      const row = document.createElement('tr');
+      row.appendChild(cell);
+      document.getElementById('lab-numbers').replaceChildren(row);
     }
     this.pending = false;
     if (this.again) { this.again = false; this.changed(); }
@@ -128,7 +134,11 @@ const Lab = {
     this.answer.clear ? this.answer.clear() : this.answer.children.slice().forEach(c => this.answer.remove(c));
     const motion = v3(q.motion);
     const t = h.t;
-    const big = Math.max(...[].concat(q.a || q.centre || q.from, q.b || [], q.motion).map(Math.abs));
+    // The library's tolerance (sweep.h, ray_radius x 2): max(0.1 mm, 4e-7 x the largest |coordinate|
+    // of the query's start and end, a, b, a + d, b + d), not of the motion itself.
+    const a0 = q.a || q.centre || q.from, b0 = q.b || a0;
+    const ends = [a0, b0].map(p => p.map((x, k) => Math.fround(x + q.motion[k])));
+    const big = Math.max(...[].concat(a0, b0, ...ends).map(Math.abs));
     const tolerance = Math.max(1e-4, 4e-7 * big);
     if (q.shape === 'ellipsoid') {
       const c = v3(q.centre), r = v3(q.radii);
