@@ -317,7 +317,7 @@ int cs_nav_crowd_results(const cs_nav_crowd* crowd, size_t first, size_t count, 
   return guarded("cs_nav_crowd_results", [&] {
     require(crowd != nullptr, "crowd is NULL");
     // Results exist for the agents of the last tick (adding an agent clears them).
-    require(crowd->crowd.results().size() == crowd->crowd.agents().size() && !crowd->crowd.results().empty(),
+    require(crowd->crowd.results().size() == crowd->crowd.agents().size(),
             "no results: no tick since the last agent was added");
     check_range(crowd, first, count, crowd->crowd.results().size(), results);
     for (std::size_t k = 0; k < count; ++k) results[k] = records::record(crowd->crowd.results()[first + k], Status::ok);

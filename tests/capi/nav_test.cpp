@@ -278,6 +278,7 @@ TEST(CApiNav, RefusesNullsBadIndicesAndBadSettingsByName) {
   ASSERT_EQ(cs_nav_crowd_create(l.world.w, l.navmesh.m, nullptr, &crowd.c), CS_OK);
   cs_nav_agent agent;
   cs_move_result result;
+  EXPECT_EQ(cs_nav_crowd_results(crowd.c, 0, 0, nullptr), CS_OK);  // an empty crowd has its (no) results
   EXPECT_EQ(cs_nav_crowd_agents(crowd.c, 0, 1, &agent), CS_ERROR_ARGUMENT);
   EXPECT_NE(std::string(cs_last_error()).find("past the crowd's 0"), std::string::npos);
   cs_capsule wide = body;
