@@ -7,6 +7,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <cstddef>
@@ -26,78 +27,14 @@
 #include "capi/world_handle.h"
 #include "tools/builtin_scene.h"
 #include "io/query_format.h"
+#include "python/module_support.h"
 
 namespace py = pybind11;
 
 namespace {
 
 using namespace capsweep;
-
-// A C API failure as a Python exception (capsweep.Error, a ValueError).
-py::object error_type;
-[[noreturn]] void raise_last_error() {
-  PyErr_SetString(error_type.ptr(), cs_last_error());
-  throw py::error_already_set();
-}
-void check(int code) {
-  if (code != CS_OK) raise_last_error();
-}
-
-// A contiguous 1-d array of `count` records of type T (its itemsize checked), in place.
-template <class T>
-T* records_of(const py::array& a, std::size_t& count, bool writable, const char* what,
-              std::size_t record_bytes = sizeof(T)) {
-  if (a.itemsize() != py::ssize_t(record_bytes) || a.ndim() != 1 || !(a.flags() & py::array::c_style) ||
-      (writable && !a.writeable())) {
-    throw std::invalid_argument(std::string(what) + ": expected a contiguous 1-d array of " +
-                                std::to_string(record_bytes) + "-byte records");
-  }
-  count = std::size_t(a.shape(0));
-  return static_cast<T*>(const_cast<void*>(a.data()));
-}
-
-struct PyWorld {
-  cs_world* world = nullptr;
-  explicit PyWorld(cs_world* w) : world(w) {}
-  PyWorld(const PyWorld&) = delete;
-  ~PyWorld() { cs_world_free(world); }
-};
-
-// One movement setting's value as T; a value of another type is refused naming the setting
-// (pybind's own cast error names neither it nor the value).
-template <class T>
-T setting(const std::string& key, py::handle value) {
-  try {
-    return value.cast<T>();
-  } catch (const py::cast_error&) {
-    const char* wanted = std::is_same_v<T, bool> ? "true or false" : std::is_integral_v<T> ? "an integer" : "a number";
-    throw std::invalid_argument("movement setting '" + key + "' must be " + wanted + ", got " +
-                                std::string(py::repr(value)));
-  }
-}
-
-cs_move_settings move_settings(const py::dict& d) {
-  cs_move_settings s;
-  cs_move_settings_default(&s);
-  for (const auto& [key, value] : d) {
-    const std::string k = py::str(key);
-    if (k == "skin") s.skin = setting<float>(k, value);
-    else if (k == "backoff") s.backoff = setting<float>(k, value);
-    else if (k == "max_iterations") s.max_iterations = setting<std::int32_t>(k, value);
-    else if (k == "min_distance") s.min_distance = setting<float>(k, value);
-    else if (k == "max_depenetration_iterations") s.max_depenetration_iterations = setting<std::int32_t>(k, value);
-    else if (k == "max_slope_degrees") s.max_slope_degrees = setting<float>(k, value);
-    else if (k == "step_height") s.step_height = setting<float>(k, value);
-    else if (k == "snap_distance") s.snap_distance = setting<float>(k, value);
-    else if (k == "ground_distance") s.ground_distance = setting<float>(k, value);
-    else if (k == "gravity") s.gravity = setting<float>(k, value);
-    else if (k == "max_fall_speed") s.max_fall_speed = setting<float>(k, value);
-    else if (k == "dt") s.dt = setting<float>(k, value);
-    else if (k == "agents_collide") s.agents_collide = setting<bool>(k, value) ? 1 : 0;
-    else throw std::invalid_argument("unknown movement setting '" + k + "' (default_move_settings() lists them)");
-  }
-  return s;
-}
+using namespace capsweep::python;
 
 py::dict default_move_settings() {
   cs_move_settings s;
@@ -173,6 +110,9 @@ void register_dtypes(py::module_& m) {
                        next_grounded, reserved, claimed, limit, next_vertical_speed, next_ground_triangle);
   PYBIND11_NUMPY_DTYPE(cs_overlap_result, clear, overlapping, status, feature, distance, depth, normal, point,
                        point_on_axis, triangle);
+  PYBIND11_NUMPY_DTYPE(cs_nav_agent, capsule, speed, id, layers, status, returning, reserved, goal, velocity,
+                       vertical_speed, ground_triangle, replans);
+  m.attr("NAV_AGENT_DTYPE") = py::dtype::of<cs_nav_agent>();
   m.attr("CAPSULE_DTYPE") = py::dtype::of<cs_capsule>();
   m.attr("INSTANCE_DTYPE") = py::dtype::of<cs_instance>();
   m.attr("INSTANCE_POSE_DTYPE") = py::dtype::of<cs_instance_pose>();
@@ -196,6 +136,7 @@ PyWorld* made(int code, cs_world* w) {
   return new PyWorld(w);
 }
 
+
 }  // namespace
 
 PYBIND11_MODULE(_capsweep, m) {
@@ -217,6 +158,7 @@ PYBIND11_MODULE(_capsweep, m) {
   });
   register_dtypes(m);
   m.def("default_move_settings", &default_move_settings, "capsweep's movement settings, as a dict");
+  bind_navigation(m);
 
   py::class_<PyWorld>(m, "_World")
       .def_property_readonly("triangle_count", [](const PyWorld& w) { return cs_world_triangle_count(w.world); })

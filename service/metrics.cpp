@@ -18,6 +18,7 @@ const char* name(Rpc rpc) {
     case Rpc::info: return "Info";
     case Rpc::sweep_ellipsoid: return "SweepEllipsoid";
     case Rpc::upload_poses: return "UploadPoses";
+    case Rpc::navigate: return "Navigate";
   }
   return "?";
 }

@@ -22,8 +22,8 @@ namespace capsweep::service {
 
 namespace pb = ::capsweep::v1;
 
-enum class Rpc { sweep, move, validate, overlap, info, sweep_ellipsoid, upload_poses };
-inline constexpr int kRpcCount = 7;
+enum class Rpc { sweep, move, validate, overlap, info, sweep_ellipsoid, upload_poses, navigate };
+inline constexpr int kRpcCount = 8;
 const char* name(Rpc rpc);
 
 // Bucket bounds, seconds: 100 us to 10 s in 1-2.5-5 steps (a batch of one to a batch of 16k

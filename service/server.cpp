@@ -8,7 +8,9 @@
 
 #include <chrono>
 #include <cmath>
+#include <algorithm>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <new>
 #include <optional>
@@ -18,6 +20,7 @@
 #include "service/capsweep.grpc.pb.h"
 #include "service/convert.h"
 #include "service/metrics.h"
+#include "service/navigate.h"
 #include "service/pose_sets.h"
 #include "service/poses.h"
 
@@ -52,7 +55,8 @@ bool gave_up(grpc::ServerContextBase* ctx) {
 using RawService = pb::Capsweep::WithRawCallbackMethod_Sweep<pb::Capsweep::WithRawCallbackMethod_SweepEllipsoid<
     pb::Capsweep::WithRawCallbackMethod_Move<pb::Capsweep::WithRawCallbackMethod_Validate<
         pb::Capsweep::WithRawCallbackMethod_Overlap<pb::Capsweep::WithRawCallbackMethod_Info<
-            pb::Capsweep::WithRawCallbackMethod_UploadPoses<pb::Capsweep::Service>>>>>>>;
+            pb::Capsweep::WithRawCallbackMethod_UploadPoses<pb::Capsweep::WithRawCallbackMethod_Navigate<
+                pb::Capsweep::Service>>>>>>>>;
 
 }  // namespace
 
@@ -104,6 +108,8 @@ class Server::Impl final : public RawService {
     if (it == worlds_.end()) return false;
     metrics_.set_world(world.name, world.world.triangle_count());
     config_.worlds[it->second] = std::move(world);
+    std::lock_guard nav_guard(navmeshes_lock_);
+    navmeshes_.clear();  // built from the old worlds; calls in flight keep theirs
     return true;
   }
 
@@ -283,6 +289,62 @@ class Server::Impl final : public RawService {
         });
   }
 
+  grpc::ServerUnaryReactor* Navigate(grpc::CallbackServerContext* ctx, const grpc::ByteBuffer* in,
+                                     grpc::ByteBuffer* out) override {
+    return answer<pb::NavigateRequest, pb::NavigateResponse>(
+        ctx, Rpc::navigate, in, out, [&](const pb::NavigateRequest* req, pb::NavigateResponse* resp, Count& count) -> grpc::Status {
+          std::optional<World> held;
+          const World* world;
+          std::size_t n;
+          SweepPath path;
+          if (grpc::Status s = admit(ctx, req->world(), shape_of(*req), pb::PATH_SIMD, held, world, n, path); !s.ok()) return s;
+          if (grpc::Status s = check_layers(*req); !s.ok()) return s;
+          const MoveSettings move = from_pb(req->settings());
+          if (std::string why = check_settings(move); !why.empty()) return {grpc::StatusCode::INVALID_ARGUMENT, why};
+          const std::uint32_t ticks = std::max(1u, req->ticks());
+          if (ticks > kMaxNavigateTicks) {
+            return {grpc::StatusCode::INVALID_ARGUMENT, "ticks: " + std::to_string(ticks) + " is more than " +
+                                                            std::to_string(kMaxNavigateTicks)};
+          }
+          if (req->corners() > kMaxNavigateCorners) {
+            return {grpc::StatusCode::INVALID_ARGUMENT, "corners: " + std::to_string(req->corners()) +
+                                                            " is more than " + std::to_string(kMaxNavigateCorners)};
+          }
+          std::string why;
+          const std::vector<NavigateAgent> agents = read_request(*req, n, why);
+          if (!why.empty()) return {grpc::StatusCode::INVALID_ARGUMENT, why};
+          std::shared_ptr<const NavMesh> navmesh;
+          if (grpc::Status s = navmesh_for(req->world(), *world, move, layers_of(*req), navmesh); !s.ok()) return s;
+          std::optional<NavCrowd> crowd;
+          try {
+            crowd.emplace(*world, *navmesh, crowd_settings(*req, move, with(path, ctx, layers_of(*req))));
+          } catch (const std::invalid_argument& e) {
+            return {grpc::StatusCode::INVALID_ARGUMENT, e.what()};
+          }
+          for (std::size_t i = 0; i < n; ++i) {
+            const NavigateAgent& a = agents[i];
+            try {
+              crowd->add(a.body, a.speed, a.id, a.layers);
+            } catch (const std::invalid_argument& e) {
+              return {grpc::StatusCode::INVALID_ARGUMENT, "agent " + std::to_string(i) + ": " + e.what()};
+            }
+            crowd->set_goal(i, a.goal);
+          }
+          // Tick by tick, checking the deadline between ticks (and World::move within each).
+          try {
+            for (std::uint32_t t = 0; t < ticks; ++t) {
+              if (gave_up(ctx)) return deadline_passed();
+              run([&] { crowd->tick(); });
+            }
+          } catch (const Cancelled&) {
+            return deadline_passed();
+          }
+          write_response(*crowd, req->corners(), *resp);
+          count.queries = n * ticks;
+          return grpc::Status::OK;
+        });
+  }
+
  private:
   struct Count {
     std::uint64_t queries = 0, refused = 0;
@@ -456,6 +518,30 @@ class Server::Impl final : public RawService {
     return grpc::Status::OK;
   }
 
+  // The navmesh Navigate walks for a world, its movement settings and layers: built once (under
+  // a lock, in the server's arena: the first request pays for it), then shared by the calls.
+  grpc::Status navmesh_for(const std::string& name, const World& world, const MoveSettings& move, std::uint32_t layers,
+                           std::shared_ptr<const NavMesh>& out) {
+    const NavMeshSettings settings = navmesh_settings(move, config_.navmesh_body, layers);
+    if (std::string why = check_navmesh_settings(settings); !why.empty()) {
+      return {grpc::StatusCode::INVALID_ARGUMENT, "settings: the navmesh they derive cannot be built: " + why};
+    }
+    // The settings' bytes name the navmesh (NavMeshSettings holds floats and integers only).
+    std::string key = name + '\0';
+    key.append(reinterpret_cast<const char*>(&settings), sizeof settings);
+    std::lock_guard guard(navmeshes_lock_);
+    auto it = navmeshes_.find(key);
+    if (it == navmeshes_.end()) {
+      if (navmeshes_.size() >= kNavMeshesKept) navmeshes_.clear();  // bounded: a new set of settings evicts all
+      std::shared_ptr<const NavMesh> built;
+      run([&] { built = std::make_shared<const NavMesh>(NavMesh::build(world, settings, 0)); });
+      it = navmeshes_.emplace(std::move(key), std::move(built)).first;
+    }
+    out = it->second;
+    return grpc::Status::OK;
+  }
+  static constexpr std::size_t kNavMeshesKept = 16;
+
   // The batch options of a call: its path, and a stop that fires once its deadline passes or
   // it is cancelled (a drain past --drain-seconds cancels the calls still running), so even one
   // long Move stops costing anything soon after.
@@ -495,6 +581,8 @@ class Server::Impl final : public RawService {
   mutable std::mutex worlds_lock_;             // guards config_.worlds against replace_world
   parallel::Arena arena_;
   PoseSets pose_sets_;
+  std::map<std::string, std::shared_ptr<const NavMesh>> navmeshes_;  // navmesh_for's, by world and settings
+  std::mutex navmeshes_lock_;
   BatchOptions options_;
   Metrics metrics_;
   Clock::time_point started_;

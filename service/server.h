@@ -28,6 +28,10 @@ struct ServerConfig {
   // Pose sets kept (UploadPoses), the least recently used leaving first; 0 keeps none. Each
   // costs 64 bytes a pose, at most one pose per instance of its world.
   std::size_t pose_sets = 64;
+  // Navigate's agents: the navmesh of each world is built for this body (the demo's person,
+  // 0.35 m by 1.8 m) and the request's movement settings and layers, on first use, then kept.
+  // A request's bodies may be no wider than it.
+  Capsule navmesh_body{{0, 0.35f, 0}, {0, 1.45f, 0}, 0.35f};
 };
 
 class Server {

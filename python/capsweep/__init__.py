@@ -493,10 +493,147 @@ def write_results(path, hits, world=None):
     _capsweep._write_results(str(path), _records(hits, HIT_DTYPE, None, "hits"), world._native if world is not None else None)
 
 
+# ---- Navigation: navmeshes and crowds that walk them (<capsweep/navigation.h>) ----
+
+#: An agent of a NavCrowd (cs_nav_agent, 80 bytes): status indexes NAV_STATUS.
+NAV_AGENT_DTYPE = _capsweep.NAV_AGENT_DTYPE
+#: cs_nav_agent.status: idle (no goal yet), walking, arrived, no_path (its goal is unreachable:
+#: it waits), off_mesh (no polygon within reach of its feet; `returning` says whether it walks back).
+NAV_STATUS = ("idle", "walking", "arrived", "no_path", "off_mesh")
+default_crowd_settings = _capsweep.default_crowd_settings
+
+
+def _capsule(body, what):
+    """One capsule as a 1-record CAPSULE_DTYPE array: from a record or 7 numbers (a, b, radius)."""
+    a = _np.asarray(body)
+    if a.dtype == CAPSULE_DTYPE:
+        c = _np.ascontiguousarray(a.reshape(-1))
+    else:
+        c = _records(a.reshape(1, -1) if a.ndim == 1 else a, CAPSULE_DTYPE, 7, what)
+    if len(c) != 1:
+        raise Error(f"{what}: expected one capsule, got {len(c)}")
+    return c
+
+
+def navmesh_settings(body, movement=None, layers=ALL_LAYERS):
+    """The navmesh settings (a dict, metres and degrees) that walk what the solver walks for agents
+    whose body is `body` (a CAPSULE_DTYPE record or 7 numbers: a, b, radius; upright) moved with
+    `movement` (a dict of movement settings, None: the defaults) on the triangles of `layers`:
+    climb from step_height, slope from max_slope_degrees, radius and height from the body
+    (docs/NAVIGATION.md gives each mapping)."""
+    return _capsweep._navmesh_settings(_settings(movement, "movement"), _capsule(body, "body"), _mask(layers, "layers"))
+
+
+class NavMesh:
+    """A tiled Recast navmesh: immutable once built or read, safe to query from any thread.
+
+    NavMesh.build(world, settings) builds one (settings from navmesh_settings()); NavMesh.read(path)
+    reads a CWNM file (`capsweep navmesh` writes them). Points are 3 numbers (x, y, z), metres."""
+
+    def __init__(self, native):
+        self._native = native
+
+    @classmethod
+    def build(cls, world, settings, threads=0):
+        """The navmesh of the world's triangles on settings["layers"], tiles built on `threads`
+        workers (the same bytes on any count)."""
+        if not isinstance(settings, _Mapping):
+            raise Error("settings must be a dict of navmesh settings (navmesh_settings() makes one)")
+        return cls(_capsweep._navmesh_build(world._native, dict(settings), _threads(threads)))
+
+    @classmethod
+    def read(cls, path):
+        """A CWNM file; a damaged one raises capsweep.Error naming the file, the record and why."""
+        return cls(_capsweep._navmesh_read(str(path)))
+
+    def write(self, path):
+        """Writes it as a CWNM file, atomically."""
+        self._native.write(str(path))
+
+    @property
+    def settings(self):
+        return self._native.settings
+
+    @property
+    def stats(self):
+        """tiles, polygons, vertices, and bounds (float32 (2, 3): min corner, then max)."""
+        return self._native.stats
+
+    def nearest(self, point, reach=(1.0, 2.0, 1.0)):
+        """The point of the mesh nearest `point` within `reach` (half extents of a box), float32
+        (3,), or None when no polygon is that close."""
+        return self._native.nearest(point, reach)
+
+    def path(self, start, end):
+        """The shortest path from the polygon under `start` to the one under `end`: (corners,
+        complete, length): corners float32 (n, 3) from start to end (n = 0 when either is off the
+        mesh), complete False when it only gets as close as the mesh allows."""
+        return self._native.path(start, end)
+
+    def random_reachable(self, start, seed):
+        """A random point reachable from `start`, drawn from `seed` alone, or None off the mesh."""
+        return self._native.random_reachable(start, int(seed))
+
+
+class NavCrowd:
+    """Agents walking to goals on a navmesh: each tick plans and steers every agent (Detour paths,
+    a path corridor, avoidance), then moves them all with one World.move. Bit-identical for any
+    thread count and agent order. One thread at a time calls it.
+
+    NavCrowd(world, navmesh, settings=None, movement=None, threads=0): settings a dict
+    (default_crowd_settings() lists them), movement a dict of movement settings (its dt is the
+    tick). The world's layer mask (World.with_layers) is what planning and moving see."""
+
+    def __init__(self, world, navmesh, settings=None, movement=None, threads=0):
+        if settings is not None and not isinstance(settings, _Mapping):
+            raise Error("settings must be a dict of crowd settings (default_crowd_settings() lists them)")
+        self._native = _capsweep._nav_crowd(world._native, navmesh._native, dict(settings or {}),
+                                            _settings(movement, "movement"), world._layers, _threads(threads))
+
+    def add(self, body, speed=1.5, id=None, layers=ALL_LAYERS):
+        """Adds an agent standing where `body` is (a capsule record or 7 numbers), idle until given
+        a goal; returns its index. id (default: the index) breaks ties between agents."""
+        index = self._native.agent_count
+        return self._native.add(_capsule(body, "body"), _number(speed, "speed"),
+                                _uint32(index if id is None else id, "id"), _mask(layers, "layers"))
+
+    def set_goal(self, index, goal):
+        """A new goal for agent `index`: planned at the next tick (no_path when unreachable)."""
+        self._native.set_goal(int(index), goal)
+
+    def tick(self):
+        """One tick (the GIL released)."""
+        self._native.tick()
+
+    @property
+    def agents(self):
+        """Every agent now, NAV_AGENT_DTYPE records (a new array each time)."""
+        out = _np.empty(self._native.agent_count, NAV_AGENT_DTYPE)
+        self._native._agents(out)
+        return out
+
+    @property
+    def results(self):
+        """The last tick's MOVE_RESULT_DTYPE records, one per agent, as World.move gives them."""
+        out = _np.empty(self._native.agent_count, MOVE_RESULT_DTYPE)
+        self._native._results(out)
+        return out
+
+    def corners(self, index, max=8):
+        """Agent `index`'s next path corners (at most `max`), float32 (n, 3)."""
+        return self._native.corners(int(index), int(max))
+
+    @property
+    def times(self):
+        """What the last tick cost, seconds: (planning, moving)."""
+        return self._native.times
+
+
 __all__ = ["World", "load", "heightfield", "load_heightmap", "read_queries", "read_ellipsoid_queries", "read_claimed_moves", "write_results", "ELLIPSOID_QUERY_DTYPE",
            "MASKED_QUERY_DTYPE", "MASKED_ELLIPSOID_QUERY_DTYPE", "ALL_LAYERS", "NO_TRIANGLE", "NO_SPEED_LIMIT", "REASONS", "RULES", "ELLIPSOID_DTYPE", "SHAPES",
            "default_move_settings", "Error",
            "QUERY_DTYPE",
            "HIT_DTYPE", "CAPSULE_DTYPE", "AGENT_DTYPE", "MOVE_RESULT_DTYPE", "MOVE_CONTACT_DTYPE",
            "CLAIMED_MOVE_DTYPE", "VERDICT_DTYPE", "OVERLAP_DTYPE", "STATUS", "VERDICTS", "MAX_THREADS", "__version__",
-           "instanced", "INSTANCE_DTYPE", "INSTANCE_POSE_DTYPE", "Tile"]
+           "instanced", "INSTANCE_DTYPE", "INSTANCE_POSE_DTYPE", "Tile",
+           "NavMesh", "NavCrowd", "navmesh_settings", "default_crowd_settings", "NAV_AGENT_DTYPE", "NAV_STATUS"]

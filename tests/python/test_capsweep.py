@@ -98,6 +98,10 @@ PINNED = {
     "OVERLAP_DTYPE": _struct([("clear", "u1", 0), ("overlapping", "u1", 1), ("status", "u1", 2), ("feature", "u1", 3),
                               ("distance", "<f4", 4), ("depth", "<f4", 8), ("normal", _V3, 12), ("point", _V3, 24),
                               ("point_on_axis", _V3, 36), ("triangle", "<u4", 48)], 52),
+    "NAV_AGENT_DTYPE": _struct([("capsule", _CAPSULE, 0), ("speed", "<f4", 28), ("id", "<u4", 32), ("layers", "<u4", 36),
+                                ("status", "u1", 40), ("returning", "u1", 41), ("reserved", ("u1", (2,)), 42),
+                                ("goal", _V3, 44), ("velocity", _V3, 56), ("vertical_speed", "<f4", 68),
+                                ("ground_triangle", "<u4", 72), ("replans", "<u4", 76)], 80),
 }
 
 
@@ -852,3 +856,175 @@ def test_write_results_given_a_world_with_instances_and_tiles_names_each_hit_s_p
     assert int.from_bytes((tmp_path / "a.cwsr").read_bytes()[4:8], "little") == 1
     with pytest.raises(capsweep.Error, match="world must be capsweep.World"):
         capsweep.write_results(tmp_path / "c.cwsr", hits, "level.obj")
+
+
+# ---- Navigation: NavMesh and NavCrowd (through the C API, held to the command and World.move) ----
+
+NAV_TEST = str(SCENES / "recast_nav_test.obj")
+# The person of `capsweep navmesh` (radius 0.35, height 1.8), in the command's float32 arithmetic.
+_R = np.float32(0.35)
+_TOP = (np.float32(1.1) + np.float32(2) * _R) - _R
+PERSON = np.array([0, _R, 0, 0, _TOP, 0, _R], np.float32)
+# A point on the test level's main floor (the pillar's room), from which most of it is reachable.
+FLOOR = (-1.47, -2.35, -3.62)
+
+
+@pytest.fixture(scope="module")
+def nav_level():
+    world = capsweep.load(NAV_TEST)
+    settings = capsweep.navmesh_settings(PERSON, {"step_height": 0.5})
+    return world, capsweep.NavMesh.build(world, settings, threads=2)
+
+
+def standing(feet):
+    """The person standing at `feet` (a point on the mesh), a little above it: the solver settles it."""
+    lift = np.float32(0.02)
+    return np.array([feet[0], feet[1] + _R + lift, feet[2], feet[0], feet[1] + _TOP + lift, feet[2], _R], np.float32)
+
+
+def test_navmesh_settings_follow_the_movement_settings():
+    s = capsweep.navmesh_settings(PERSON, {"step_height": 0.5, "max_slope_degrees": 38.0}, layers=5)
+    assert s["climb"] == 0.5 and s["max_slope_degrees"] == 38.0 and s["layers"] == 5
+    assert s["agent_radius"] > PERSON[6] and s["agent_height"] > PERSON[4] - PERSON[1]
+    assert capsweep.navmesh_settings(PERSON, {"step_height": 0.2})["climb"] == np.float32(0.2)
+
+
+def test_navmesh_is_the_command_s_byte_for_byte(nav_level, tmp_path):
+    world, mesh = nav_level
+    mesh.write(tmp_path / "py.cwnm")
+    out = run("navmesh", "--scene", NAV_TEST, "--out", tmp_path / "cli.cwnm", "--step-height", 0.5, "--threads", 1)
+    assert (tmp_path / "py.cwnm").read_bytes() == (tmp_path / "cli.cwnm").read_bytes()
+    back = capsweep.NavMesh.read(tmp_path / "cli.cwnm")
+    assert back.stats["polygons"] == mesh.stats["polygons"] > 0
+    assert f"{mesh.stats['polygons']} polygons" in out
+    assert back.settings == mesh.settings
+
+
+def test_paths_run_from_start_to_end_along_their_corners(nav_level):
+    world, mesh = nav_level
+    complete = 0
+    for k in range(20):
+        start = mesh.random_reachable(FLOOR, 1000 + k)
+        end = mesh.random_reachable(start, 2000 + k)
+        assert start is not None and end is not None
+        corners, whole, length = mesh.path(start, end)
+        assert corners.dtype == np.float32 and corners.shape[1] == 3 and len(corners) >= 2
+        np.testing.assert_allclose(corners[0], start, atol=1e-4)
+        if whole:
+            complete += 1
+            np.testing.assert_allclose(corners[-1], end, atol=1e-4)
+        assert length == pytest.approx(float(np.linalg.norm(np.diff(corners, axis=0), axis=1).sum()), rel=1e-4)
+        near = mesh.nearest(start + np.float32([0.2, 0.5, 0.1]))
+        assert near is not None and np.linalg.norm(near - start) < 0.6
+    assert complete >= 18
+    assert mesh.nearest((500, 500, 500)) is None
+    corners, whole, length = mesh.path((500, 500, 500), (0, 0, 0))
+    assert corners.shape == (0, 3) and not whole
+
+
+def test_a_crowd_tick_is_world_move_of_what_it_steered_and_the_same_in_any_order(nav_level):
+    """Each tick's results are World.move's for the tick-start bodies and the velocities the
+    crowd asked for; a second crowd on 2 threads with the agents reversed is the same bytes."""
+    world, mesh = nav_level
+    feet, goals = [], []
+    for seed in range(100):  # 12 places 1.5 m or more apart, each with a goal 3 to 8 m away
+        f = mesh.random_reachable(FLOOR, seed)
+        if any(np.linalg.norm(f - p) < 1.5 for p in feet):
+            continue
+        g = next((g for g in (mesh.random_reachable(f, 100 * seed + k) for k in range(100))
+                  if 3 <= np.linalg.norm(g - f) <= 8), None)
+        if g is not None:
+            feet.append(f)
+            goals.append(g)
+        if len(feet) == 12:
+            break
+    n = len(feet)
+    assert n == 12
+    one = capsweep.NavCrowd(world, mesh, threads=1)
+    two = capsweep.NavCrowd(world, mesh, threads=2)
+    for i in range(n):
+        assert one.add(standing(feet[i]), 1.5, id=i) == i
+        one.set_goal(i, goals[i])
+    for k, i in enumerate(reversed(range(n))):
+        two.add(standing(feet[i]), 1.5, id=i)
+        two.set_goal(k, goals[i])
+    dt = capsweep.default_move_settings()["dt"]
+    for tick in range(60):
+        before = one.agents
+        one.tick()
+        two.tick()
+        after = one.agents
+        agents = np.zeros(n, capsweep.AGENT_DTYPE)
+        agents["capsule"] = before["capsule"]
+        agents["displacement"] = after["velocity"] * np.float32(dt)
+        agents["vertical_speed"] = before["vertical_speed"]
+        agents["id"], agents["layers"] = before["id"], before["layers"]
+        agents["grounded"] = before["ground_triangle"] != capsweep.NO_TRIANGLE
+        agents["ground_triangle"] = np.where(agents["grounded"] == 1, before["ground_triangle"], 0)
+        assert world.move(agents, threads=1).tobytes() == one.results.tobytes(), f"tick {tick}"
+        assert two.agents[::-1].tobytes() == after.tobytes(), f"tick {tick}"
+    statuses = {capsweep.NAV_STATUS[s] for s in one.agents["status"]}
+    assert statuses <= {"walking", "arrived"}
+    moved = np.linalg.norm(one.agents["capsule"]["a"] - np.array([standing(f)[:3] for f in feet]), axis=1)
+    assert (moved > 0.5).sum() >= n * 3 // 4  # 60 ticks: 1.5 m at full speed
+    assert len(one.corners(0, 4)) <= 4
+    planning, moving = one.times
+    assert planning >= 0 and moving > 0
+
+
+def two_floors():
+    """Two 10 m x 10 m floors 5 m apart: no polygon joins them."""
+    v = np.array([[0, 0, 0], [0, 0, 10], [10, 0, 10], [10, 0, 0],
+                  [15, 0, 0], [15, 0, 10], [25, 0, 10], [25, 0, 0]], np.float32)
+    return capsweep.World(v, np.array([[0, 1, 2], [0, 2, 3], [4, 5, 6], [4, 6, 7]]))
+
+
+def test_an_unreachable_goal_is_no_path_and_the_agent_waits():
+    world = two_floors()
+    mesh = capsweep.NavMesh.build(world, capsweep.navmesh_settings(PERSON), threads=1)
+    crowd = capsweep.NavCrowd(world, mesh)
+    crowd.add(standing((2, 0, 2)), id=1)
+    crowd.set_goal(0, (20, 0, 5))
+    for _ in range(20):
+        crowd.tick()
+    agent = crowd.agents[0]
+    assert capsweep.NAV_STATUS[agent["status"]] == "no_path"
+    assert np.all(agent["velocity"] == 0)
+    assert agent["capsule"]["a"][0] == np.float32(2) and agent["capsule"]["a"][2] == np.float32(2)
+
+
+def test_navigation_refusals_name_the_input(nav_level, tmp_path):
+    world, mesh = nav_level
+    mesh.write(tmp_path / "good.cwnm")
+    data = bytearray((tmp_path / "good.cwnm").read_bytes())
+    data[len(data) // 2] ^= 0x10
+    (tmp_path / "bad.cwnm").write_bytes(bytes(data))
+    with pytest.raises(capsweep.Error, match="bad.cwnm: checksum"):
+        capsweep.NavMesh.read(tmp_path / "bad.cwnm")
+    with pytest.raises(capsweep.Error, match="missing.cwnm"):
+        capsweep.NavMesh.read(tmp_path / "missing.cwnm")
+    with pytest.raises(capsweep.Error, match="radius"):
+        capsweep.navmesh_settings([0, 0.35, 0, 0, 1.45, 0, 0])
+    with pytest.raises(capsweep.Error, match="unknown movement setting 'stepheight'"):
+        capsweep.navmesh_settings(PERSON, {"stepheight": 0.5})
+    settings = dict(mesh.settings, cell_size=0.0)
+    with pytest.raises(capsweep.Error, match="cs_navmesh_build: .*cell_size"):
+        capsweep.NavMesh.build(world, settings)
+    with pytest.raises(capsweep.Error, match="unknown crowd setting 'speed'"):
+        capsweep.NavCrowd(world, mesh, {"speed": 2})
+    with pytest.raises(capsweep.Error, match="max_neighbours"):
+        capsweep.NavCrowd(world, mesh, {"max_neighbours": 0})
+    crowd = capsweep.NavCrowd(world, mesh)
+    with pytest.raises(capsweep.Error, match="wider than the navmesh"):
+        crowd.add([0, 1, 0, 0, 2, 0, 2.0])
+    crowd.add(standing(FLOOR))
+    with pytest.raises(capsweep.Error, match="agent 3 of 1"):
+        crowd.set_goal(3, (0, 0, 0))
+    with pytest.raises(capsweep.Error, match="goal"):
+        crowd.set_goal(0, (0, float("nan"), 0))
+    with pytest.raises(capsweep.Error, match="goal: expected 3 numbers"):
+        crowd.set_goal(0, (0, 0))
+    with pytest.raises(capsweep.Error, match="no tick"):
+        crowd.results
+    with pytest.raises(capsweep.Error, match="point: expected 3 numbers"):
+        mesh.nearest("here")

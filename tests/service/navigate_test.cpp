@@ -1,0 +1,178 @@
+// The Navigate RPC answers what a NavCrowd answers for the same agents, goals, settings and
+// ticks, bit for bit (the navmesh built from the served world for the server's body and the
+// request's settings), and refuses malformed requests with INVALID_ARGUMENT naming the column
+// or the agent.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+
+#include <capsweep/navigation.h>
+
+#include "service/convert.h"
+#include "tests/service/service_support.h"
+#include "tools/nav_run.h"
+
+namespace {
+
+using namespace service_support;
+namespace pb = capsweep::service::pb;
+
+constexpr const char* kLevel = "recast_nav_test.obj";
+
+Vec3 feet(const Capsule& c) { return {c.a.x, c.a.y - c.radius, c.a.z}; }
+
+struct Crowd {
+  std::vector<Capsule> bodies;
+  std::vector<Vec3> goals;
+};
+
+// 16 agents on the level's navmesh, each with a reachable goal.
+Crowd crowd_on(const World& world, const NavMesh& navmesh) {
+  Crowd c;
+  c.bodies = spawn_on_navmesh(world, navmesh, MoveSettings{}, 16, 11);
+  for (std::size_t i = 0; i < c.bodies.size(); ++i) {
+    Vec3 goal;
+    EXPECT_TRUE(navmesh.random_reachable(feet(c.bodies[i]), 70 + i, goal));
+    c.goals.push_back(goal);
+  }
+  return c;
+}
+
+pb::NavigateRequest request(const Crowd& c, std::uint32_t ticks, std::uint32_t corners) {
+  pb::NavigateRequest r;
+  r.set_world(kLevel);
+  for (std::size_t i = 0; i < c.bodies.size(); ++i) {
+    service::add(*r.mutable_capsules(), c.bodies[i]);
+    service::add(*r.mutable_goal(), c.goals[i]);
+    r.add_speed(1.2f + 0.05f * float(i));
+    r.add_id(std::uint32_t(100 + i));
+  }
+  r.set_ticks(ticks);
+  r.set_corners(corners);
+  return r;
+}
+
+std::pair<grpc::Status, pb::NavigateResponse> navigate(const service::Server& server, const pb::NavigateRequest& r) {
+  grpc::ClientContext ctx;
+  pb::NavigateResponse resp;
+  const grpc::Status s = raw_stub(server)->Navigate(&ctx, r, &resp);
+  return {s, resp};
+}
+
+bool same_bits(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+bool same_bits(const Vec3& a, const Vec3& b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
+// The answer is the crowd's: every agent's status, body, velocity, carried state and corners.
+void expect_crowd(const pb::NavigateResponse& r, const NavCrowd& crowd, std::uint32_t corners) {
+  const auto agents = crowd.agents();
+  ASSERT_EQ(std::size_t(r.status_size()), agents.size());
+  ASSERT_TRUE(service::has(r.capsule(), agents.size()) && service::has(r.velocity(), agents.size()));
+  int corner = 0;
+  for (std::size_t i = 0; i < agents.size(); ++i) {
+    const NavAgent& a = agents[i];
+    const int k = int(i);
+    EXPECT_EQ(r.status(k), int(a.status)) << i;
+    EXPECT_EQ(r.returning(k), a.returning) << i;
+    const Capsule c = service::capsule_at(r.capsule(), i);
+    EXPECT_TRUE(same_bits(c.a, a.capsule.a) && same_bits(c.b, a.capsule.b) && same_bits(c.radius, a.capsule.radius)) << i;
+    EXPECT_TRUE(same_bits(service::vec3_at(r.velocity(), i), a.velocity)) << i;
+    EXPECT_TRUE(same_bits(r.vertical_speed(k), a.vertical_speed)) << i;
+    EXPECT_EQ(r.ground_triangle(k), a.ground_triangle) << i;
+    EXPECT_EQ(r.flags(k), crowd.results()[i].flags) << i;
+    EXPECT_EQ(r.replans(k), a.replans) << i;
+    const std::vector<Vec3> next = crowd.corners(i, int(corners));
+    ASSERT_EQ(r.corner_count(k), next.size()) << i;
+    for (const Vec3& v : next) EXPECT_TRUE(same_bits(service::vec3_at(r.corner(), std::size_t(corner++)), v)) << i;
+  }
+  EXPECT_EQ(corner, r.corner().x_size());
+}
+
+TEST(Navigate, AnswersWhatANavCrowdAnswersForTheSameRequest) {
+  const service::ServerConfig config = config_with({kLevel});
+  const Capsule body = config.navmesh_body;
+  service::Server server(config);
+  const World world(scenes::load(kLevel));
+
+  for (const float step : {MoveSettings{}.step_height, 0.5f}) {  // the navmesh follows the request's settings
+    MoveSettings move;
+    move.step_height = step;
+    const NavMesh navmesh = NavMesh::build(world, navmesh_settings(move, body), 1);
+    const Crowd c = crowd_on(world, navmesh);
+    pb::NavigateRequest r = request(c, 25, 4);
+    *r.mutable_settings() = service::to_pb(move);
+    const auto [status, answer] = navigate(server, r);
+    ASSERT_TRUE(status.ok()) << status.error_message();
+
+    NavCrowdSettings s;
+    s.move = move;
+    s.batch.threads = 1;
+    NavCrowd crowd(world, navmesh, s);
+    for (std::size_t i = 0; i < c.bodies.size(); ++i) {
+      crowd.add(c.bodies[i], 1.2f + 0.05f * float(i), std::uint32_t(100 + i));
+      crowd.set_goal(i, c.goals[i]);
+    }
+    for (int t = 0; t < 25; ++t) crowd.tick();
+    expect_crowd(answer, crowd, 4);
+    std::size_t walking = 0;
+    for (const NavAgent& a : crowd.agents()) walking += a.status == NavStatus::walking || a.status == NavStatus::arrived;
+    EXPECT_GT(walking, c.bodies.size() / 2);
+    // The same request again (the navmesh now cached): the same bytes.
+    const auto [again_status, again] = navigate(server, r);
+    ASSERT_TRUE(again_status.ok());
+    EXPECT_EQ(again.SerializeAsString(), answer.SerializeAsString());
+  }
+}
+
+TEST(Navigate, RefusesMalformedRequestsNamingTheColumnOrAgent) {
+  const service::ServerConfig config = config_with({kLevel});
+  service::Server server(config);
+  const World world(scenes::load(kLevel));
+  const NavMesh navmesh = NavMesh::build(world, navmesh_settings(MoveSettings{}, config.navmesh_body), 1);
+  const Crowd c = crowd_on(world, navmesh);
+  auto refusal = [&](const pb::NavigateRequest& r) {
+    const auto [status, answer] = navigate(server, r);
+    EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << status.error_message();
+    return status.error_message();
+  };
+  pb::NavigateRequest r = request(c, 2, 0);
+  r.mutable_goal()->mutable_x()->RemoveLast();
+  EXPECT_NE(refusal(r).find("goal"), std::string::npos);
+  r = request(c, 2, 0);
+  r.mutable_capsules()->mutable_a()->set_y(3, NAN);
+  EXPECT_EQ(refusal(r), "agent 3: capsules: the body must be finite with a radius > 0");
+  r = request(c, 2, 0);
+  r.mutable_goal()->set_z(5, INFINITY);
+  EXPECT_EQ(refusal(r), "agent 5: goal: not finite");
+  r = request(c, 2, 0);
+  r.set_speed(0, 0);
+  EXPECT_EQ(refusal(r), "agent 0: speed: must be > 0");
+  r = request(c, 2, 0);
+  r.set_ticks(601);
+  EXPECT_EQ(refusal(r), "ticks: 601 is more than 600");
+  r = request(c, 2, 0);
+  r.set_corners(17);
+  EXPECT_EQ(refusal(r), "corners: 17 is more than 16");
+  r = request(c, 2, 0);
+  r.mutable_capsules()->set_radius(1, 2.f);
+  const std::string wide = refusal(r);
+  EXPECT_EQ(wide.rfind("agent 1: ", 0), 0u) << wide;
+  EXPECT_NE(wide.find("wider than the navmesh"), std::string::npos) << wide;
+  r = request(c, 2, 0);
+  r.set_layers(0);
+  EXPECT_NE(refusal(r).find("layers"), std::string::npos);
+  r = request(c, 2, 0);
+  r.mutable_settings()->set_dt(-1);
+  refusal(r);
+  r = request(c, 2, 0);
+  r.set_world("nowhere");
+  EXPECT_EQ(navigate(server, r).first.error_code(), grpc::StatusCode::NOT_FOUND);
+  // An empty crowd is answered (nothing to do), not refused.
+  pb::NavigateRequest empty;
+  empty.set_world(kLevel);
+  const auto [status, answer] = navigate(server, empty);
+  EXPECT_TRUE(status.ok()) << status.error_message();
+  EXPECT_EQ(answer.status_size(), 0);
+}
+
+}  // namespace
