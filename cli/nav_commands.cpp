@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <optional>
 
+#include <capsweep/files.h>
 #include <capsweep/navigation.h>
 
 #include "cli/commands.h"
@@ -43,7 +44,7 @@ std::string describe(const NavMeshSettings& s) {
 }
 
 struct DemoArgs {
-  std::string scene, navmesh, png = "capsweep_demo.png";
+  std::string scene, navmesh, png = "capsweep_demo.png", trace;
   std::size_t agents = 2000, ticks = 600;
   std::uint64_t seed = 1;
   int threads = 0;
@@ -90,6 +91,14 @@ int run_demo(const DemoArgs& a) {
   }
 
   NavRun run(world, navmesh, settings);
+  // The trace: every straight segment travelled, as a claimed move with the state its agent
+  // started the tick in (CWSQ version 2, as crowd --trace writes it), for capsweep view and
+  // capsweep validate. An agent that travels nothing in a tick (arrived, waiting for a path, held)
+  // writes one segment of no motion where it stands, so that every agent is in every tick: a
+  // replay finds even one that never moves.
+  std::optional<QueryWriter> trace;
+  if (!a.trace.empty()) trace.emplace(a.trace, std::vector<std::string>{scene}, QueryRecords::claimed_moves);
+  std::vector<NavAgent> started;
   std::optional<TopDownPicture> picture;
   if (!a.png.empty()) {
     picture.emplace(world);
@@ -101,7 +110,21 @@ int run_demo(const DemoArgs& a) {
   for (std::size_t t = 0; t < a.ticks; ++t) {
     before.clear();
     for (const NavAgent& ag : run.crowd().agents()) before.push_back(ag.capsule.a);
+    if (trace) started.assign(run.crowd().agents().begin(), run.crowd().agents().end());
     run.tick();
+    if (trace) {
+      const auto segments = run.crowd().segments();
+      for (std::size_t i = 0; i < segments.size(); ++i) {
+        if (segments[i].count == 0) {
+          trace->add(ClaimedMove{started[i].capsule, Vec3{}, settings.crowd.move.dt, started[i].vertical_speed,
+                                 started[i].ground_triangle != kNoTriangle, started[i].layers});
+        }
+        for (int k = 0; k < segments[i].count; ++k) {
+          trace->add(ClaimedMove{segments[i].segment[k].capsule, segments[i].segment[k].motion, settings.crowd.move.dt,
+                                 started[i].vertical_speed, started[i].ground_triangle != kNoTriangle, started[i].layers});
+        }
+      }
+    }
     if (t + 1 == probe_ticks) probe_span = run.totals();
     if (t < reference.size() && run.state_hash() != reference[t]) ++mismatched;
     if (picture) {
@@ -111,6 +134,10 @@ int run_demo(const DemoArgs& a) {
         picture->trail(before[i], agents[i].capsule.a, speed, settings.max_speed);
       }
     }
+  }
+  if (trace) {
+    trace->finish();
+    std::printf("trace: %llu segments -> %s\n", (unsigned long long)trace->count(), a.trace.c_str());
   }
   const NavRunTotals& total = run.totals();
   const NavRunTotals& first = single.totals();
@@ -227,6 +254,9 @@ Command add_demo(CLI::App& app) {
   c->add_option("--ticks", a->ticks, "Ticks at 60 Hz")->check(CLI::Range(1, 10'000'000))->capture_default_str();
   c->add_option("--seed", a->seed, "Spawn places, goals and speeds")->capture_default_str();
   c->add_option("--png", a->png, "The navmesh, trails and paths from above; written atomically")->capture_default_str();
+  c->add_option("--trace", a->trace,
+                "Every straight segment travelled as a claimed move, as crowd --trace writes it (capsweep view --scene "
+                "scenes/recast_nav_test.obj --trace replays it); written atomically");
   c->add_flag("--no-avoidance", a->no_avoidance, "Agents do not steer around each other (World::move still keeps them apart)");
   c->add_flag("!--no-detour", a->detour, "Skip the comparison with DetourCrowd alone");
   c->add_flag("!--no-big-tick", a->big_tick, "Skip the 10,000-agent tick");

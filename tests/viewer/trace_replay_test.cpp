@@ -128,8 +128,22 @@ TEST(TraceReplay, RefusesSegmentsThatAreNotACrowdsTrace) {
 class TraceOfTheMainJob : public ScratchDir {};
 
 TEST_F(TraceOfTheMainJob, IsCutIntoItsAgentsAndTicks) {
-  // The demo's arena, whose door pushes and lift carries agents between their segments.
-  const CommandRun run = capsweep_cmd("demo --agents 300 --ticks 60 --threads 1 --trace " + path("t.cwsq") + " --png " + path("d.png"));
+  // The main job: a crowd walking to its goals on Recast's test level.
+  const CommandRun run = capsweep_cmd("demo --agents 300 --ticks 60 --threads 1 --no-detour --no-big-tick --trace " +
+                                      path("t.cwsq") + " --png " + path("d.png"));
+  ASSERT_EQ(run.code, 0) << run.output;
+  const Replay r = cut_trace(read_claimed_moves(path("t.cwsq")), path("t.cwsq"));
+  EXPECT_EQ(r.agents, 300u);
+  EXPECT_EQ(r.ticks, 60u);
+  std::size_t segments = 0;
+  for (const AgentTick& t : r.agent_ticks) segments += t.count;
+  EXPECT_EQ(segments, r.moves.size());  // every segment belongs to one agent-tick
+}
+
+TEST_F(TraceOfTheMainJob, OfTheMovingArenaIsCutIntoItsAgentsAndTicks) {
+  // The moving arena, whose door pushes and lift carries agents between their segments.
+  const CommandRun run =
+      capsweep_cmd("demo-arena --agents 300 --ticks 60 --threads 1 --trace " + path("t.cwsq") + " --png " + path("d.png"));
   ASSERT_EQ(run.code, 0) << run.output;
   const Replay r = cut_trace(read_claimed_moves(path("t.cwsq")), path("t.cwsq"));
   EXPECT_EQ(r.agents, 300u);
