@@ -7,9 +7,10 @@
 //     range): plan a path when it has none, was pushed off its corridor or made no progress for
 //     replan_seconds; follow the corridor (Detour's dtPathCorridor: movePosition keeps it on the
 //     polygons it walks, optimizePathVisibility shortens it); desired velocity toward the next
-//     corner; avoid the neighbours (Detour's dtObstacleAvoidanceQuery, the nearest by distance
-//     then id). Each agent writes only its own slots, so the order of agents and the thread count
-//     change nothing;
+//     corner, turning early toward the one after; separation from the neighbours and one side in
+//     counterflow (as dtCrowd's separation); avoid the neighbours (Detour's
+//     dtObstacleAvoidanceQuery, the nearest by distance then id). Each agent writes only its own
+//     slots, so the order of agents and the thread count change nothing;
 //  3. one World::move with each agent's velocity x dt: the bodies move exactly.
 #include <algorithm>
 #include <chrono>
@@ -67,7 +68,9 @@ Vec3 feet_of(const Capsule& c) {
 
 // DetourCrowd's "medium" avoidance quality (dtCrowd::init's defaults, with RecastDemo's preset 1:
 // 5 directions, 2 rings, 2 refinements: 22 sampled velocities). Exactness is World::move's job,
-// so the sampler only needs to pick a side early; finer presets cost 2-4x more for little.
+// so the sampler only needs to pick a side early; finer presets cost 2-4x more for little. The
+// horizon is 1 s, not dtCrowd's 2.5 s: in a dense crowd a long one slows agents for others far ahead
+// and samples more often, and separation keeps the near ones apart (docs/DECISIONS.md).
 dtObstacleAvoidanceParams avoidance_params() {
   dtObstacleAvoidanceParams p{};
   p.velBias = 0.4f;
@@ -75,7 +78,7 @@ dtObstacleAvoidanceParams avoidance_params() {
   p.weightCurVel = 0.75f;
   p.weightSide = 0.75f;
   p.weightToi = 2.5f;
-  p.horizTime = 1.25f;
+  p.horizTime = 1.0f;
   p.gridSize = 33;
   p.adaptiveDivs = 5;
   p.adaptiveRings = 2;
@@ -390,7 +393,7 @@ int NavCrowd::State::neighbours(std::size_t i, Near* nearest) const {
 // side in counterflow: a neighbour ahead walking toward the agent pushes it to its right, so
 // opposite streams pass each other on one side instead of meeting head on.
 Vec3 NavCrowd::State::separate(std::size_t i, const Near* nearest, int count, const Vec3& v) const {
-  constexpr float weight = 2.f;  // dtCrowdAgentParams::separationWeight in RecastDemo
+  constexpr float weight = 1.f;  // half RecastDemo's separationWeight: 2 slowed the crowd (docs/DECISIONS.md)
   constexpr float right = 1.f;   // as strong as the separation from one neighbour at arm's length
   if (count == 0) return v;
   const float range = settings.neighbour_distance;
