@@ -149,8 +149,10 @@ int run_demo(const DemoArgs& a) {
               double(total.goals_reached) / minutes);
   std::printf("time to goal / shortest-path time at walking speed: median %.2f, p95 %.2f\n",
               double(percentile(total.time_ratios, 0.5)), double(percentile(total.time_ratios, 0.95)));
-  std::printf("agent-ticks: %llu; blocked %.1f %%, no_path %llu, off_mesh %llu\n", (unsigned long long)total.agent_ticks,
-              100.0 * double(total.blocked) / double(total.agent_ticks), (unsigned long long)total.no_path,
+  std::printf("agent-ticks: %llu; blocked %.1f %% (stalled, walking under a tenth of its speed, not blocked: %.1f %%), "
+              "no_path %llu, off_mesh %llu\n",
+              (unsigned long long)total.agent_ticks, 100.0 * double(total.blocked) / double(total.agent_ticks),
+              100.0 * double(total.stalled) / double(total.agent_ticks), (unsigned long long)total.no_path,
               (unsigned long long)total.off_mesh);
   const double one_rate = double(first.agent_ticks) / (first.planning_seconds + first.moving_seconds);
   const double same_rate = double(probe_span.agent_ticks) / (probe_span.planning_seconds + probe_span.moving_seconds);

@@ -7,9 +7,10 @@
 //     range): plan a path when it has none, was pushed off its corridor or made no progress for
 //     replan_seconds; follow the corridor (Detour's dtPathCorridor: movePosition keeps it on the
 //     polygons it walks, optimizePathVisibility shortens it); desired velocity toward the next
-//     corner; avoid the neighbours (Detour's dtObstacleAvoidanceQuery, the nearest by distance
-//     then id). Each agent writes only its own slots, so the order of agents and the thread count
-//     change nothing;
+//     corner, turning early toward the one after; separation from the neighbours and one side in
+//     counterflow (as dtCrowd's separation); avoid the neighbours (Detour's
+//     dtObstacleAvoidanceQuery, the nearest by distance then id). Each agent writes only its own
+//     slots, so the order of agents and the thread count change nothing;
 //  3. one World::move with each agent's velocity x dt: the bodies move exactly.
 #include <algorithm>
 #include <chrono>
@@ -67,7 +68,9 @@ Vec3 feet_of(const Capsule& c) {
 
 // DetourCrowd's "medium" avoidance quality (dtCrowd::init's defaults, with RecastDemo's preset 1:
 // 5 directions, 2 rings, 2 refinements: 22 sampled velocities). Exactness is World::move's job,
-// so the sampler only needs to pick a side early; finer presets cost 2-4x more for little.
+// so the sampler only needs to pick a side early; finer presets cost 2-4x more for little. The
+// horizon is 1 s, not dtCrowd's 2.5 s: in a dense crowd a long one slows agents for others far ahead
+// and samples more often, and separation keeps the near ones apart (docs/DECISIONS.md).
 dtObstacleAvoidanceParams avoidance_params() {
   dtObstacleAvoidanceParams p{};
   p.velBias = 0.4f;
@@ -75,7 +78,7 @@ dtObstacleAvoidanceParams avoidance_params() {
   p.weightCurVel = 0.75f;
   p.weightSide = 0.75f;
   p.weightToi = 2.5f;
-  p.horizTime = 2.5f;
+  p.horizTime = 1.0f;
   p.gridSize = 33;
   p.adaptiveDivs = 5;
   p.adaptiveRings = 2;
@@ -119,6 +122,7 @@ struct NavCrowd::State {
   // 3 x 3 cells around an agent hold every neighbour; the order within a cell never shows, since
   // neighbours are ranked by distance, id and body bytes.
   std::vector<std::uint32_t> by_cell, cell_start;
+  std::vector<Vec3> cell_feet;  // feet[by_cell[m]]: the neighbour search reads them in order, not scattered
   float cell_size = 1, cell_x0 = 0, cell_z0 = 0;
   int cells_x = 1, cells_z = 1;
   std::vector<Vec3> next_velocity;           // stage 2's answer
@@ -157,7 +161,13 @@ struct NavCrowd::State {
   void plan(std::size_t i, Planner& planner);
   void find_path(std::size_t i, Planner& planner, dtPolyRef start, const float* start_point);
   void steer(std::size_t i, Planner& planner);
-  void avoid(std::size_t i, Planner& planner, Vec3& v);
+  struct Near {
+    float d2;
+    std::uint32_t id, index;
+  };
+  int neighbours(std::size_t i, Near* nearest) const;
+  Vec3 separate(std::size_t i, const Near* nearest, int count, const Vec3& v) const;
+  void avoid(std::size_t i, Planner& planner, const Near* nearest, int count, Vec3& v);
   void settle(std::size_t i);
 };
 
@@ -202,6 +212,8 @@ void NavCrowd::State::snapshot() {
   by_cell.resize(n);
   std::vector<std::uint32_t> fill(cell_start.begin(), cell_start.end() - 1);
   for (std::size_t i = 0; i < n; ++i) by_cell[fill[cell_of[i]]++] = std::uint32_t(i);
+  cell_feet.resize(n);
+  for (std::size_t m = 0; m < n; ++m) cell_feet[m] = feet[by_cell[m]];
 }
 
 // A path from where agent i stands to its goal: walking along a new corridor, or no_path.
@@ -316,30 +328,42 @@ void NavCrowd::State::steer(std::size_t i, Planner& planner) {
   float speed = a.speed;
   if (n == 1 && (flags[0] & DT_STRAIGHTPATH_END)) speed = std::min(speed, dist / settings.move.dt);
   Vec3 v = to * (speed / dist);
-  if (settings.avoidance) avoid(i, planner, v);
+  // Anticipated turns (dtCrowd's calcSmoothSteerDirection): toward the first corner, bent away
+  // from the second in proportion to how near the first is, so the agent cuts into the turn.
+  if (n >= 2) {
+    Vec3 to1{corners[3] - feet[i].x, 0, corners[5] - feet[i].z};
+    const float len1 = length(to1);
+    if (len1 > 1e-3f) {
+      const Vec3 bent = to - to1 * (0.5f * dist / len1);
+      const float lb = length(bent);
+      if (lb > 1e-4f) v = bent * (speed / lb);
+    }
+  }
+  if (settings.avoidance) {
+    Near nearest[32];
+    const int count = neighbours(i, nearest);
+    v = separate(i, nearest, count, v);
+    avoid(i, planner, nearest, count, v);
+  }
   next_velocity[i] = v;
 }
 
-// Detour's sampled velocity obstacles against the nearest neighbours, all as they stood at the
-// start of the tick.
-void NavCrowd::State::avoid(std::size_t i, Planner& planner, Vec3& v) {
+// The max_neighbours agents nearest agent i within neighbour_distance and a body height up or
+// down, nearest first (by distance, then id, then body bytes: a total order).
+int NavCrowd::State::neighbours(std::size_t i, Near* nearest) const {
   const float range = settings.neighbour_distance;
   const float height = navmesh.settings().agent_height;
-  struct Near {
-    float d2;
-    std::uint32_t id, index;
-  };
-  Near nearest[64];
   int count = 0;
   const int cx = cell_x(feet[i].x), cz = cell_z(feet[i].z);
   for (int z = std::max(0, cz - 1); z <= std::min(cells_z - 1, cz + 1); ++z) {
     for (int x = std::max(0, cx - 1); x <= std::min(cells_x - 1, cx + 1); ++x) {
       const std::size_t c = std::size_t(z) * std::size_t(cells_x) + std::size_t(x);
       for (std::uint32_t m = cell_start[c]; m < cell_start[c + 1]; ++m) {
+        const Vec3& f = cell_feet[m];
+        const float dx = f.x - feet[i].x, dz = f.z - feet[i].z, d2 = dx * dx + dz * dz;
+        if (d2 > range * range || std::fabs(f.y - feet[i].y) > height) continue;
         const std::uint32_t j = by_cell[m];
-        if (j == i || std::fabs(feet[j].y - feet[i].y) > height) continue;
-        const float dx = feet[j].x - feet[i].x, dz = feet[j].z - feet[i].z, d2 = dx * dx + dz * dz;
-        if (d2 > range * range) continue;
+        if (j == i) continue;
         const Near cand{d2, agents[j].id, j};
         auto before = [&](const Near& p, const Near& q) {
           if (p.d2 != q.d2) return p.d2 < q.d2;
@@ -360,6 +384,45 @@ void NavCrowd::State::avoid(std::size_t i, Planner& planner, Vec3& v) {
       }
     }
   }
+  return count;
+}
+
+// DetourCrowd's separation (dtCrowd::update, DT_CROWD_SEPARATION): each neighbour within
+// neighbour_distance pushes the desired velocity away from it, weighted by 1 - (d / range)^2,
+// averaged over the neighbours; the result is no faster than the agent walks. Plus a consistent
+// side in counterflow: a neighbour ahead walking toward the agent pushes it to its right, so
+// opposite streams pass each other on one side instead of meeting head on.
+Vec3 NavCrowd::State::separate(std::size_t i, const Near* nearest, int count, const Vec3& v) const {
+  constexpr float weight = 1.f;  // half RecastDemo's separationWeight: 2 slowed the crowd (docs/DECISIONS.md)
+  constexpr float right = 1.f;   // as strong as the separation from one neighbour at arm's length
+  if (count == 0) return v;
+  const float range = settings.neighbour_distance;
+  const float speed = length(v);
+  if (speed < 1e-4f) return v;
+  const Vec3 dir = v * (1.f / speed);
+  const Vec3 side{-dir.z, 0, dir.x};  // the agent's right, y up
+  Vec3 push{};
+  for (int k = 0; k < count; ++k) {
+    const std::uint32_t j = nearest[k].index;
+    const Vec3 diff{feet[i].x - feet[j].x, 0, feet[i].z - feet[j].z};
+    const float d2 = nearest[k].d2;
+    if (d2 < 1e-10f) continue;
+    const float d = std::sqrt(d2);
+    const float falloff = 1.f - d2 / (range * range);
+    push = push + diff * (weight * falloff / d);
+    const float ahead = -(diff.x * dir.x + diff.z * dir.z) / d;           // cosine of where j is
+    const float toward = -(desired[j].x * dir.x + desired[j].z * dir.z);  // j's speed against ours
+    if (ahead > 0.3f && toward > 0.3f * length(desired[j])) push = push + side * (right * falloff * ahead);
+  }
+  Vec3 out = v + push * (speed / float(count));
+  const float len = length(out);
+  if (len > speed) out = out * (speed / len);
+  return out;
+}
+
+// Detour's sampled velocity obstacles against the nearest neighbours, all as they stood at the
+// start of the tick.
+void NavCrowd::State::avoid(std::size_t i, Planner& planner, const Near* nearest, int count, Vec3& v) {
   if (count == 0) return;
   static const dtObstacleAvoidanceParams params = avoidance_params();
   const float own = agents[i].capsule.radius + settings.move.skin;

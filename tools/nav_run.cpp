@@ -180,8 +180,13 @@ void NavRun::tick() {
   const auto results = crowd_.results();
   for (std::size_t i = 0; i < agents.size(); ++i) {
     ++totals_.agent_ticks;
-    if (results[i].flags & kMoveBlocked) ++totals_.blocked;
     const NavStatus s = agents[i].status;
+    if (results[i].flags & kMoveBlocked) {
+      ++totals_.blocked;
+    } else if (s == NavStatus::walking) {
+      const Vec3 moved = results[i].moved;
+      if (std::hypot(moved.x, moved.z) < 0.1f * agents[i].speed * dt) ++totals_.stalled;
+    }
     if (s == NavStatus::walking) ++totals_.walking;
     if (s == NavStatus::no_path) ++totals_.no_path;
     if (s == NavStatus::off_mesh) ++totals_.off_mesh;

@@ -26,6 +26,9 @@ struct NavRunSettings {
 
 struct NavRunTotals {
   std::uint64_t ticks = 0, agent_ticks = 0, blocked = 0, walking = 0;
+  // Walking, not blocked, yet it moved under a tenth of its speed: it stood aside or waited for
+  // others (the avoidance asked for little), which the blocked share does not count.
+  std::uint64_t stalled = 0;
   std::uint64_t goals_reached = 0, goals_given_up = 0;  // given up: no_path, or not reached in time
   std::uint64_t no_path = 0, off_mesh = 0;              // agent-ticks
   std::uint64_t penetrating = 0, overlapping = 0;       // agent-ticks inside the skin, pairs
