@@ -61,6 +61,13 @@ struct Walker {
 
 float horizontal_distance(const Vec3& a, const Vec3& b) { return std::hypot(a.x - b.x, a.z - b.z); }
 
+// Feet at the corridor's end: near it across, and within a body's height of it up or down, so
+// that an agent passing under a bridge or a gallery its goal is on has not arrived.
+bool at_target(const float* target, const Vec3& feet, float arrive_distance, float agent_height) {
+  const Vec3 t{target[0], target[1], target[2]};
+  return horizontal_distance(t, feet) <= arrive_distance && std::fabs(t.y - feet.y) <= agent_height;
+}
+
 Vec3 feet_of(const Capsule& c) {
   const Vec3 low = c.a.y <= c.b.y ? c.a : c.b;
   return {low.x, low.y - c.radius, low.z};
@@ -300,7 +307,7 @@ void NavCrowd::State::steer(std::size_t i, Planner& planner) {
   if (a.status != NavStatus::walking || !w.planned) return;
   const NavMesh::Data& d = navmesh.data();
   const float* target = w.corridor->getTarget();
-  if (horizontal_distance(Vec3{target[0], target[1], target[2]}, feet[i]) <= settings.arrive_distance) {
+  if (at_target(target, feet[i], settings.arrive_distance, d.settings.agent_height)) {
     a.status = NavStatus::arrived;
     return;
   }
@@ -451,8 +458,7 @@ void NavCrowd::State::settle(std::size_t i) {
   if (a.status != NavStatus::walking || !walkers[i].planned) return;
   const float* target = walkers[i].corridor->getTarget();
   const Vec3 f = feet_of(a.capsule);
-  if (horizontal_distance(Vec3{target[0], target[1], target[2]}, f) <= settings.arrive_distance &&
-      std::fabs(target[1] - f.y) <= navmesh.settings().agent_height) {
+  if (at_target(target, f, settings.arrive_distance, navmesh.settings().agent_height)) {
     a.status = NavStatus::arrived;
   }
 }
