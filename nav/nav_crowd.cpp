@@ -401,10 +401,11 @@ NavCrowd::NavCrowd(World world, NavMesh navmesh, NavCrowdSettings settings)
   }
   const NavCrowdSettings& s = state_->settings;
   if (!(s.max_neighbours >= 1 && s.max_neighbours <= 32) || !(s.max_path_polygons >= 2 && s.max_path_polygons <= 4096) ||
-      !(s.arrive_distance > 0) || !(s.return_reach >= 0) || !(s.neighbour_distance > 0) || !(s.replan_seconds > 0)) {
+      !(s.arrive_distance > 0) || !(s.return_reach >= 0 && s.return_reach <= kMaxNavReach) ||
+      !(s.neighbour_distance > 0) || !(s.replan_seconds > 0)) {
     throw std::invalid_argument(
         "navigation: crowd settings out of range (max_neighbours 1-32, max_path_polygons 2-4096, arrive_distance, "
-        "neighbour_distance and replan_seconds > 0, return_reach >= 0)");
+        "neighbour_distance and replan_seconds > 0, return_reach 0 to 1000 m)");
   }
 }
 NavCrowd::~NavCrowd() = default;

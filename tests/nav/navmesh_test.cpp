@@ -129,6 +129,56 @@ TEST(NavMesh, OneTileWorldWritesAndReadsBack) {
   EXPECT_EQ(0, std::memcmp(a.corners.data(), b.corners.data(), a.corners.size() * sizeof(Vec3)));
 }
 
+// Recast's spans hold 13 bits of height: a world taller than 8,191 cells of cell_height is
+// refused by name rather than built with its upper floors clamped flat.
+TEST(NavMesh, RefusesAWorldTallerThanRecastsSpans) {
+  std::vector<Triangle> t;
+  quad(t, {0, 0, 0}, {0, 0, 5}, {5, 0, 5}, {5, 0, 0});
+  const NavMeshSettings s = navmesh_settings(MoveSettings{}, kPerson);
+  const float top = 8200 * s.cell_height;
+  quad(t, {0, top, 0}, {0, top, 5}, {5, top, 5}, {5, top, 0});
+  try {
+    NavMesh::build(World(t), s, 1);
+    ADD_FAILURE() << "built";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("cells of cell_height, more than Recast's 8191: raise cell_height"),
+              std::string::npos)
+        << e.what();
+  }
+  NavMeshSettings coarse = s;
+  coarse.cell_height *= 2;  // half the cells: it builds, both floors walkable
+  coarse.climb = std::max(coarse.climb, coarse.cell_height);
+  const NavMesh mesh = NavMesh::build(World(t), coarse, 1);
+  Vec3 p;
+  EXPECT_TRUE(mesh.nearest({2, top, 2}, {1, 1, 1}, p));
+  EXPECT_TRUE(mesh.nearest({2, 0, 2}, {1, 1, 1}, p));
+}
+
+// A search box past a kilometre is refused by name: Detour walks every tile cell it covers.
+TEST(NavMesh, NearestRefusesAReachBeyondAKilometre) {
+  std::vector<Triangle> t;
+  quad(t, {0, 0, 0}, {0, 0, 5}, {5, 0, 5}, {5, 0, 0});
+  const NavMesh mesh = NavMesh::build(World(t), navmesh_settings(MoveSettings{}, kPerson), 1);
+  Vec3 p;
+  EXPECT_TRUE(mesh.nearest({2, 3, 2}, {1, kMaxNavReach, 1}, p));
+  for (const Vec3 reach : {Vec3{1e30f, 1, 1}, Vec3{1, 1, 1001}, Vec3{-1, 1, 1}}) {
+    try {
+      mesh.nearest({2, 0, 2}, reach, p);
+      ADD_FAILURE() << "accepted";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_STREQ(e.what(), "nearest: reach: each half extent must be 0 to 1000 m");
+    }
+  }
+  NavCrowdSettings far;
+  far.return_reach = 1e30f;
+  try {
+    NavCrowd crowd(World(t), mesh, far);
+    ADD_FAILURE() << "accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("return_reach 0 to 1000 m"), std::string::npos) << e.what();
+  }
+}
+
 // A damaged file is refused with its name, the record and why; never half read.
 TEST(NavMesh, RefusesADamagedFileByName) {
   const World world(floor_with_step(0.3f));
