@@ -65,8 +65,8 @@ Vec3 feet_of(const Capsule& c) {
   return {low.x, low.y - c.radius, low.z};
 }
 
-// DetourCrowd's "medium" avoidance quality (dtCrowd::init's defaults, with RecastDemo's preset 1:
-// 5 directions, 2 rings, 2 refinements: 22 sampled velocities). Exactness is World::move's job,
+// DetourCrowd's avoidance weights (dtCrowd::init's defaults) with RecastDemo's "low" sampling
+// (preset 0: 5 directions, 2 rings, 1 refinement: 11 sampled velocities). Exactness is World::move's job,
 // so the sampler only needs to pick a side early; finer presets cost 2-4x more for little.
 dtObstacleAvoidanceParams avoidance_params() {
   dtObstacleAvoidanceParams p{};

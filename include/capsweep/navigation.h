@@ -117,7 +117,7 @@ const char* name(NavStatus status);
 struct NavAgent {
   Capsule capsule;            // its body now (upright: a below b)
   float speed = 1.5f;         // walking speed, m/s
-  std::uint32_t id = 0;       // as Agent::id: breaks ties, so the order of agents changes nothing
+  std::uint32_t id = 0;       // as Agent::id: breaks ties, so when ids are unique the order of agents changes nothing
   std::uint32_t layers = kAllLayers;  // as Agent::layers
   NavStatus status = NavStatus::idle;
   // off_mesh only: true while it walks straight toward the nearest polygon within
@@ -156,7 +156,7 @@ struct NavTickTimes {
 // Agents walking to goals on a navmesh: each tick plans and steers every agent (Detour paths
 // followed through a path corridor, desired velocity toward its next corner, avoidance of the
 // others), then moves them all with one World::move. The tick is bit-identical for any thread
-// count and any order of the agents: every agent's planning reads only the tick-start state.
+// count and any order of the agents (ids unique): every agent's planning reads only the tick-start state.
 class NavCrowd {
  public:
   // Throws std::invalid_argument for settings check_settings refuses, or a navmesh whose agent
