@@ -70,6 +70,11 @@ class Reader {
 };
 
 constexpr int kMaxTileCoordinate = 1 << 20;
+// Every coordinate a tile holds is at most 1e7 m from 0, as the mesh's origin: Detour's closest
+// point on a polygon (closestPointOnDetailEdges) squares distances and keeps the nearest edge; at
+// 1e34 every square is infinite, no edge is kept, and it reads through a null pointer.
+constexpr float kMaxCoordinate = 1e7f;
+bool coordinate(float v) { return std::fabs(v) <= kMaxCoordinate; }  // false for NaN too
 
 // Detour's dtNavMesh::init rounds each limit up to a power of two and gives a polygon reference
 // tile bits + polygon bits of its 32, keeping at least 10 for the salt: the sum is at most 22.
@@ -114,13 +119,15 @@ std::string check_tile(const std::uint8_t* bytes, std::size_t size, int x, int y
                                align4(sizeof(dtBVNode) * std::size_t(h.bvNodeCount));
   if (expected != size) return "its header's counts give " + std::to_string(expected) + " bytes, the record holds " + std::to_string(size);
   for (int k = 0; k < 3; ++k) {
-    if (!std::isfinite(h.bmin[k]) || !std::isfinite(h.bmax[k]) || h.bmin[k] > h.bmax[k]) return "its bounds are not a box";
+    if (!coordinate(h.bmin[k]) || !coordinate(h.bmax[k]) || h.bmin[k] > h.bmax[k]) {
+      return "its bounds are not a box within 1e7 m";
+    }
   }
   if (!(h.bvQuantFactor >= 0) || !std::isfinite(h.bvQuantFactor)) return "its tree's quantisation is not finite";
   const std::uint8_t* p = bytes + align4(sizeof(dtMeshHeader));
   const auto* verts = reinterpret_cast<const float*>(p);
   for (int k = 0; k < 3 * h.vertCount; ++k) {
-    if (!std::isfinite(verts[k])) return "vertex " + std::to_string(k / 3) + " is not finite";
+    if (!coordinate(verts[k])) return "vertex " + std::to_string(k / 3) + " is not finite within 1e7 m";
   }
   p += align4(sizeof(float) * 3 * std::size_t(h.vertCount));
   const auto* polys = reinterpret_cast<const dtPoly*>(p);
@@ -130,7 +137,7 @@ std::string check_tile(const std::uint8_t* bytes, std::size_t size, int x, int y
   p += align4(sizeof(dtPolyDetail) * std::size_t(h.detailMeshCount));
   const auto* dverts = reinterpret_cast<const float*>(p);
   for (int k = 0; k < 3 * h.detailVertCount; ++k) {
-    if (!std::isfinite(dverts[k])) return "detail vertex " + std::to_string(k / 3) + " is not finite";
+    if (!coordinate(dverts[k])) return "detail vertex " + std::to_string(k / 3) + " is not finite within 1e7 m";
   }
   p += align4(sizeof(float) * 3 * std::size_t(h.detailVertCount));
   const std::uint8_t* dtris = p;
@@ -264,7 +271,7 @@ NavMesh NavMesh::read(const std::string& path) {
   params.maxTiles = r.get<std::int32_t>("mesh parameters");
   params.maxPolys = r.get<std::int32_t>("mesh parameters");
   for (float f : {params.orig[0], params.orig[1], params.orig[2]}) {
-    if (!std::isfinite(f) || std::fabs(f) > 1e7f) r.fail("mesh parameters", "an origin that is not a finite coordinate");
+    if (!coordinate(f)) r.fail("mesh parameters", "an origin that is not a finite coordinate within 1e7 m");
   }
   if (!(params.tileWidth > 0 && params.tileWidth < 1e6f && params.tileHeight == params.tileWidth)) r.fail("mesh parameters", "a tile size out of range");
   if (params.maxTiles < 1 || params.maxTiles > (1 << 14) || params.maxPolys < 1 || params.maxPolys > (1 << 22) ||

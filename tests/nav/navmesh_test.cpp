@@ -241,6 +241,12 @@ TEST(NavMesh, RefusesADamagedFileByName) {
   std::memcpy(far_place.data() + tile - 12, &far_x, 4);
   std::memcpy(far_place.data() + tile + offsetof(dtMeshHeader, x), &far_x, 4);
   EXPECT_NE(refusal(resealed(far_place)).find(bad + ": tile 0: its place (x, y) is out of range"), std::string::npos);
+  // A vertex far out (finite, but its squared distances are not): Detour's closest point on a
+  // polygon once read through a null pointer there (found by fuzz_navmesh).
+  std::string distant = good;
+  const float huge = 1e34f;
+  std::memcpy(distant.data() + tile + 100 + 4, &huge, 4);  // vertex 0's y
+  EXPECT_NE(refusal(resealed(distant)).find(bad + ": tile 0: vertex 0 is not finite within 1e7 m"), std::string::npos);
   // A portal to the next tile whose side is not one Detour's builder makes (0, 2, 4, 6).
   std::int32_t poly_count;
   std::memcpy(&poly_count, good.data() + tile + offsetof(dtMeshHeader, polyCount), 4);
