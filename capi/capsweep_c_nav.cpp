@@ -220,7 +220,9 @@ int cs_navmesh_nearest(const cs_navmesh* navmesh, const float point_in[3], const
     require(navmesh != nullptr, "navmesh is NULL");
     require(out != nullptr && found != nullptr, "out or found is NULL");
     const Vec3 p = point(point_in, "point"), reach = point(reach_in, "reach");
-    require(reach.x >= 0 && reach.y >= 0 && reach.z >= 0, "reach: each half extent must be >= 0");
+    require(reach.x >= 0 && reach.y >= 0 && reach.z >= 0 && reach.x <= kMaxNavReach && reach.y <= kMaxNavReach &&
+                reach.z <= kMaxNavReach,
+            "reach: each half extent must be 0 to 1000 m");
     Vec3 near;
     *found = navmesh->navmesh.nearest(p, reach, near) ? 1 : 0;
     if (*found) records::put(out, near);

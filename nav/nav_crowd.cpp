@@ -73,11 +73,12 @@ Vec3 feet_of(const Capsule& c) {
   return {low.x, low.y - c.radius, low.z};
 }
 
-// DetourCrowd's "medium" avoidance quality (dtCrowd::init's defaults, with RecastDemo's preset 1:
-// 5 directions, 2 rings, 2 refinements: 22 sampled velocities). Exactness is World::move's job,
-// so the sampler only needs to pick a side early; finer presets cost 2-4x more for little. The
-// horizon is 1 s, not dtCrowd's 2.5 s: in a dense crowd a long one slows agents for others far ahead
-// and samples more often, and separation keeps the near ones apart (docs/DECISIONS.md).
+// DetourCrowd's avoidance weights (dtCrowd::init's defaults) with RecastDemo's "low" sampling
+// (preset 0: 5 directions, 2 rings, 1 refinement: 11 sampled velocities). Exactness is
+// World::move's job, so the sampler only needs to pick a side early; finer presets cost 2-4x more
+// for little. The horizon is 1 s, not dtCrowd's 2.5 s: in a dense crowd a long one slows agents
+// for others far ahead and samples more often, and separation keeps the near ones apart
+// (docs/DECISIONS.md).
 dtObstacleAvoidanceParams avoidance_params() {
   dtObstacleAvoidanceParams p{};
   p.velBias = 0.4f;
@@ -470,10 +471,11 @@ NavCrowd::NavCrowd(World world, NavMesh navmesh, NavCrowdSettings settings)
   }
   const NavCrowdSettings& s = state_->settings;
   if (!(s.max_neighbours >= 1 && s.max_neighbours <= 32) || !(s.max_path_polygons >= 2 && s.max_path_polygons <= 4096) ||
-      !(s.arrive_distance > 0) || !(s.return_reach >= 0) || !(s.neighbour_distance > 0) || !(s.replan_seconds > 0)) {
+      !(s.arrive_distance > 0) || !(s.return_reach >= 0 && s.return_reach <= kMaxNavReach) ||
+      !(s.neighbour_distance > 0) || !(s.replan_seconds > 0)) {
     throw std::invalid_argument(
         "navigation: crowd settings out of range (max_neighbours 1-32, max_path_polygons 2-4096, arrive_distance, "
-        "neighbour_distance and replan_seconds > 0, return_reach >= 0)");
+        "neighbour_distance and replan_seconds > 0, return_reach 0 to 1000 m)");
   }
 }
 NavCrowd::~NavCrowd() = default;

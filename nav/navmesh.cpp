@@ -42,6 +42,11 @@ NavMeshStats NavMesh::stats() const {
 }
 
 bool NavMesh::nearest(const Vec3& point, const Vec3& reach, Vec3& out) const {
+  for (float r : {reach.x, reach.y, reach.z}) {
+    if (!(r >= 0 && r <= kMaxNavReach)) {
+      throw std::invalid_argument("nearest: reach: each half extent must be 0 to 1000 m");
+    }
+  }
   NavQueryPtr q = data_->query();
   dtPolyRef ref = 0;
   float p[3];

@@ -270,6 +270,15 @@ NavMesh NavMesh::build(const World& world, const NavMeshSettings& settings, int 
   TileGrid grid{};
   const float border = (std::ceil(used.agent_radius / used.cell_size) + 3) * used.cell_size;
   const Soup soup = gather(world, used, grid, border);
+  // Every tile's heightfield spans the world's whole height, and Recast's spans keep heights in
+  // 13 bits (RC_SPAN_MAX_HEIGHT cells from the floor): anything higher would be clamped flat.
+  if (const double cells = std::ceil(double(grid.max_y - grid.min_y) / double(used.cell_height));
+      cells > RC_SPAN_MAX_HEIGHT) {
+    throw std::invalid_argument("navmesh: the world is " + std::to_string(grid.max_y - grid.min_y) +
+                                " m tall with room for an agent, " + std::to_string(std::int64_t(cells)) +
+                                " cells of cell_height, more than Recast's " + std::to_string(RC_SPAN_MAX_HEIGHT) +
+                                ": raise cell_height or split the world");
+  }
   const std::size_t tiles = std::size_t(grid.columns) * std::size_t(grid.rows);
   const int tile_bits = bits_for(tiles);
   if (tile_bits > 12) {

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -68,6 +69,22 @@ class Reader {
   std::size_t at_ = 0, end_ = 0;
 };
 
+constexpr int kMaxTileCoordinate = 1 << 20;
+// Every coordinate a tile holds is at most 1e7 m from 0, as the mesh's origin: Detour's closest
+// point on a polygon (closestPointOnDetailEdges) squares distances and keeps the nearest edge; at
+// 1e34 every square is infinite, no edge is kept, and it reads through a null pointer.
+constexpr float kMaxCoordinate = 1e7f;
+bool coordinate(float v) { return std::fabs(v) <= kMaxCoordinate; }  // false for NaN too
+
+// Detour's dtNavMesh::init rounds each limit up to a power of two and gives a polygon reference
+// tile bits + polygon bits of its 32, keeping at least 10 for the salt: the sum is at most 22.
+// One tile leaves all 22 to its polygons (NavMesh::build's maxPolys = 1 << (22 - tile bits)).
+int bits_of_next_pow2(std::int32_t n) {
+  int bits = 0;
+  while ((std::int64_t(1) << bits) < n) ++bits;
+  return bits;
+}
+
 std::size_t align4(std::size_t n) { return (n + 3) & ~std::size_t(3); }
 
 // Whether Detour may use a tile's bytes as they are: its header's counts give exactly its size,
@@ -79,11 +96,17 @@ std::string check_tile(const std::uint8_t* bytes, std::size_t size, int x, int y
   if (h.magic != DT_NAVMESH_MAGIC) return "not a Detour tile (magic)";
   if (h.version != DT_NAVMESH_VERSION) return "a Detour tile of version " + std::to_string(h.version) + ", not " + std::to_string(DT_NAVMESH_VERSION);
   if (h.x != x || h.y != y || h.layer != 0) return "its header places it elsewhere than its record says";
+  // Detour steps to neighbour tiles at x +- 1 and hashes x, y: far from int's ends (the build's
+  // grid is at most 4,096 tiles from 0).
+  if (std::abs(x) >= kMaxTileCoordinate || std::abs(y) >= kMaxTileCoordinate) return "its place (x, y) is out of range";
   const int counts[] = {h.polyCount, h.vertCount, h.maxLinkCount, h.detailMeshCount, h.detailVertCount,
                         h.detailTriCount, h.bvNodeCount, h.offMeshConCount};
   for (int c : counts) {
     if (c < 0 || c > (1 << 20)) return "a count in its header is out of range";
   }
+  // Detour's addTile writes links[maxLinkCount - 1] when it frees its link list: none is too few.
+  if (h.polyCount < 1) return "no polygon (the build writes no empty tile)";
+  if (h.maxLinkCount < 1) return "no link (Detour writes its last one when it adds the tile)";
   if (h.offMeshConCount != 0 || h.offMeshBase != h.polyCount) return "off-mesh connections (capsweep builds none)";
   if (h.detailMeshCount != h.polyCount) return "a detail mesh count other than its polygon count";
   if (h.bvNodeCount != 0 && h.bvNodeCount > 2 * h.polyCount) return "more tree nodes than polygons need";
@@ -96,13 +119,15 @@ std::string check_tile(const std::uint8_t* bytes, std::size_t size, int x, int y
                                align4(sizeof(dtBVNode) * std::size_t(h.bvNodeCount));
   if (expected != size) return "its header's counts give " + std::to_string(expected) + " bytes, the record holds " + std::to_string(size);
   for (int k = 0; k < 3; ++k) {
-    if (!std::isfinite(h.bmin[k]) || !std::isfinite(h.bmax[k]) || h.bmin[k] > h.bmax[k]) return "its bounds are not a box";
+    if (!coordinate(h.bmin[k]) || !coordinate(h.bmax[k]) || h.bmin[k] > h.bmax[k]) {
+      return "its bounds are not a box within 1e7 m";
+    }
   }
   if (!(h.bvQuantFactor >= 0) || !std::isfinite(h.bvQuantFactor)) return "its tree's quantisation is not finite";
   const std::uint8_t* p = bytes + align4(sizeof(dtMeshHeader));
   const auto* verts = reinterpret_cast<const float*>(p);
   for (int k = 0; k < 3 * h.vertCount; ++k) {
-    if (!std::isfinite(verts[k])) return "vertex " + std::to_string(k / 3) + " is not finite";
+    if (!coordinate(verts[k])) return "vertex " + std::to_string(k / 3) + " is not finite within 1e7 m";
   }
   p += align4(sizeof(float) * 3 * std::size_t(h.vertCount));
   const auto* polys = reinterpret_cast<const dtPoly*>(p);
@@ -112,7 +137,7 @@ std::string check_tile(const std::uint8_t* bytes, std::size_t size, int x, int y
   p += align4(sizeof(dtPolyDetail) * std::size_t(h.detailMeshCount));
   const auto* dverts = reinterpret_cast<const float*>(p);
   for (int k = 0; k < 3 * h.detailVertCount; ++k) {
-    if (!std::isfinite(dverts[k])) return "detail vertex " + std::to_string(k / 3) + " is not finite";
+    if (!coordinate(dverts[k])) return "detail vertex " + std::to_string(k / 3) + " is not finite within 1e7 m";
   }
   p += align4(sizeof(float) * 3 * std::size_t(h.detailVertCount));
   const std::uint8_t* dtris = p;
@@ -128,7 +153,12 @@ std::string check_tile(const std::uint8_t* bytes, std::size_t size, int x, int y
       if (poly.verts[k] >= h.vertCount) return which + ": a vertex index past the tile's vertices";
       const unsigned short nei = poly.neis[k];
       if (nei != 0 && !(nei & DT_EXT_LINK) && nei - 1 >= h.polyCount) return which + ": a neighbour past the tile's polygons";
-      if (nei & DT_EXT_LINK && (nei & 0xff) > 7 && (nei & 0xff) != 0xff) return which + ": a border side out of range";
+      // dtCreateNavMeshData marks a portal to the next tile DT_EXT_LINK | side, side 0, 2, 4 or 6
+      // (x+, z+, x-, z-): Detour's slab tests know no other side.
+      if (nei & DT_EXT_LINK && (nei & ~DT_EXT_LINK) != 0 && (nei & ~DT_EXT_LINK) != 2 && (nei & ~DT_EXT_LINK) != 4 &&
+          (nei & ~DT_EXT_LINK) != 6) {
+        return which + ": a portal side other than 0, 2, 4 or 6";
+      }
       ++links_needed;
     }
     const dtPolyDetail& d = details[i];
@@ -241,10 +271,13 @@ NavMesh NavMesh::read(const std::string& path) {
   params.maxTiles = r.get<std::int32_t>("mesh parameters");
   params.maxPolys = r.get<std::int32_t>("mesh parameters");
   for (float f : {params.orig[0], params.orig[1], params.orig[2]}) {
-    if (!std::isfinite(f) || std::fabs(f) > 1e7f) r.fail("mesh parameters", "an origin that is not a finite coordinate");
+    if (!coordinate(f)) r.fail("mesh parameters", "an origin that is not a finite coordinate within 1e7 m");
   }
   if (!(params.tileWidth > 0 && params.tileWidth < 1e6f && params.tileHeight == params.tileWidth)) r.fail("mesh parameters", "a tile size out of range");
-  if (params.maxTiles < 1 || params.maxTiles > (1 << 14) || params.maxPolys < 1 || params.maxPolys > (1 << 21)) r.fail("mesh parameters", "tile or polygon limits out of range");
+  if (params.maxTiles < 1 || params.maxTiles > (1 << 14) || params.maxPolys < 1 || params.maxPolys > (1 << 22) ||
+      bits_of_next_pow2(params.maxTiles) + bits_of_next_pow2(params.maxPolys) > 22) {
+    r.fail("mesh parameters", "tile or polygon limits out of range (tile bits + polygon bits must be at most 22)");
+  }
   const auto count = r.get<std::uint32_t>("tile count");
   if (count > std::uint32_t(params.maxTiles)) r.fail("tile count", std::to_string(count) + " tiles, more than the mesh's limit");
 

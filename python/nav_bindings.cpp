@@ -1,6 +1,7 @@
 // The Python module's navigation: capsweep.NavMesh and capsweep.NavCrowd (their Python faces are
 // in capsweep/__init__.py) over cs_navmesh and cs_nav_crowd (capi/capsweep_c_nav.cpp, compiled
 // in), so Python's navigation answers what C's does; tick, build and path with the GIL released.
+#include <atomic>
 #include <algorithm>
 #include <array>
 #include <cstring>
@@ -64,9 +65,25 @@ struct PyNavMesh {
 
 struct PyNavCrowd {
   cs_nav_crowd* crowd = nullptr;
+  // tick frees the GIL, so another Python thread can reach the crowd while it runs (add
+  // reallocates what tick reads): every call holds the crowd, and one that finds it held fails.
+  mutable std::atomic<bool> busy{false};
   explicit PyNavCrowd(cs_nav_crowd* c) : crowd(c) {}
   PyNavCrowd(const PyNavCrowd&) = delete;
   ~PyNavCrowd() { cs_nav_crowd_free(crowd); }
+};
+
+// A call's hold on a crowd, for its whole length.
+class Holding {
+ public:
+  explicit Holding(const PyNavCrowd& c) : c_(c) {
+    if (c_.busy.exchange(true)) throw std::invalid_argument("NavCrowd is busy: another thread's tick is running on it");
+  }
+  ~Holding() { c_.busy.store(false); }
+  Holding(const Holding&) = delete;
+
+ private:
+  const PyNavCrowd& c_;
 };
 
 cs_nav_crowd_settings crowd_settings(const py::dict& d, const py::dict& movement, std::uint32_t layer_mask, int threads) {
@@ -186,14 +203,17 @@ void bind_navigation(py::module_& m) {
         std::size_t n = 0, index = 0;
         const auto* b = records_of<const cs_capsule>(body, n, false, "body");
         if (n != 1) throw std::invalid_argument("body: expected one capsule");
+        const Holding hold(c);
         check(cs_nav_crowd_add(c.crowd, b, speed, id, layers, &index));
         return index;
       })
       .def("set_goal", [](PyNavCrowd& c, std::size_t i, const py::object& goal) {
         const auto g = point3(goal, "goal");
+        const Holding hold(c);
         check(cs_nav_crowd_set_goal(c.crowd, i, g.data()));
       })
       .def("tick", [](PyNavCrowd& c) {
+        const Holding hold(c);
         int code;
         {
           py::gil_scoped_release free;
@@ -204,22 +224,29 @@ void bind_navigation(py::module_& m) {
       .def("_agents", [](const PyNavCrowd& c, py::array& out) {
         std::size_t n = 0;
         auto* a = records_of<cs_nav_agent>(out, n, true, "agents");
+        const Holding hold(c);
         check(cs_nav_crowd_agents(c.crowd, 0, n, a));
       })
       .def("_results", [](const PyNavCrowd& c, py::array& out) {
         std::size_t n = 0;
         auto* r = records_of<cs_move_result>(out, n, true, "results");
+        const Holding hold(c);
         check(cs_nav_crowd_results(c.crowd, 0, n, r));
       })
-      .def_property_readonly("agent_count", [](const PyNavCrowd& c) { return cs_nav_crowd_agent_count(c.crowd); })
+      .def_property_readonly("agent_count", [](const PyNavCrowd& c) {
+        const Holding hold(c);
+        return cs_nav_crowd_agent_count(c.crowd);
+      })
       .def("corners", [](const PyNavCrowd& c, std::size_t i, std::size_t max) {
         std::vector<float> out(3 * max);
         std::size_t count = 0;
+        const Holding hold(c);
         check(cs_nav_crowd_corners(c.crowd, i, out.data(), max, &count));
         return points_array(out, std::min(count, max));
       })
       .def_property_readonly("times", [](const PyNavCrowd& c) {
         double planning = 0, moving = 0;
+        const Holding hold(c);
         check(cs_nav_crowd_times(c.crowd, &planning, &moving));
         return py::make_tuple(planning, moving);
       });

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cmath>
 #include <algorithm>
+#include <future>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -72,6 +73,7 @@ class Server::Impl final : public RawService {
       }
       metrics_.set_world(w.name, w.world.triangle_count());
     }
+    generations_.assign(config_.worlds.size(), 0);
     options_.threads = 0;  // the arena above (or the whole machine) bounds the workers
 
     // The standard grpc.health.v1 service, for load balancers and Kubernetes gRPC probes:
@@ -103,13 +105,20 @@ class Server::Impl final : public RawService {
   void wait() { server_->Wait(); }
 
   bool replace_world(ServedWorld world) {
-    std::lock_guard guard(worlds_lock_);
-    auto it = worlds_.find(world.name);
-    if (it == worlds_.end()) return false;
-    metrics_.set_world(world.name, world.world.triangle_count());
-    config_.worlds[it->second] = std::move(world);
-    std::lock_guard nav_guard(navmeshes_lock_);
-    navmeshes_.clear();  // built from the old worlds; calls in flight keep theirs
+    const std::string name = world.name;
+    std::uint64_t generation;
+    {
+      std::lock_guard guard(worlds_lock_);
+      auto it = worlds_.find(name);
+      if (it == worlds_.end()) return false;
+      metrics_.set_world(name, world.world.triangle_count());
+      config_.worlds[it->second] = std::move(world);
+      generation = generations_[it->second] = ++reloads_;
+    }
+    // The old world's navmeshes go (calls in flight keep theirs). Taken after worlds_lock_ is
+    // released, never inside it: a reload must not wait for a build to let other calls admit.
+    std::lock_guard guard(navmeshes_lock_);
+    std::erase_if(navmeshes_, [&](const auto& e) { return e.second.world == name && e.second.generation < generation; });
     return true;
   }
 
@@ -297,7 +306,11 @@ class Server::Impl final : public RawService {
           const World* world;
           std::size_t n;
           SweepPath path;
-          if (grpc::Status s = admit(ctx, req->world(), shape_of(*req), pb::PATH_SIMD, held, world, n, path); !s.ok()) return s;
+          std::uint64_t generation;
+          if (grpc::Status s = admit(ctx, req->world(), shape_of(*req), pb::PATH_SIMD, held, world, n, path, &generation);
+              !s.ok()) {
+            return s;
+          }
           if (grpc::Status s = check_layers(*req); !s.ok()) return s;
           const MoveSettings move = from_pb(req->settings());
           if (std::string why = check_settings(move); !why.empty()) return {grpc::StatusCode::INVALID_ARGUMENT, why};
@@ -314,7 +327,7 @@ class Server::Impl final : public RawService {
           const std::vector<NavigateAgent> agents = read_request(*req, n, why);
           if (!why.empty()) return {grpc::StatusCode::INVALID_ARGUMENT, why};
           std::shared_ptr<const NavMesh> navmesh;
-          if (grpc::Status s = navmesh_for(req->world(), *world, move, layers_of(*req), navmesh); !s.ok()) return s;
+          if (grpc::Status s = navmesh_for(req->world(), generation, *world, move, layers_of(*req), navmesh); !s.ok()) return s;
           std::optional<NavCrowd> crowd;
           try {
             crowd.emplace(*world, *navmesh, crowd_settings(*req, move, with(path, ctx, layers_of(*req))));
@@ -496,7 +509,8 @@ class Server::Impl final : public RawService {
 
   // The checks every batch passes before any work: the world, the columns, the limit, the path.
   grpc::Status admit(grpc::ServerContextBase* ctx, const std::string& name, const BatchShape& shape, pb::Path wire_path,
-                     std::optional<World>& held, const World*& world, std::size_t& n, SweepPath& path) const {
+                     std::optional<World>& held, const World*& world, std::size_t& n, SweepPath& path,
+                     std::uint64_t* generation = nullptr) const {
     if (gave_up(ctx)) return deadline_passed();
     {
       // The call keeps its own reference to the world: a reload (SIGHUP) swaps in a new one
@@ -505,6 +519,7 @@ class Server::Impl final : public RawService {
       auto it = name.empty() && worlds_.size() == 1 ? worlds_.begin() : worlds_.find(name);
       if (it == worlds_.end()) return {grpc::StatusCode::NOT_FOUND, "no world named '" + name + "' (see Info)"};
       held.emplace(config_.worlds[it->second].world);
+      if (generation) *generation = generations_[it->second];
     }
     world = &*held;
     if (!shape.ok()) return {grpc::StatusCode::INVALID_ARGUMENT, shape.error()};
@@ -518,26 +533,52 @@ class Server::Impl final : public RawService {
     return grpc::Status::OK;
   }
 
-  // The navmesh Navigate walks for a world, its movement settings and layers: built once (under
-  // a lock, in the server's arena: the first request pays for it), then shared by the calls.
-  grpc::Status navmesh_for(const std::string& name, const World& world, const MoveSettings& move, std::uint32_t layers,
-                           std::shared_ptr<const NavMesh>& out) {
+  // The navmesh Navigate walks for a world (as loaded: its generation), its movement settings
+  // and layers: built once, in the server's arena, outside the cache's lock. Calls wanting the
+  // same navmesh wait on its future; the others are not held up (the first call pays for it).
+  grpc::Status navmesh_for(const std::string& name, std::uint64_t generation, const World& world, const MoveSettings& move,
+                           std::uint32_t layers, std::shared_ptr<const NavMesh>& out) {
     const NavMeshSettings settings = navmesh_settings(move, config_.navmesh_body, layers);
     if (std::string why = check_navmesh_settings(settings); !why.empty()) {
       return {grpc::StatusCode::INVALID_ARGUMENT, "settings: the navmesh they derive cannot be built: " + why};
     }
-    // The settings' bytes name the navmesh (NavMeshSettings holds floats and integers only).
+    // The world's name and generation and the settings' bytes name the navmesh (NavMeshSettings
+    // holds floats and integers only): a reload's world never meets its predecessor's navmesh.
     std::string key = name + '\0';
+    key.append(reinterpret_cast<const char*>(&generation), sizeof generation);
     key.append(reinterpret_cast<const char*>(&settings), sizeof settings);
-    std::lock_guard guard(navmeshes_lock_);
-    auto it = navmeshes_.find(key);
-    if (it == navmeshes_.end()) {
-      if (navmeshes_.size() >= kNavMeshesKept) navmeshes_.clear();  // bounded: a new set of settings evicts all
-      std::shared_ptr<const NavMesh> built;
-      run([&] { built = std::make_shared<const NavMesh>(NavMesh::build(world, settings, 0)); });
-      it = navmeshes_.emplace(std::move(key), std::move(built)).first;
+    std::shared_future<std::shared_ptr<const NavMesh>> ready;
+    std::optional<std::promise<std::shared_ptr<const NavMesh>>> build;
+    std::uint64_t mine = 0;  // the cache entry this call builds, by its first use
+    {
+      std::lock_guard guard(navmeshes_lock_);
+      auto it = navmeshes_.find(key);
+      if (it == navmeshes_.end()) {
+        if (navmeshes_.size() >= kNavMeshesKept) {  // bounded: the least recently used goes
+          navmeshes_.erase(std::min_element(navmeshes_.begin(), navmeshes_.end(), [](const auto& a, const auto& b) {
+            return a.second.used < b.second.used;
+          }));
+        }
+        build.emplace();
+        mine = navmesh_uses_ + 1;
+        it = navmeshes_.emplace(key, CachedNavMesh{build->get_future().share(), 0, mine, name, generation}).first;
+      }
+      it->second.used = ++navmesh_uses_;
+      ready = it->second.navmesh;
     }
-    out = it->second;
+    if (build) {
+      try {
+        std::shared_ptr<const NavMesh> built;
+        run([&] { built = std::make_shared<const NavMesh>(NavMesh::build(world, settings, 0)); });
+        build->set_value(std::move(built));
+      } catch (...) {
+        // The waiting calls get the same failure; the next call tries again.
+        build->set_exception(std::current_exception());
+        std::lock_guard guard(navmeshes_lock_);
+        if (auto it = navmeshes_.find(key); it != navmeshes_.end() && it->second.first_used == mine) navmeshes_.erase(it);
+      }
+    }
+    out = ready.get();  // rethrows a failed build's exception, as the build itself would
     return grpc::Status::OK;
   }
   static constexpr std::size_t kNavMeshesKept = 16;
@@ -581,7 +622,17 @@ class Server::Impl final : public RawService {
   mutable std::mutex worlds_lock_;             // guards config_.worlds against replace_world
   parallel::Arena arena_;
   PoseSets pose_sets_;
-  std::map<std::string, std::shared_ptr<const NavMesh>> navmeshes_;  // navmesh_for's, by world and settings
+  std::vector<std::uint64_t> generations_;    // by index in config_.worlds: bumped by each reload
+  std::uint64_t reloads_ = 0;                 // the last generation given (0: as started)
+  struct CachedNavMesh {
+    std::shared_future<std::shared_ptr<const NavMesh>> navmesh;  // ready once built
+    std::uint64_t used;                                          // navmesh_uses_ at its last call
+    std::uint64_t first_used;                                    // ... and at its first (names its build)
+    std::string world;
+    std::uint64_t generation;
+  };
+  std::map<std::string, CachedNavMesh> navmeshes_;  // navmesh_for's, by world, generation and settings
+  std::uint64_t navmesh_uses_ = 0;
   std::mutex navmeshes_lock_;
   BatchOptions options_;
   Metrics metrics_;

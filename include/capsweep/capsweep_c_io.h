@@ -76,7 +76,7 @@ typedef struct cs_navmesh_stats {
 
 CS_API int cs_navmesh_stats_of(const cs_navmesh* navmesh, cs_navmesh_stats* out);
 /* The point of the mesh nearest `point` within `reach` (half extents of a box around it, each
- * >= 0): *found 1 and the point in out, or *found 0 (out untouched) when no polygon is that close. */
+ * 0 to 1000 m): *found 1 and the point in out, or *found 0 (out untouched) when no polygon is that close. */
 CS_API int cs_navmesh_nearest(const cs_navmesh* navmesh, const float point[3], const float reach[3], float out[3],
                               int* found);
 /* The shortest path from the polygon under `from` to the one under `to`: its corners (from and
@@ -106,7 +106,7 @@ typedef struct cs_nav_crowd_settings {
   uint32_t layer_mask;   /* the layers planning and moving see (CS_ALL_LAYERS); 0 is refused */
   int32_t threads;       /* 0 = every core, at most CS_MAX_THREADS; the same bytes for any count */
   float arrive_distance; /* horizontal distance to the goal that counts as there, m */
-  float return_reach;    /* how far an off-mesh agent looks for the mesh, m */
+  float return_reach;    /* how far an off-mesh agent looks for the mesh, m (0 to 1000) */
   uint32_t avoidance;    /* 1: steer around other agents (Detour's obstacle avoidance), 0: not */
   float neighbour_distance; /* agents this close are avoided, m */
   int32_t max_neighbours;   /* 1-32 */

@@ -83,8 +83,8 @@ class NavMesh {
 
   const NavMeshSettings& settings() const;
   NavMeshStats stats() const;
-  // The point of the mesh nearest `point` within `reach` (half extents of a box around it), or
-  // false when no polygon is within it.
+  // The point of the mesh nearest `point` within `reach` (half extents of a box around it, each
+  // 0 to kMaxNavReach, else std::invalid_argument), or false when no polygon is within it.
   bool nearest(const Vec3& point, const Vec3& reach, Vec3& out) const;
   // The shortest path from the polygon under `from` to the one under `to` (each searched within
   // an agent's radius and two climbs up and down): empty corners when either is off the mesh.
@@ -117,7 +117,7 @@ const char* name(NavStatus status);
 struct NavAgent {
   Capsule capsule;            // its body now (upright: a below b)
   float speed = 1.5f;         // walking speed, m/s
-  std::uint32_t id = 0;       // as Agent::id: breaks ties, so the order of agents changes nothing
+  std::uint32_t id = 0;       // as Agent::id: breaks ties, so when ids are unique the order of agents changes nothing
   std::uint32_t layers = kAllLayers;  // as Agent::layers
   NavStatus status = NavStatus::idle;
   // off_mesh only: true while it walks straight toward the nearest polygon within
@@ -130,11 +130,15 @@ struct NavAgent {
   std::uint32_t replans = 0;  // paths planned since its goal was given
 };
 
+// The widest a search for the mesh looks (NavMesh::nearest's reach, return_reach), metres:
+// Detour visits every tile cell its box covers, so a box of 1e30 m would never return.
+inline constexpr float kMaxNavReach = 1000.f;
+
 struct NavCrowdSettings {
   MoveSettings move;     // World::move's (its dt is the tick)
   BatchOptions batch;    // threads and layers for planning and moving alike
   float arrive_distance = 0.4f;   // horizontal distance to the goal that counts as there, metres
-  float return_reach = 4.f;       // how far an off-mesh agent looks for the mesh, metres
+  float return_reach = 4.f;       // how far an off-mesh agent looks for the mesh, metres (<= kMaxNavReach)
   bool avoidance = true;          // steer around other agents (Detour's obstacle avoidance)
   float neighbour_distance = 2.0f;  // agents this close are avoided, metres
   int max_neighbours = 4;         // the nearest ones, by distance then id
@@ -152,7 +156,7 @@ struct NavTickTimes {
 // Agents walking to goals on a navmesh: each tick plans and steers every agent (Detour paths
 // followed through a path corridor, desired velocity toward its next corner, avoidance of the
 // others), then moves them all with one World::move. The tick is bit-identical for any thread
-// count and any order of the agents: every agent's planning reads only the tick-start state.
+// count and any order of the agents (ids unique): every agent's planning reads only the tick-start state.
 class NavCrowd {
  public:
   // Throws std::invalid_argument for settings check_settings refuses, or a navmesh whose agent

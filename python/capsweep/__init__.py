@@ -578,7 +578,8 @@ class NavMesh:
 class NavCrowd:
     """Agents walking to goals on a navmesh: each tick plans and steers every agent (Detour paths,
     a path corridor, avoidance), then moves them all with one World.move. Bit-identical for any
-    thread count and agent order. One thread at a time calls it.
+    thread count and agent order. One thread at a time calls it: a call while another thread's
+    tick runs raises capsweep.Error (busy).
 
     NavCrowd(world, navmesh, settings=None, movement=None, threads=0): settings a dict
     (default_crowd_settings() lists them), movement a dict of movement settings (its dt is the

@@ -255,6 +255,10 @@ TEST(CApiNav, RefusesNullsBadIndicesAndBadSettingsByName) {
   float out[3];
   int found = 0;
   EXPECT_EQ(cs_navmesh_nearest(l.navmesh.m, p, negative, out, &found), CS_ERROR_ARGUMENT);
+  // A reach past a kilometre: Detour would walk every tile cell of the box (1e30 m: forever).
+  const float vast[3] = {1, 1e30f, 1};
+  EXPECT_EQ(cs_navmesh_nearest(l.navmesh.m, p, vast, out, &found), CS_ERROR_ARGUMENT);
+  EXPECT_NE(std::string(cs_last_error()).find("reach: each half extent must be 0 to 1000 m"), std::string::npos);
   EXPECT_EQ(cs_navmesh_write(l.navmesh.m, "/nonexistent-dir/x.cwnm"), CS_ERROR_FILE);
   EXPECT_NE(std::string(cs_last_error()).find("/nonexistent-dir/x.cwnm"), std::string::npos);
 
@@ -266,6 +270,10 @@ TEST(CApiNav, RefusesNullsBadIndicesAndBadSettingsByName) {
   wrong.max_neighbours = 0;
   EXPECT_EQ(cs_nav_crowd_create(l.world.w, l.navmesh.m, &wrong, &c), CS_ERROR_ARGUMENT);
   EXPECT_NE(std::string(cs_last_error()).find("max_neighbours"), std::string::npos);
+  wrong = cs;
+  wrong.return_reach = 1e30f;
+  EXPECT_EQ(cs_nav_crowd_create(l.world.w, l.navmesh.m, &wrong, &c), CS_ERROR_ARGUMENT);
+  EXPECT_NE(std::string(cs_last_error()).find("return_reach 0 to 1000 m"), std::string::npos);
   wrong = cs;
   wrong.layer_mask = 0;
   EXPECT_EQ(cs_nav_crowd_create(l.world.w, l.navmesh.m, &wrong, &c), CS_ERROR_ARGUMENT);

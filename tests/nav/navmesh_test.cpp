@@ -2,6 +2,7 @@
 // its layers are the agents', and its file round-trips and refuses damage by name.
 #include <gtest/gtest.h>
 
+#include <cstddef>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -9,6 +10,7 @@
 
 #include <capsweep/navigation.h>
 #include <capsweep/files.h>
+#include <recastnavigation/DetourNavMesh.h>
 
 #include "nav/navmesh_file.h"
 #include "tools/workloads.h"
@@ -109,6 +111,74 @@ TEST(NavMesh, BuildsTheSameBytesOnOneAndTwoThreadsAndReadsBack) {
   EXPECT_EQ(0, std::memcmp(a.corners.data(), b.corners.data(), a.corners.size() * sizeof(Vec3)));
 }
 
+// A world that fits in one tile: the build gives its polygons all 22 bits of a reference
+// (maxPolys = 1 << 22), which the reader once refused as out of range.
+TEST(NavMesh, OneTileWorldWritesAndReadsBack) {
+  std::vector<Triangle> t;
+  quad(t, {0, 0, 0}, {0, 0, 5}, {5, 0, 5}, {5, 0, 0});
+  const NavMesh one = NavMesh::build(World(t), navmesh_settings(MoveSettings{}, kPerson), 1);
+  ASSERT_EQ(one.stats().tiles, 1u);
+  one.write(scratch("small.cwnm"));
+  const NavMesh back = NavMesh::read(scratch("small.cwnm"));
+  back.write(scratch("small_back.cwnm"));
+  EXPECT_EQ(bytes_of(scratch("small_back.cwnm")), bytes_of(scratch("small.cwnm")));
+  const NavPath a = one.path({1, 0, 1}, {4, 0, 4});
+  const NavPath b = back.path({1, 0, 1}, {4, 0, 4});
+  ASSERT_TRUE(a.complete);
+  ASSERT_EQ(a.corners.size(), b.corners.size());
+  EXPECT_EQ(0, std::memcmp(a.corners.data(), b.corners.data(), a.corners.size() * sizeof(Vec3)));
+}
+
+// Recast's spans hold 13 bits of height: a world taller than 8,191 cells of cell_height is
+// refused by name rather than built with its upper floors clamped flat.
+TEST(NavMesh, RefusesAWorldTallerThanRecastsSpans) {
+  std::vector<Triangle> t;
+  quad(t, {0, 0, 0}, {0, 0, 5}, {5, 0, 5}, {5, 0, 0});
+  const NavMeshSettings s = navmesh_settings(MoveSettings{}, kPerson);
+  const float top = 8200 * s.cell_height;
+  quad(t, {0, top, 0}, {0, top, 5}, {5, top, 5}, {5, top, 0});
+  try {
+    NavMesh::build(World(t), s, 1);
+    ADD_FAILURE() << "built";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("cells of cell_height, more than Recast's 8191: raise cell_height"),
+              std::string::npos)
+        << e.what();
+  }
+  NavMeshSettings coarse = s;
+  coarse.cell_height *= 2;  // half the cells: it builds, both floors walkable
+  coarse.climb = std::max(coarse.climb, coarse.cell_height);
+  const NavMesh mesh = NavMesh::build(World(t), coarse, 1);
+  Vec3 p;
+  EXPECT_TRUE(mesh.nearest({2, top, 2}, {1, 1, 1}, p));
+  EXPECT_TRUE(mesh.nearest({2, 0, 2}, {1, 1, 1}, p));
+}
+
+// A search box past a kilometre is refused by name: Detour walks every tile cell it covers.
+TEST(NavMesh, NearestRefusesAReachBeyondAKilometre) {
+  std::vector<Triangle> t;
+  quad(t, {0, 0, 0}, {0, 0, 5}, {5, 0, 5}, {5, 0, 0});
+  const NavMesh mesh = NavMesh::build(World(t), navmesh_settings(MoveSettings{}, kPerson), 1);
+  Vec3 p;
+  EXPECT_TRUE(mesh.nearest({2, 3, 2}, {1, kMaxNavReach, 1}, p));
+  for (const Vec3 reach : {Vec3{1e30f, 1, 1}, Vec3{1, 1, 1001}, Vec3{-1, 1, 1}}) {
+    try {
+      mesh.nearest({2, 0, 2}, reach, p);
+      ADD_FAILURE() << "accepted";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_STREQ(e.what(), "nearest: reach: each half extent must be 0 to 1000 m");
+    }
+  }
+  NavCrowdSettings far;
+  far.return_reach = 1e30f;
+  try {
+    NavCrowd crowd(World(t), mesh, far);
+    ADD_FAILURE() << "accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("return_reach 0 to 1000 m"), std::string::npos) << e.what();
+  }
+}
+
 // A damaged file is refused with its name, the record and why; never half read.
 TEST(NavMesh, RefusesADamagedFileByName) {
   const World world(floor_with_step(0.3f));
@@ -155,6 +225,54 @@ TEST(NavMesh, RefusesADamagedFileByName) {
   std::memcpy(index.data() + poly + 4, &far, 2);  // dtPoly::verts[0], after firstLink
   EXPECT_NE(refusal(resealed(index)).find(bad + ": tile 0: polygon 0: a vertex index past the tile's vertices"),
             std::string::npos);
+  // Each tile's header: a polygon and a link at least (Detour writes links[maxLinkCount - 1]).
+  auto header_int = [&](std::size_t field, std::int32_t v) {
+    std::string b = good;
+    std::memcpy(b.data() + tile + field, &v, 4);
+    return resealed(b);
+  };
+  EXPECT_NE(refusal(header_int(offsetof(dtMeshHeader, polyCount), 0)).find(bad + ": tile 0: no polygon"),
+            std::string::npos);
+  EXPECT_NE(refusal(header_int(offsetof(dtMeshHeader, maxLinkCount), 0)).find(bad + ": tile 0: no link"),
+            std::string::npos);
+  // A place far from the grid, in the record and the tile's header alike.
+  std::string far_place = good;
+  const std::int32_t far_x = 1 << 20;
+  std::memcpy(far_place.data() + tile - 12, &far_x, 4);
+  std::memcpy(far_place.data() + tile + offsetof(dtMeshHeader, x), &far_x, 4);
+  EXPECT_NE(refusal(resealed(far_place)).find(bad + ": tile 0: its place (x, y) is out of range"), std::string::npos);
+  // A vertex far out (finite, but its squared distances are not): Detour's closest point on a
+  // polygon once read through a null pointer there (found by fuzz_navmesh).
+  std::string distant = good;
+  const float huge = 1e34f;
+  std::memcpy(distant.data() + tile + 100 + 4, &huge, 4);  // vertex 0's y
+  EXPECT_NE(refusal(resealed(distant)).find(bad + ": tile 0: vertex 0 is not finite within 1e7 m"), std::string::npos);
+  // A portal to the next tile whose side is not one Detour's builder makes (0, 2, 4, 6).
+  std::int32_t poly_count;
+  std::memcpy(&poly_count, good.data() + tile + offsetof(dtMeshHeader, polyCount), 4);
+  std::size_t portal = 0;
+  int portal_poly = -1;
+  for (int i = 0; i < poly_count && portal_poly < 0; ++i) {
+    for (int k = 0; k < DT_VERTS_PER_POLYGON; ++k) {
+      const std::size_t at = poly + sizeof(dtPoly) * std::size_t(i) + offsetof(dtPoly, neis) + 2 * std::size_t(k);
+      std::uint16_t nei;
+      std::memcpy(&nei, good.data() + at, 2);
+      if (nei & DT_EXT_LINK) {
+        portal = at;
+        portal_poly = i;
+        break;
+      }
+    }
+  }
+  ASSERT_GE(portal_poly, 0) << "tile 0 of a 20 m floor has a portal to tile 1";
+  for (std::uint16_t side : {std::uint16_t(DT_EXT_LINK | 1), std::uint16_t(DT_EXT_LINK | 0x100)}) {
+    std::string b = good;
+    std::memcpy(b.data() + portal, &side, 2);
+    EXPECT_NE(refusal(resealed(b)).find(bad + ": tile 0: polygon " + std::to_string(portal_poly) +
+                                        ": a portal side other than 0, 2, 4 or 6"),
+              std::string::npos)
+        << side;
+  }
   EXPECT_NE(refusal(good + "x").find(bad + ": checksum"), std::string::npos);
   EXPECT_NE(refusal(resealed(good + std::string(8, 'x'))).find(bad + ": end: 8 bytes after the last tile"), std::string::npos);
   EXPECT_THROW(NavMesh::read(scratch("no_such_file.cwnm")), NavMeshError);

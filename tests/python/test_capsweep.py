@@ -924,10 +924,11 @@ def test_paths_run_from_start_to_end_along_their_corners(nav_level):
 
 def test_a_crowd_tick_is_world_move_of_what_it_steered_and_the_same_in_any_order(nav_level):
     """Each tick's results are World.move's for the tick-start bodies and the velocities the
-    crowd asked for; a second crowd on 2 threads with the agents reversed is the same bytes."""
+    crowd asked for; a second crowd on 2 threads with the agents reversed is the same bytes
+    (40 agents: enough that the tick splits them between the 2 threads)."""
     world, mesh = nav_level
     feet, goals = [], []
-    for seed in range(100):  # 12 places 1.5 m or more apart, each with a goal 3 to 8 m away
+    for seed in range(1000):  # 40 places 1.5 m or more apart, each with a goal 3 to 8 m away
         f = mesh.random_reachable(FLOOR, seed)
         if any(np.linalg.norm(f - p) < 1.5 for p in feet):
             continue
@@ -936,10 +937,10 @@ def test_a_crowd_tick_is_world_move_of_what_it_steered_and_the_same_in_any_order
         if g is not None:
             feet.append(f)
             goals.append(g)
-        if len(feet) == 12:
+        if len(feet) == 40:
             break
     n = len(feet)
-    assert n == 12
+    assert n == 40
     one = capsweep.NavCrowd(world, mesh, threads=1)
     two = capsweep.NavCrowd(world, mesh, threads=2)
     for i in range(n):
@@ -970,6 +971,41 @@ def test_a_crowd_tick_is_world_move_of_what_it_steered_and_the_same_in_any_order
     assert len(one.corners(0, 4)) <= 4
     planning, moving = one.times
     assert planning >= 0 and moving > 0
+
+
+def test_a_call_while_another_thread_ticks_the_crowd_is_refused_as_busy(nav_level):
+    """tick frees the GIL: a call on the same crowd from another thread meanwhile (add would
+    reallocate what the tick reads) raises capsweep.Error naming it busy, and the crowd works on."""
+    world, mesh = nav_level
+    crowd = capsweep.NavCrowd(world, mesh, threads=1)
+    for seed in range(300):
+        f = mesh.random_reachable(FLOOR, seed)
+        crowd.add(standing(f), 1.5, id=seed)
+        crowd.set_goal(seed, mesh.random_reachable(f, 7 * seed + 1))
+    stop = threading.Event()
+
+    def ticking():
+        while not stop.is_set():
+            crowd.tick()
+
+    worker = threading.Thread(target=ticking)
+    worker.start()
+    refusals = []
+    try:
+        for _ in range(20000):
+            try:
+                crowd.add(standing(FLOOR), 1.5, id=9999)
+                crowd.agents
+            except capsweep.Error as e:
+                refusals.append(str(e))
+                if len(refusals) >= 3:
+                    break
+    finally:
+        stop.set()
+        worker.join()
+    assert refusals and all("busy" in r for r in refusals), refusals
+    crowd.tick()
+    assert len(crowd.agents) >= 300
 
 
 def two_floors():

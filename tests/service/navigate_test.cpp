@@ -176,3 +176,35 @@ TEST(Navigate, RefusesMalformedRequestsNamingTheColumnOrAgent) {
 }
 
 }  // namespace
+
+// A reload swaps the world under its name: the navmesh cached for the old world (keyed by its
+// generation) is not the one the next Navigate walks; it answers on the new world's navmesh.
+TEST(Navigate, AfterAReloadAnswersOnTheNewWorldsNavmesh) {
+  const service::ServerConfig config = config_with({kLevel});
+  const Capsule body = config.navmesh_body;
+  service::Server server(config);
+  const World old_world(scenes::load(kLevel));
+  const NavMesh old_navmesh = NavMesh::build(old_world, navmesh_settings(MoveSettings{}, body), 1);
+  ASSERT_TRUE(navigate(server, request(crowd_on(old_world, old_navmesh), 2, 0)).first.ok());  // cached now
+
+  // The new world: the same level 1.5 m higher, so the old navmesh lies under its floors.
+  std::vector<Triangle> raised = scenes::load(kLevel);
+  for (Triangle& t : raised) {
+    for (Vec3& v : t.v) v.y += 1.5f;
+  }
+  const World new_world(raised);
+  ASSERT_TRUE(server.replace_world({kLevel, new_world, "raised", false, 0}));
+  const NavMesh navmesh = NavMesh::build(new_world, navmesh_settings(MoveSettings{}, body), 1);
+  const Crowd c = crowd_on(new_world, navmesh);
+  const auto [status, answer] = navigate(server, request(c, 25, 4));
+  ASSERT_TRUE(status.ok()) << status.error_message();
+  NavCrowdSettings s;
+  s.batch.threads = 1;
+  NavCrowd crowd(new_world, navmesh, s);
+  for (std::size_t i = 0; i < c.bodies.size(); ++i) {
+    crowd.add(c.bodies[i], 1.2f + 0.05f * float(i), std::uint32_t(100 + i));
+    crowd.set_goal(i, c.goals[i]);
+  }
+  for (int t = 0; t < 25; ++t) crowd.tick();
+  expect_crowd(answer, crowd, 4);
+}
