@@ -1,10 +1,12 @@
 #include "viewer/viewer_server.h"
 
 #include <civetweb.h>
+#include <pthread.h>
 
 #include <cctype>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -223,6 +225,44 @@ std::string ViewerServer::info_json() const {
       .dump();
 }
 
+namespace {
+
+// Runs `work` on a thread of its own with a stack of `bytes`, and waits for it; false when no
+// such thread can be started. civetweb's worker threads get the stack libcivetweb was built with,
+// which a sweep batch does not fit under AddressSanitizer (its lane pools and SIMD frames, grown
+// by the redzones: a stack overflow in tests/sanitize.sh), so the batch runs on a stack sized for
+// it rather than on whatever the library chose.
+template <class Work>
+bool run_with_stack(std::size_t bytes, Work& work) {
+  struct Call {
+    Work* work;
+    std::exception_ptr error;
+  } call{&work, nullptr};
+  pthread_attr_t attr;
+  if (pthread_attr_init(&attr) != 0) return false;
+  pthread_attr_setstacksize(&attr, bytes);
+  pthread_t thread;
+  const int started = pthread_create(
+      &thread, &attr,
+      +[](void* p) -> void* {
+        Call& c = *static_cast<Call*>(p);
+        try {
+          (*c.work)();
+        } catch (...) {
+          c.error = std::current_exception();
+        }
+        return nullptr;
+      },
+      &call);
+  pthread_attr_destroy(&attr);
+  if (started != 0) return false;
+  pthread_join(thread, nullptr);
+  if (call.error) std::rethrow_exception(call.error);
+  return true;
+}
+
+}  // namespace
+
 ViewerServer::Reply ViewerServer::sweep(const std::string& body) const {
   SweepRequest request;
   std::string why;
@@ -233,10 +273,15 @@ ViewerServer::Reply ViewerServer::sweep(const std::string& body) const {
   options.threads = 1;  // a handful of queries: the worker thread answers them itself
   std::vector<SweepHit> hits(request.size());
   std::vector<Status> status(request.size());
-  if (request.of_ellipsoids) {
-    inputs_.world.sweep_ellipsoid(request.ellipsoids, hits, options, status);
-  } else {
-    inputs_.world.sweep(request.capsules, hits, options, status);
+  auto answer_batch = [&] {
+    if (request.of_ellipsoids) {
+      inputs_.world.sweep_ellipsoid(request.ellipsoids, hits, options, status);
+    } else {
+      inputs_.world.sweep(request.capsules, hits, options, status);
+    }
+  };
+  if (!run_with_stack(std::size_t(64) << 20, answer_batch)) {
+    return {503, "text/plain", "capsweep view: no thread could be started to answer the sweep; try again\n"};
   }
   json answers = json::array();
   for (std::size_t i = 0; i < hits.size(); ++i) {
