@@ -31,6 +31,28 @@ constexpr std::size_t kPartColourCount = sizeof kPartColours / sizeof kPartColou
 
 }  // namespace
 
+template <class F>
+void TopDownPicture::fill(const Triangle& t, F&& f) {
+  const float ax = px(t.v[0].x), az = py(t.v[0].z), bx = px(t.v[1].x), bz = py(t.v[1].z);
+  const float cx = px(t.v[2].x), cz = py(t.v[2].z);
+  const float area = (bx - ax) * (cz - az) - (bz - az) * (cx - ax);
+  if (std::fabs(area) < 1e-12f) return;  // edge-on from above
+  const int x_lo = std::max(0, int(std::floor(std::min({ax, bx, cx}))));
+  const int x_hi = std::min(width_ - 1, int(std::ceil(std::max({ax, bx, cx}))));
+  const int z_lo = std::max(0, int(std::floor(std::min({az, bz, cz}))));
+  const int z_hi = std::min(height_ - 1, int(std::ceil(std::max({az, bz, cz}))));
+  for (int z = z_lo; z <= z_hi; ++z) {
+    for (int x = x_lo; x <= x_hi; ++x) {
+      const float qx = float(x) + 0.5f, qz = float(z) + 0.5f;
+      const float w0 = ((bx - qx) * (cz - qz) - (bz - qz) * (cx - qx)) / area;
+      const float w1 = ((cx - qx) * (az - qz) - (cz - qz) * (ax - qx)) / area;
+      const float w2 = 1.f - w0 - w1;
+      if (w0 < 0 || w1 < 0 || w2 < 0) continue;
+      f(std::size_t(z) * std::size_t(width_) + std::size_t(x), w0, w1, w2);
+    }
+  }
+}
+
 TopDownPicture::TopDownPicture(const World& world, int size) {
   const Aabb& b = world.bounds();
   const float margin = 0.02f * std::max(b.max.x - b.min.x, b.max.z - b.min.z) + 0.5f;
@@ -50,29 +72,13 @@ TopDownPicture::TopDownPicture(const World& world, int size) {
     const Triangle t = world.triangle(i);
     const Vec3 n = face_normal(t);
     const float up = std::fabs(n.y);
-    const float ax = px(t.v[0].x), az = py(t.v[0].z), bx = px(t.v[1].x), bz = py(t.v[1].z);
-    const float cx = px(t.v[2].x), cz = py(t.v[2].z);
-    const float area = (bx - ax) * (cz - az) - (bz - az) * (cx - ax);
-    if (std::fabs(area) < 1e-12f) continue;
-    const int x_lo = std::max(0, int(std::floor(std::min({ax, bx, cx}))));
-    const int x_hi = std::min(width_ - 1, int(std::ceil(std::max({ax, bx, cx}))));
-    const int z_lo = std::max(0, int(std::floor(std::min({az, bz, cz}))));
-    const int z_hi = std::min(height_ - 1, int(std::ceil(std::max({az, bz, cz}))));
-    for (int z = z_lo; z <= z_hi; ++z) {
-      for (int x = x_lo; x <= x_hi; ++x) {
-        const float qx = float(x) + 0.5f, qz = float(z) + 0.5f;
-        const float w0 = ((bx - qx) * (cz - qz) - (bz - qz) * (cx - qx)) / area;
-        const float w1 = ((cx - qx) * (az - qz) - (cz - qz) * (ax - qx)) / area;
-        const float w2 = 1.f - w0 - w1;
-        if (w0 < 0 || w1 < 0 || w2 < 0) continue;
-        const float y = w0 * t.v[0].y + w1 * t.v[1].y + w2 * t.v[2].y;
-        const std::size_t k = std::size_t(z) * width_ + x;
-        if (y <= top[k]) continue;
-        top[k] = y;
-        const float shade = 0.35f + 0.5f * (y - y_lo) / y_span;
-        rgb_[k] = up >= 0.7071f ? rgb(shade, shade, shade * 0.95f) : rgb(shade * 0.55f, shade * 0.45f, shade * 0.4f);
-      }
-    }
+    fill(t, [&](std::size_t k, float w0, float w1, float w2) {
+      const float y = w0 * t.v[0].y + w1 * t.v[1].y + w2 * t.v[2].y;
+      if (y <= top[k]) return;
+      top[k] = y;
+      const float shade = 0.35f + 0.5f * (y - y_lo) / y_span;
+      rgb_[k] = up >= 0.7071f ? rgb(shade, shade, shade * 0.95f) : rgb(shade * 0.55f, shade * 0.45f, shade * 0.4f);
+    });
   }
 }
 
@@ -80,9 +86,7 @@ void TopDownPicture::put(int x, int y, std::uint32_t c) {
   if (x >= 0 && y >= 0 && x < width_ && y < height_) rgb_[std::size_t(y) * width_ + x] = c;
 }
 
-void TopDownPicture::trail(const Vec3& from, const Vec3& to, float speed, float max_speed) {
-  const float s = std::clamp(max_speed > 0 ? speed / max_speed : 0.f, 0.f, 1.f);
-  const std::uint32_t c = s < 0.5f ? rgb(0, 2 * s, 1 - 2 * s) : rgb(2 * s - 1, 2 - 2 * s, 0);
+void TopDownPicture::line(const Vec3& from, const Vec3& to, std::uint32_t c) {
   const float x0 = px(from.x), y0 = py(from.z), x1 = px(to.x), y1 = py(to.z);
   const int steps = std::min(4096, int(std::ceil(std::max(std::fabs(x1 - x0), std::fabs(y1 - y0)))) + 1);
   for (int i = 0; i <= steps; ++i) {
@@ -91,36 +95,20 @@ void TopDownPicture::trail(const Vec3& from, const Vec3& to, float speed, float 
   }
 }
 
-void TopDownPicture::navmesh(const Triangle& t) {
-  const float ax = px(t.v[0].x), az = py(t.v[0].z), bx = px(t.v[1].x), bz = py(t.v[1].z), cx = px(t.v[2].x),
-              cz = py(t.v[2].z);
-  const float area = (bx - ax) * (cz - az) - (bz - az) * (cx - ax);
-  if (std::fabs(area) < 1e-6f) return;
-  const int x_lo = std::max(0, int(std::floor(std::min({ax, bx, cx}))));
-  const int x_hi = std::min(width_ - 1, int(std::ceil(std::max({ax, bx, cx}))));
-  const int z_lo = std::max(0, int(std::floor(std::min({az, bz, cz}))));
-  const int z_hi = std::min(height_ - 1, int(std::ceil(std::max({az, bz, cz}))));
-  for (int z = z_lo; z <= z_hi; ++z) {
-    for (int x = x_lo; x <= x_hi; ++x) {
-      const float qx = float(x) + 0.5f, qz = float(z) + 0.5f;
-      const float w0 = ((bx - qx) * (cz - qz) - (bz - qz) * (cx - qx)) / area;
-      const float w1 = ((cx - qx) * (az - qz) - (cz - qz) * (ax - qx)) / area;
-      if (w0 < 0 || w1 < 0 || 1.f - w0 - w1 < 0) continue;
-      std::uint32_t& c = rgb_[std::size_t(z) * std::size_t(width_) + std::size_t(x)];
-      const float r = float((c >> 16) & 255) / 255.f, g = float((c >> 8) & 255) / 255.f, b = float(c & 255) / 255.f;
-      c = rgb(0.6f * r, 0.6f * g + 0.25f, 0.6f * b + 0.22f);
-    }
-  }
+void TopDownPicture::trail(const Vec3& from, const Vec3& to, float speed, float max_speed) {
+  const float s = std::clamp(max_speed > 0 ? speed / max_speed : 0.f, 0.f, 1.f);
+  line(from, to, s < 0.5f ? rgb(0, 2 * s, 1 - 2 * s) : rgb(2 * s - 1, 2 - 2 * s, 0));
 }
 
-void TopDownPicture::path(const Vec3& from, const Vec3& to) {
-  const float x0 = px(from.x), y0 = py(from.z), x1 = px(to.x), y1 = py(to.z);
-  const int steps = std::min(4096, int(std::ceil(std::max(std::fabs(x1 - x0), std::fabs(y1 - y0)))) + 1);
-  for (int i = 0; i <= steps; ++i) {
-    const float u = float(i) / float(steps);
-    put(int(x0 + (x1 - x0) * u), int(y0 + (y1 - y0) * u), rgb(1, 1, 1));
-  }
+void TopDownPicture::navmesh(const Triangle& t) {
+  fill(t, [&](std::size_t k, float, float, float) {
+    std::uint32_t& c = rgb_[k];
+    const float r = float((c >> 16) & 255) / 255.f, g = float((c >> 8) & 255) / 255.f, b = float(c & 255) / 255.f;
+    c = rgb(0.6f * r, 0.6f * g + 0.25f, 0.6f * b + 0.22f);
+  });
 }
+
+void TopDownPicture::path(const Vec3& from, const Vec3& to) { line(from, to, rgb(1, 1, 1)); }
 
 void TopDownPicture::contact(const Vec3& p, bool with_agent) {
   put(int(px(p.x)), int(py(p.z)), with_agent ? rgb(1, 0, 1) : rgb(1, 0.9f, 0));

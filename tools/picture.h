@@ -48,6 +48,12 @@ class TopDownPicture {
 
  private:
   void put(int x, int y, std::uint32_t rgb);
+  // A straight line from above, one pixel wide.
+  void line(const Vec3& from, const Vec3& to, std::uint32_t rgb);
+  // Calls f(pixel, w0, w1, w2) for each pixel whose centre the triangle covers seen from above
+  // (a barycentric fill of its pixel box), with the centre's barycentric weights.
+  template <class F>
+  void fill(const Triangle& t, F&& f);
   void text(const std::string& s, int x, int y, std::uint32_t rgb);
   float px(float x) const { return (x - x0_) * scale_; }
   float py(float z) const { return (z - z0_) * scale_; }
