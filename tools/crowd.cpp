@@ -21,12 +21,6 @@ constexpr float kReached = 0.75f;
 constexpr float kStuckFraction = 0.25f;
 constexpr std::uint32_t kStuckTicks = 60;
 
-bool capsules_overlap(const Capsule& a, const Capsule& b, float tolerance) {
-  Contact k;
-  capsule_capsule_contact(a, b, k);
-  return k.distance < double(a.radius) + double(b.radius) - tolerance;
-}
-
 // The segment's body shrunk by the skin: farther than a skin inside the body in every direction
 // (an ellipsoid scaled by 1 - s / r_min: its support is at least r_min, so the gap is at least s),
 // so that it meets only what the body would go deeper than a skin into.
@@ -101,6 +95,13 @@ bool crosses_from_deep(const World& world, const MoveSegments::Segment& s, Agent
 }
 
 }  // namespace
+
+bool capsules_overlap(const Capsule& a, const Capsule& b, float tolerance) {
+  Contact k;
+  capsule_capsule_contact(a, b, k);
+  return k.distance < double(a.radius) + double(b.radius) - tolerance;
+}
+
 
 FallCheck classify_fall(const World& world, std::span<const MoveSegments::Segment> fall, AgentShape shape,
                         std::uint32_t layers, float skin, int threads) {

@@ -61,6 +61,9 @@ struct CrowdSettings {
   PoseSchedule poses;
 };
 
+// Two capsules closer than their radii allow, less `tolerance` (negative: kept that far apart).
+bool capsules_overlap(const Capsule& a, const Capsule& b, float tolerance);
+
 // Checks of one tick's end state (counted, not thrown: the demo prints them), against the tick's
 // frame. An agent that tick's move flagged crushed (kMoveCrushed: a
 // moving instance ran into it and it had nowhere to go) stayed where it was, inside the

@@ -7,23 +7,20 @@
 #include <stdexcept>
 #include <unordered_map>
 
+#include "broadphase/agent_grid.h"
 #include "core/random.h"
 #include "parallel/executor.h"
+#include "tools/crowd.h"
 #include "tools/workloads.h"
 
 namespace capsweep {
 
 namespace {
 
-bool capsules_overlap(const Capsule& a, const Capsule& b, float tolerance) {
-  Contact k;
-  capsule_capsule_contact(a, b, k);
-  return k.distance < double(a.radius) + double(b.radius) - tolerance;
-}
-
 Vec3 feet_of(const Capsule& c) { return {c.a.x, std::min(c.a.y, c.b.y) - c.radius, c.a.z}; }
 
-// Agents near each other, by horizontal cell of `size` metres.
+// Agents placed so far, by horizontal cell of `size` metres: spawning adds them one at a time,
+// which AgentGrid (built once from a whole crowd) does not.
 class Cells {
  public:
   explicit Cells(float size) : size_(size) {}
@@ -209,8 +206,10 @@ void NavRun::check() {
   const auto agents = crowd_.agents();
   const float skin = settings_.crowd.move.skin;
   std::vector<std::uint8_t> penetrating(agents.size()), overlapping(agents.size());
-  Cells cells(2 * kPersonRadius + 0.1f);
-  for (std::size_t i = 0; i < agents.size(); ++i) cells.add(agents[i].capsule.a, std::uint32_t(i));
+  std::vector<Capsule> ends(agents.size());
+  for (std::size_t i = 0; i < agents.size(); ++i) ends[i] = agents[i].capsule;
+  AgentGrid grid;  // as Crowd::check meets the others
+  grid.build(ends);
   const auto segments = crowd_.segments();
   std::vector<std::uint32_t> crossing(agents.size()), travelled(agents.size());
   parallel::in_arena(settings_.crowd.batch.threads, [&] {
@@ -218,8 +217,8 @@ void NavRun::check() {
       for (std::size_t i = range.begin(); i != range.end(); ++i) {
         const Capsule& c = agents[i].capsule;
         penetrating[i] = !world_.is_clear(c, skin - tolerance_, agents[i].layers);
-        cells.near(c.a, [&](std::uint32_t j) {
-          if (j > i && capsules_overlap(c, agents[j].capsule, tolerance_)) overlapping[i] = 1;
+        grid.for_each_overlapping(swept_bounds(c, {}), [&](std::uint32_t j) {
+          if (j > i && capsules_overlap(c, ends[j], tolerance_)) overlapping[i] = 1;
         });
         if (!settings_.check_segments || segments.empty()) continue;
         // The body shrunk by the skin: it meets only what the body went deeper than a skin into.
