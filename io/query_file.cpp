@@ -270,8 +270,7 @@ std::vector<SweepEllipsoidQuery> read_ellipsoid_queries(const std::string& path)
   return queries;
 }
 
-void write_ellipsoid_queries(const std::string& path, const std::vector<SweepEllipsoidQuery>& queries,
-                             std::span<const std::string> inputs) {
+std::string ellipsoid_query_file_bytes(std::span<const SweepEllipsoidQuery> queries, const std::string& path) {
   const bool masked = needs_masks(queries, path);
   std::string out = header(kQueryMagic, queries.size(), masked ? kMaskedEllipsoidQueryBytes : kEllipsoidQueryBytes,
                            masked ? kMaskedEllipsoidVersion : kEllipsoidVersion);
@@ -282,7 +281,12 @@ void write_ellipsoid_queries(const std::string& path, const std::vector<SweepEll
     }
     if (masked) store(out, q.layers);
   }
-  write_file(path, out, inputs);
+  return out;
+}
+
+void write_ellipsoid_queries(const std::string& path, const std::vector<SweepEllipsoidQuery>& queries,
+                             std::span<const std::string> inputs) {
+  write_file(path, ellipsoid_query_file_bytes(queries, path), inputs);
 }
 
 std::uint32_t query_file_version(const std::string& path) {
@@ -296,8 +300,7 @@ std::vector<ClaimedMove> read_claimed_moves(const std::string& path, float dt_if
   return read_records(path, dt_if_absent);
 }
 
-void write_queries(const std::string& path, const std::vector<SweepQuery>& queries,
-                   std::span<const std::string> inputs) {
+std::string query_file_bytes(std::span<const SweepQuery> queries, const std::string& path) {
   const bool masked = needs_masks(queries, path);
   std::string out = header(kQueryMagic, queries.size(), masked ? kMaskedQueryBytes : kQueryBytes,
                            masked ? kMaskedQueryVersion : kFormatVersion);
@@ -305,7 +308,12 @@ void write_queries(const std::string& path, const std::vector<SweepQuery>& queri
     store_query(out, q);
     if (masked) store(out, q.layers);
   }
-  write_file(path, out, inputs);
+  return out;
+}
+
+void write_queries(const std::string& path, const std::vector<SweepQuery>& queries,
+                   std::span<const std::string> inputs) {
+  write_file(path, query_file_bytes(queries, path), inputs);
 }
 
 struct QueryWriter::State {
@@ -425,8 +433,7 @@ void QueryWriter::finish() {
 namespace {
 
 // Every hit as a version 1 record or, given `world`, a version 2 record with the part it is on.
-void write_result_records(const std::string& path, const std::vector<SweepHit>& hits, const World* world,
-                          std::span<const std::string> inputs) {
+std::string result_records(std::span<const SweepHit> hits, const World* world, const std::string& path) {
   const std::size_t record_bytes = world ? kPartResultBytes : kResultBytes;
   std::string out = header(kResultMagic, hits.size(), record_bytes, world ? kPartResultVersion : kFormatVersion);
   unsigned char record[kPartResultBytes];
@@ -442,19 +449,23 @@ void write_result_records(const std::string& path, const std::vector<SweepHit>& 
     }
     out.append(reinterpret_cast<const char*>(record), record_bytes);
   }
-  write_file(path, out, inputs);
+  return out;
 }
 
 }  // namespace
 
+std::string result_file_bytes(std::span<const SweepHit> hits, const World& world, const std::string& path) {
+  const bool parts = !world.instances().empty() || !world.tiles().empty();
+  return result_records(hits, parts ? &world : nullptr, path);
+}
+
 void write_results(const std::string& path, const std::vector<SweepHit>& hits, std::span<const std::string> inputs) {
-  write_result_records(path, hits, nullptr, inputs);
+  write_file(path, result_records(hits, nullptr, path), inputs);
 }
 
 void write_results(const std::string& path, const std::vector<SweepHit>& hits, const World& world,
                    std::span<const std::string> inputs) {
-  const bool parts = !world.instances().empty() || !world.tiles().empty();
-  write_result_records(path, hits, parts ? &world : nullptr, inputs);
+  write_file(path, result_file_bytes(hits, world, path), inputs);
 }
 
 ResultFile read_result_file(const std::string& path) {

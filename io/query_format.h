@@ -6,6 +6,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
+#include <string>
+
+#include <capsweep/world.h>
 
 namespace capsweep {
 
@@ -66,5 +70,12 @@ constexpr bool holds_masks(std::uint32_t version) {
   return version == kMaskedQueryVersion || version == kMaskedClaimedMoveVersion || version == kMaskedEllipsoidVersion ||
          version == kShapedClaimedMoveVersion || version == kGroundedClaimedMoveVersion;
 }
+
+// A whole file's bytes, header and records, as write_queries, write_ellipsoid_queries and
+// write_results(hits, world) write them (for callers that send a file instead of writing one);
+// `path` names it in a refusal (FormatError: a mask of 0, a hit on no triangle of the world).
+std::string query_file_bytes(std::span<const SweepQuery> queries, const std::string& path);
+std::string ellipsoid_query_file_bytes(std::span<const SweepEllipsoidQuery> queries, const std::string& path);
+std::string result_file_bytes(std::span<const SweepHit> hits, const World& world, const std::string& path);
 
 }  // namespace capsweep
