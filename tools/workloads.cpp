@@ -83,7 +83,10 @@ std::vector<SweepQuery> make_workload(const World& world, Workload workload, std
     const Capsule person = places.person(rng);
     Vec3d d;
     if (workload == Workload::long_range || workload == Workload::ray) {
-      d = rng.unit_vector() * rng.uniform(5, 30);
+      // The length first, then the direction: the order g++ made these draws in when they were
+      // one unsequenced expression (clang made the other, and other queries from the same seed).
+      const double len = rng.uniform(5, 30);
+      d = rng.unit_vector() * len;
     } else {
       const double angle = rng.uniform(0, 2 * std::numbers::pi);
       const double len = workload == Workload::tick ? rng.uniform(0.05, 0.2) : rng.uniform(0.5, 2.0);

@@ -50,8 +50,12 @@ Geometry make_triangle(Random& rng, const Vec3d& origin, double size) {
   } else if (style < 0.88) {  // a long thin sliver
     const Vec3d dir = rng.unit_vector();
     g.v[1] = g.v[0] + dir * size;
-    g.v[2] = g.v[0] + dir * (size * rng.uniform(-0.2, 1.2)) +
-             perpendicular_to(rng, dir) * (size * std::pow(10.0, -rng.uniform(2, 7)));
+    // One draw after another, in the order g++ happened to make them (the operands of + and *
+    // are unsequenced: clang made them the other way, and drew other cases from the same seed).
+    const double thin = std::pow(10.0, -rng.uniform(2, 7));
+    const Vec3d across = perpendicular_to(rng, dir);
+    const double along = rng.uniform(-0.2, 1.2);
+    g.v[2] = g.v[0] + dir * (size * along) + across * (size * thin);
   } else if (style < 0.96) {  // collinear (exactly in double; nearly, once rounded to float)
     g.v[1] = g.v[0] + rng.unit_vector() * size;
     g.v[2] = g.v[0] + (g.v[1] - g.v[0]) * rng.uniform(-0.5, 1.5);
@@ -128,9 +132,15 @@ SweepCase make(Random& rng, Kind kind, Mover mover) {
         if (kind == Kind::start_contact && rng.chance(0.5)) n = rng.unit_vector();
       }
       // Starts: touching, barely inside, inside, or with the axis right through the triangle.
-      const double gap = kind != Kind::start_contact ? pick_gap(rng, r)
-                         : rng.chance(0.3)           ? -r - rng.uniform(0, 0.9) * axis_len
-                                                     : rng.uniform(-1.0, 0.0) * r * (rng.chance(0.5) ? 1e-4 : 1.0);
+      double gap;
+      if (kind != Kind::start_contact) {
+        gap = pick_gap(rng, r);
+      } else if (rng.chance(0.3)) {
+        gap = -r - rng.uniform(0, 0.9) * axis_len;
+      } else {
+        const double inside = rng.uniform(-1.0, 0.0);  // drawn before the scale (see above)
+        gap = inside * r * (rng.chance(0.5) ? 1e-4 : 1.0);
+      }
       const Vec3d p = q + n * (r + gap);
       Vec3d dir = rng.chance(0.5) ? perpendicular_to(rng, n) : rng.unit_vector();
       if (capsweep::dot(dir, n) < 0) dir = -dir;
@@ -171,7 +181,8 @@ SweepCase make(Random& rng, Kind kind, Mover mover) {
       const Vec3d edge = g.v[(i + 1) % 3] - g.v[i];
       const double el = capsweep::length(edge);
       const Vec3d dir = el > 0 ? edge / el : rng.unit_vector();
-      const Vec3d off = perpendicular_to(rng, dir) * (r + pick_gap(rng, r));
+      const double gap = pick_gap(rng, r);  // drawn first (see above)
+      const Vec3d off = perpendicular_to(rng, dir) * (r + gap);
       a = g.v[i] + off - dir * (axis_len + rng.uniform(0, 2) * (size + r));
       b = a + dir * axis_len;
       d = (dir + (rng.chance(0.5) ? Vec3d{} : perpendicular_to(rng, dir) * 1e-3)) * speed;
