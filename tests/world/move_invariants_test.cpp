@@ -102,17 +102,29 @@ double plane_distance_lower_bound(std::initializer_list<Vec3d> corners, const Ve
 // projections onto u bounds the distance (the separating axis theorem read as a distance). Any
 // direction gives a true bound, so a sliver's unreliable edge normals cost nothing but
 // tightness; these are the ones likely to be tight where the plane bound is not: the triangle's
-// in-plane edge normals (a path passing beside a wall's end or a step's edge) and the line
-// between the two centres.
-double separating_axes_lower_bound(std::initializer_list<Vec3d> corners, const Vec3d tri[3]) {
-  const Vec3d n = cross(tri[1] - tri[0], tri[2] - tri[0]);
+// in-plane edge normals (a path passing beside a wall's end or a step's edge), the line between
+// the two centres, and, for the hull's edge directions `sides` (the axis, the motion), each one
+// crossed with each triangle edge and the hull's own normal (where an edge of the path passes
+// an edge of a wall, the distance is along their cross product: the axes of the separating
+// axis theorem for two convex polytopes).
+double separating_axes_lower_bound(std::initializer_list<Vec3d> corners, const Vec3d tri[3],
+                                   std::initializer_list<Vec3d> sides, double enough = INFINITY) {
+  const Vec3d e[3] = {tri[1] - tri[0], tri[2] - tri[1], tri[0] - tri[2]};
+  const Vec3d n = cross(e[0], tri[2] - tri[0]);
   Vec3d centre{};
   for (const Vec3d& x : corners) centre = centre + x;
   centre = centre / double(corners.size());
-  const Vec3d axes[4] = {cross(tri[1] - tri[0], n), cross(tri[2] - tri[1], n), cross(tri[0] - tri[2], n),
-                         (tri[0] + tri[1] + tri[2]) / 3.0 - centre};
+  Vec3d axes[4 + 2 * 3 + 1];
+  int count = 0;
+  for (const Vec3d& edge : e) axes[count++] = cross(edge, n);
+  axes[count++] = (tri[0] + tri[1] + tri[2]) / 3.0 - centre;
+  for (const Vec3d& side : sides) {
+    for (const Vec3d& edge : e) axes[count++] = cross(side, edge);
+  }
+  if (sides.size() == 2) axes[count++] = cross(*sides.begin(), *(sides.begin() + 1));
   double best = -INFINITY;
-  for (const Vec3d& axis : axes) {
+  for (int k = 0; k < count; ++k) {
+    const Vec3d& axis = axes[k];
     const double size = length(axis);
     if (!(size > 0)) continue;
     const Vec3d u = axis / size;
@@ -121,6 +133,7 @@ double separating_axes_lower_bound(std::initializer_list<Vec3d> corners, const V
     const double t0 = dot(u, tri[0]), t1 = dot(u, tri[1]), t2 = dot(u, tri[2]);
     const double tlo = std::min({t0, t1, t2}), thi = std::max({t0, t1, t2});
     best = std::max({best, tlo - hi, lo - thi});
+    if (best > enough) break;  // proved far enough: the other axes cannot lower it
   }
   return best;
 }
@@ -133,8 +146,10 @@ double separating_axes_lower_bound(std::initializer_list<Vec3d> corners, const V
 double path_distance_lower_bound(const SweptAxis& s, const Vec3d tri[3], double enough) {
   const double plane = s.flat ? plane_distance_lower_bound({s.lo, s.hi}, tri)
                               : plane_distance_lower_bound({s.t1[0], s.t1[1], s.t1[2], s.t2[2]}, tri);
-  const double sides = s.flat ? separating_axes_lower_bound({s.lo, s.hi}, tri)
-                              : separating_axes_lower_bound({s.t1[0], s.t1[1], s.t1[2], s.t2[2]}, tri);
+  if (plane > enough) return plane;
+  const double sides = s.flat ? separating_axes_lower_bound({s.lo, s.hi}, tri, {s.hi - s.lo}, enough)
+                              : separating_axes_lower_bound({s.t1[0], s.t1[1], s.t1[2], s.t2[2]}, tri,
+                                                            {s.t1[1] - s.t1[0], s.t1[2] - s.t1[1]}, enough);
   const double cheap = std::max(plane, sides);
   if (cheap > enough) return cheap;
   const Vec3d c = (tri[0] + tri[1] + tri[2]) / 3.0;
@@ -171,7 +186,7 @@ double ellipsoid_clearance_lower_bound(const Ellipsoid& e, const Vec3d& d, const
   Vec3d v[3];
   for (int k = 0; k < 3; ++k) v[k] = divide(to_double(t.v[k]) - c, r);
   const double bound = std::max(plane_distance_lower_bound({Vec3d{}, divide(d, r)}, v),
-                                separating_axes_lower_bound({Vec3d{}, divide(d, r)}, v));
+                                separating_axes_lower_bound({Vec3d{}, divide(d, r)}, v, {divide(d, r)}));
   return std::min({r.x, r.y, r.z}) * (bound - 1);
 }
 
