@@ -14,6 +14,7 @@
 #include <vector>
 
 #include <capsweep/files.h>
+#include <capsweep/navigation.h>
 #include <capsweep/version.h>
 #include <capsweep/world.h>
 
@@ -256,6 +257,8 @@ Command add_build(CLI::App& app) {
     std::string holes;
     std::uint32_t terrain_layers = kDefaultLayers;
     std::string out;
+    bool navmesh = false;
+    std::string navmesh_from;
   };
   auto a = std::make_shared<Args>();
   CLI::App* c = app.add_subcommand("build",
@@ -286,6 +289,12 @@ Command add_build(CLI::App& app) {
       },
       "The layers of the heightmap's triangles (default 1)");
   c->add_option("--out", a->out, "The snapshot, written atomically")->required();
+  CLI::Option* navmesh = c->add_flag("--navmesh", a->navmesh,
+                                     "Also build the world's navmesh (as capsweep navmesh does with its defaults: the "
+                                     "person and MoveSettings) and keep it in the snapshot, for demo and the service");
+  c->add_option("--navmesh-from", a->navmesh_from,
+                "Keep this navmesh file (capsweep navmesh, any body and settings; checked) in the snapshot")
+      ->excludes(navmesh);
   return [a, c] {
     const bool terrain = !a->heightmap.empty();
     if (a->scene.path.empty() && !terrain) throw UsageError("build needs --scene, --heightmap or both");
@@ -338,8 +347,24 @@ Command add_build(CLI::App& app) {
       source += " + tiles " + a->scene.tiles;
     }
     const double built = seconds_since(start);
-    save_snapshot(*world, source, a->out, inputs);
-    const double saved = seconds_since(start) - built;
+    std::vector<SnapshotSection> sections;
+    std::optional<NavMesh> navmesh;
+    double navmesh_seconds = 0;
+    if (a->navmesh || !a->navmesh_from.empty()) {
+      const auto navmesh_start = Clock::now();
+      if (a->navmesh) {
+        const Capsule person{{0, 0, 0}, {0, kPersonAxis, 0}, kPersonRadius};
+        navmesh = NavMesh::build(*world, navmesh_settings(MoveSettings{}, person));
+      } else {
+        navmesh = NavMesh::read(a->navmesh_from);
+        inputs.push_back(a->navmesh_from);
+      }
+      navmesh_seconds = seconds_since(navmesh_start);
+      sections.push_back({kNavMeshSection, navmesh->bytes()});
+    }
+    const auto save_start = Clock::now();
+    save_snapshot(*world, source, a->out, inputs, sections);
+    const double saved = seconds_since(save_start);
     const auto check_start = Clock::now();
     const Snapshot loaded = load_snapshot(a->out);  // what a server will do: refuse here, not there
     const double loads = seconds_since(check_start);
@@ -361,6 +386,12 @@ Command add_build(CLI::App& app) {
                 "%.1f MB -> %s\n",
                 stats.triangles, field.c_str(), instances.c_str(), tiles.c_str(), stats.bvh_nodes, stats.triangle_blocks, built, saved,
                 loads, double(loaded.bytes) / 1e6, a->out.c_str());
+    if (navmesh) {
+      const NavMeshStats n = navmesh->stats();
+      std::printf("navmesh: %zu tiles, %zu polygons, %s in %.3f s, %.1f MB of the snapshot\n", n.tiles, n.polygons,
+                  a->navmesh ? "built" : ("read from " + a->navmesh_from).c_str(), navmesh_seconds,
+                  double(loaded.section(kNavMeshSection)->bytes.size()) / 1e6);
+    }
     return 0;
   };
 }

@@ -11,6 +11,7 @@
 #include <capsweep/navigation.h>
 
 #include "cli/commands.h"
+#include "tools/builtin_scene.h"
 #include "tools/detour_alone.h"
 #include "tools/nav_run.h"
 #include "tools/picture.h"
@@ -24,14 +25,27 @@ namespace {
 // scenes/ (the build records where that is, so the demo runs from any folder of a fresh clone).
 std::string default_scene() { return std::string(CAPSWEEP_DEFAULT_SCENES) + "/recast_nav_test.obj"; }
 
-// The navmesh of --navmesh when given (its agent must hold the demo's person), else built.
-NavMesh navmesh_for(const World& world, const std::string& file, const NavCrowdSettings& crowd, int threads,
-                    double& seconds) {
+// The navmesh of --navmesh when given (its agent must hold the demo's person), else the scene's
+// own when it is a snapshot that keeps one (capsweep build --navmesh), else built. `from` says which.
+NavMesh navmesh_for(const WorldFile& scene, const std::string& scene_path, const std::string& file,
+                    const NavCrowdSettings& crowd, int threads, double& seconds, std::string& from) {
   const Capsule person{{0, 0, 0}, {0, kPersonAxis, 0}, kPersonRadius};
   const auto start = std::chrono::steady_clock::now();
-  NavMesh mesh = file.empty() ? NavMesh::build(world, navmesh_settings(crowd.move, person), threads) : NavMesh::read(file);
+  const bool kept = std::any_of(scene.sections.begin(), scene.sections.end(),
+                                [](const SnapshotSection& s) { return s.name == kNavMeshSection; });
+  std::optional<NavMesh> mesh;
+  if (!file.empty()) {
+    mesh = NavMesh::read(file);
+    from = "read from " + file;
+  } else if (kept) {
+    mesh = NavMesh::from_snapshot(scene.sections, scene_path);
+    from = "read from the snapshot";
+  } else {
+    mesh = NavMesh::build(scene.world, navmesh_settings(crowd.move, person), threads);
+    from = "built";
+  }
   seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  return mesh;
+  return *mesh;
 }
 
 std::string describe(const NavMeshSettings& s) {
@@ -55,9 +69,8 @@ struct DemoArgs {
 
 int run_demo(const DemoArgs& a) {
   const std::string scene = a.scene.empty() ? default_scene() : a.scene;
-  SceneArgs scene_args;
-  scene_args.path = scene;
-  const World world = load_world(scene_args);
+  const WorldFile file = open_world_or_builtin(scene, {});
+  const World& world = file.world;
   const int threads = effective_threads(a.threads);
   NavRunSettings settings;
   settings.agents = a.agents;
@@ -66,14 +79,15 @@ int run_demo(const DemoArgs& a) {
   settings.crowd.avoidance = !a.no_avoidance;
   settings.crowd.trace = true;
   double build_seconds = 0;
-  const NavMesh navmesh = navmesh_for(world, a.navmesh, settings.crowd, a.threads, build_seconds);
+  std::string navmesh_from;
+  const NavMesh navmesh = navmesh_for(file, scene, a.navmesh, settings.crowd, a.threads, build_seconds, navmesh_from);
   const NavMeshStats ns = navmesh.stats();
   std::printf("capsweep demo: %zu agents walk to random reachable goals on %s (%zu triangles), %zu ticks at %.0f Hz, "
               "%d threads, %s kernel\n",
               a.agents, scene.c_str(), world.triangle_count(), a.ticks, 1.0 / settings.crowd.move.dt, threads,
               kernel_isa());
   std::printf("navmesh: %zu tiles, %zu polygons, %s in %.2f s (%s)\n", ns.tiles, ns.polygons,
-              a.navmesh.empty() ? "built" : ("read from " + a.navmesh).c_str(), build_seconds,
+              navmesh_from.c_str(), build_seconds,
               describe(navmesh.settings()).c_str());
 
   // One core first, without checks: the per-core rate, and the reference the all-thread run must
@@ -221,8 +235,8 @@ void report_big_tick(const DemoArgs& a) {
   settings.seed = a.seed;
   settings.check_segments = false;
   settings.crowd.avoidance = !a.no_avoidance;
-  double build_seconds = 0;
-  const NavMesh navmesh = navmesh_for(world, "", settings.crowd, a.threads, build_seconds);
+  const Capsule person{{0, 0, 0}, {0, kPersonAxis, 0}, kPersonRadius};
+  const NavMesh navmesh = NavMesh::build(world, navmesh_settings(settings.crowd.move, person), a.threads);
   const int threads = effective_threads(a.threads);
   double ms[2] = {};
   for (int k = 0; k < 2; ++k) {

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include <capsweep/files.h>
+#include <capsweep/navigation.h>
 
 #include "tools/builtin_scene.h"
 #include "cli/commands.h"
@@ -35,6 +36,17 @@ std::vector<std::string> split(const std::string& text, char separator) {
     if (!part.empty()) parts.push_back(part);
   }
   return parts;
+}
+
+// A world to serve, with the navmesh its snapshot keeps (a damaged one is refused here, naming
+// the file, as a damaged world is).
+service::ServedWorld served(const std::string& name, WorldFile&& file, const std::string& path) {
+  std::shared_ptr<const NavMesh> navmesh;
+  if (std::any_of(file.sections.begin(), file.sections.end(),
+                  [](const SnapshotSection& s) { return s.name == kNavMeshSection; })) {
+    navmesh = std::make_shared<const NavMesh>(NavMesh::from_snapshot(file.sections, path));
+  }
+  return {name, std::move(file.world), file.source, file.snapshot, file.load_seconds, std::move(navmesh)};
 }
 
 }  // namespace
@@ -112,7 +124,7 @@ Command add_serve(CLI::App& app) {
       std::printf("world %s: %zu triangles from %s (%s in %.3f s)\n", spec.substr(0, eq).c_str(),
                   file.world.triangle_count(), file.source.c_str(), file.snapshot ? "snapshot loaded" : "built",
                   file.load_seconds);
-      config.worlds.push_back({spec.substr(0, eq), std::move(file.world), file.source, file.snapshot, file.load_seconds});
+      config.worlds.push_back(served(spec.substr(0, eq), std::move(file), scene.path));
     }
     service::Server server(std::move(config));
     std::unique_ptr<service::MetricsPage> page;
@@ -137,7 +149,7 @@ Command add_serve(CLI::App& app) {
           SceneArgs scene = a->scene;
           scene.path = file;
           WorldFile loaded = open_world_or_builtin(file, scene_options(scene));
-          server.replace_world({name, std::move(loaded.world), loaded.source, loaded.snapshot, loaded.load_seconds});
+          server.replace_world(served(name, std::move(loaded), file));
           std::printf("SIGHUP: world %s reloaded from %s (%.3f s)\n", name.c_str(), file.c_str(), loaded.load_seconds);
         } catch (const std::exception& e) {
           std::printf("SIGHUP: world %s kept as it was: %s\n", name.c_str(), e.what());

@@ -24,9 +24,10 @@ struct InstancedHeader {
   std::uint64_t instances;     // records
   std::uint64_t table_bytes;   // the part table and the records, after this header
   std::uint64_t table_checksum;
-  std::uint64_t file_bytes;
+  std::uint64_t file_bytes;  // where the last part ends: the file's end, unless sections follow
   std::uint64_t tiles;  // records after the instances', images after the prototypes'
-  std::uint64_t spare[7];
+  std::uint64_t sections;  // after the last part
+  std::uint64_t spare[6];
   std::uint64_t header_checksum;  // snapshot_checksum of every byte before this field
 };
 static_assert(sizeof(InstancedHeader) == 128);
@@ -61,7 +62,7 @@ InstanceRecord record_of(const Instance& in) {
 
 }  // namespace
 
-std::vector<unsigned char> instanced_file(const WorldArrays& w, const std::string& source) {
+std::vector<unsigned char> instanced_file(const WorldArrays& w, const std::string& source, std::uint32_t sections) {
   const InstanceSet& set = *w.instances;
   std::vector<std::vector<unsigned char>> images;
   images.push_back(image_of(*set.static_part, source));
@@ -95,6 +96,7 @@ std::vector<unsigned char> instanced_file(const WorldArrays& w, const std::strin
   h.table_bytes = table;
   h.table_checksum = snapshot_checksum(file.data() + sizeof h, table);
   h.file_bytes = file.size();
+  h.sections = sections;
   h.header_checksum = snapshot_checksum(&h, offsetof(InstancedHeader, header_checksum));
   std::memcpy(file.data(), &h, sizeof h);
   return file;
@@ -110,17 +112,19 @@ Snapshot load_instanced(const std::string& path, const std::shared_ptr<Mapping>&
     refuse(path, "the header is corrupt (checksum mismatch)");
   }
   if (h.header_bytes != sizeof h || h.prototypes > kMaxPrototypes || h.instances > kMaxInstances || h.tiles > kMaxTiles ||
+      h.sections > kMaxSnapshotSections ||
       std::any_of(std::begin(h.spare), std::end(h.spare), [](std::uint64_t x) { return x != 0; }) ||
       h.table_bytes != (h.prototypes + 1 + h.tiles) * sizeof(PartEntry) + (h.instances + h.tiles) * sizeof(InstanceRecord)) {
     refuse(path, "the header holds counts out of range");
   }
-  if (map->bytes != h.file_bytes) {
+  if (map->bytes < h.file_bytes || (map->bytes > h.file_bytes && h.sections == 0)) {
     refuse(path, map->bytes < h.file_bytes ? "truncated: " + std::to_string(map->bytes) + " bytes, the header describes " +
                                                  std::to_string(h.file_bytes)
                                            : "has " + std::to_string(map->bytes - h.file_bytes) +
                                                  " bytes beyond what the header describes");
   }
-  if (sizeof h + h.table_bytes > map->bytes) refuse(path, "truncated: no room for the part table");
+  const std::uint64_t file_bytes = h.file_bytes;  // the world's: sections follow
+  if (sizeof h + h.table_bytes > file_bytes) refuse(path, "truncated: no room for the part table");
   if (h.table_checksum != snapshot_checksum(base + sizeof h, h.table_bytes)) {
     refuse(path, "the part table or the instances are corrupt (checksum mismatch)");
   }
@@ -130,14 +134,15 @@ Snapshot load_instanced(const std::string& path, const std::shared_ptr<Mapping>&
   // and nothing but zeros between them (no byte of the file escapes a check).
   std::uint64_t after = sizeof h + h.table_bytes;
   for (std::size_t k = 0; k < parts.size(); ++k) {
-    if (parts[k].offset % kAlign != 0 || parts[k].offset < after || parts[k].bytes > map->bytes ||
-        parts[k].offset > map->bytes - parts[k].bytes || parts[k].offset - after >= kAlign ||
+    if (parts[k].offset % kAlign != 0 || parts[k].offset < after || parts[k].bytes > file_bytes ||
+        parts[k].offset > file_bytes - parts[k].bytes || parts[k].offset - after >= kAlign ||
         std::any_of(base + after, base + parts[k].offset, [](unsigned char c) { return c != 0; })) {
       refuse(path, "part " + std::to_string(k) + " lies outside the file, overlaps another or follows bytes of nothing");
     }
     after = parts[k].offset + parts[k].bytes;
   }
-  if (after != map->bytes) refuse(path, "has " + std::to_string(map->bytes - after) + " bytes beyond its last part");
+  if (after != file_bytes) refuse(path, "has " + std::to_string(file_bytes - after) + " bytes beyond its last part");
+  std::vector<SnapshotSection> sections = read_sections(path, *map, file_bytes, h.sections);
   std::string source, unused;
   const World static_part = load_image(path + ": the static part", map, parts[0].offset, parts[0].bytes, source);
   std::vector<World> prototypes;
@@ -170,7 +175,7 @@ Snapshot load_instanced(const std::string& path, const std::shared_ptr<Mapping>&
   try {
     World world(static_part, std::move(prototypes), std::move(instances));
     if (!tiles.empty()) world = world.streamed(tiles);
-    return Snapshot{std::move(world), std::move(source), map->bytes};
+    return Snapshot{std::move(world), std::move(source), map->bytes, std::move(sections)};
   } catch (const WorldError& e) {
     refuse(path, e.what());
   }

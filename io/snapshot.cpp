@@ -46,7 +46,7 @@ struct Header {
   // Version 7: the mask every mesh triangle is on, where the file holds no mask per triangle
   // (nor per BVH child); 0 where it does.
   std::uint32_t mesh_layers;
-  std::uint32_t spare = 0;
+  std::uint32_t sections = 0;      // after the world (0 in an image inside a version 8 file)
   std::uint64_t header_checksum;   // snapshot_checksum of every byte before this last field
 };
 static_assert(sizeof(Header) == 128);
@@ -323,7 +323,7 @@ std::uint64_t snapshot_checksum(const void* data, std::size_t bytes) {
 }
 
 // A static world (no instances) as a version 7 image: header, sections, source.
-std::vector<unsigned char> image_of(const WorldArrays& w, const std::string& source) {
+std::vector<unsigned char> image_of(const WorldArrays& w, const std::string& source, std::uint32_t sections) {
   TerrainHeader th{};
   if (w.terrain.present()) {
     const TerrainView& t = w.terrain;
@@ -366,6 +366,7 @@ std::vector<unsigned char> image_of(const WorldArrays& w, const std::string& sou
   h.depth = std::uint32_t(w.bvh.depth);
   h.source_bytes = std::uint32_t(source.size());
   h.mesh_layers = w.layers.empty() ? w.mesh_layers : 0;
+  h.sections = sections;
   const float bounds[6] = {w.bounds.min.x, w.bounds.min.y, w.bounds.min.z, w.bounds.max.x, w.bounds.max.y, w.bounds.max.z};
   std::memcpy(h.bounds, bounds, sizeof bounds);
   h.payload_bytes = l.end - sizeof(Header);
@@ -376,17 +377,20 @@ std::vector<unsigned char> image_of(const WorldArrays& w, const std::string& sou
 }
 
 void save_snapshot(const World& world, const std::string& source, const std::string& path,
-                   std::span<const std::string> inputs) {
+                   std::span<const std::string> inputs, std::span<const SnapshotSection> sections) {
   const WorldArrays& w = world.arrays();
   if (source.size() > 4096) throw SnapshotError(path + ": the source description is longer than 4096 bytes");
+  check_sections(sections);
+  const auto count = std::uint32_t(sections.size());
   std::vector<unsigned char> file;
   if (!w.instances) {
-    file = image_of(w, source);
+    file = image_of(w, source, count);
   } else if (w.instances->given.empty() && w.instances->tiles.empty()) {
-    file = image_of(*w.instances->static_part, source);  // every tile streamed out: the static world
+    file = image_of(*w.instances->static_part, source, count);  // every tile streamed out: the static world
   } else {
-    file = instanced_file(w, source);
+    file = instanced_file(w, source, count);
   }
+  append_sections(file, sections);
   try {
     write_file_atomically(path, std::string_view(reinterpret_cast<const char*>(file.data()), file.size()), inputs);
   } catch (const OutputError& e) {
@@ -457,7 +461,7 @@ std::shared_ptr<Mapping> read_whole(const std::string& path) {
 // The version 7 image of a static world at [offset, offset + bytes) of the file's memory: checked
 // (header, sizes, checksums, every index, what the arrays mean), then a World answering from it.
 World load_image(const std::string& path, const std::shared_ptr<Mapping>& map, std::size_t offset, std::size_t bytes,
-                 std::string& source_out) {
+                 std::string& source_out, WorldEnd* end_out) {
   const auto* base = static_cast<const unsigned char*>(map->address) + offset;
   if (bytes < sizeof(Header)) refuse(path, "truncated: " + std::to_string(bytes) + " bytes, shorter than the header");
   Header h;
@@ -489,7 +493,8 @@ World load_image(const std::string& path, const std::shared_ptr<Mapping>& map, s
   const bool mesh = h.triangles != 0;
   if (h.triangles >= kMaxPackedTriangles || h.nodes >= WideNode::kLeaf || h.blocks > (std::uint64_t(1) << 29) ||
       h.depth > std::uint32_t(kMaxBvhDepth) || h.source_bytes > 4096 || (!mesh && !terrain) ||
-      mesh != (h.nodes != 0) || mesh != (h.blocks != 0) || mesh != (h.depth != 0) || h.spare != 0 ||
+      mesh != (h.nodes != 0) || mesh != (h.blocks != 0) || mesh != (h.depth != 0) ||
+      (end_out ? h.sections > kMaxSnapshotSections : h.sections != 0) ||
       (!mesh && h.mesh_layers != kDefaultLayers)) {
     refuse(path, "the header holds counts out of range");
   }
@@ -509,7 +514,7 @@ World load_image(const std::string& path, const std::shared_ptr<Mapping>& map, s
   if (bytes < l.end) {
     refuse(path, "truncated: " + std::to_string(bytes) + " bytes, the header describes " + std::to_string(l.end));
   }
-  if (bytes > l.end || h.payload_bytes != l.end - sizeof(Header)) {
+  if ((bytes > l.end && h.sections == 0) || h.payload_bytes != l.end - sizeof(Header)) {
     refuse(path, "has " + std::to_string(bytes - l.end) + " bytes beyond what the header describes");
   }
   if (h.payload_checksum != snapshot_checksum(base + sizeof(Header), h.payload_bytes)) {
@@ -557,6 +562,7 @@ World load_image(const std::string& path, const std::shared_ptr<Mapping>& map, s
     w.layers_present |= t.layers;
   }
   source_out.assign(reinterpret_cast<const char*>(base + l.source), h.source_bytes);
+  if (end_out) *end_out = {offset + l.end, h.sections};
   owner->file = map;
   return World(w, std::move(owner));
 }
@@ -574,8 +580,10 @@ Snapshot load_snapshot(const std::string& path) {
   if (byte_order != kByteOrder) refuse(path, "written on a machine of the other byte order");
   if (version == kInstancedSnapshotVersion) return load_instanced(path, map);
   std::string source;
-  World world = load_image(path, map, 0, map->bytes, source);
-  return Snapshot{std::move(world), std::move(source), map->bytes};
+  WorldEnd end;
+  World world = load_image(path, map, 0, map->bytes, source, &end);
+  std::vector<SnapshotSection> sections = read_sections(path, *map, end.end, end.sections);
+  return Snapshot{std::move(world), std::move(source), map->bytes, std::move(sections)};
 }
 
 }  // namespace capsweep

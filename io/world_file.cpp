@@ -28,7 +28,7 @@ WorldFile open_world(const std::string& path, const SceneOptions& options) {
   auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
   if (looks_like_snapshot(path)) {
     Snapshot s = load_snapshot(path);
-    return WorldFile{std::move(s.world), std::move(s.source), true, elapsed()};
+    return WorldFile{std::move(s.world), std::move(s.source), true, elapsed(), std::move(s.sections)};
   }
   InstancedScene scene = load_instanced_scene(path, options);
   std::optional<World> static_part;
@@ -38,7 +38,7 @@ WorldFile open_world(const std::string& path, const SceneOptions& options) {
     throw SceneError(path + ": " + e.what());
   }
   World world = place_instances(std::move(*static_part), std::move(scene), path);
-  return WorldFile{std::move(world), describe_source(path, options), false, elapsed()};
+  return WorldFile{std::move(world), describe_source(path, options), false, elapsed(), {}};
 }
 
 }  // namespace capsweep

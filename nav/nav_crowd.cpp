@@ -504,6 +504,13 @@ std::size_t NavCrowd::add(const Capsule& body, float speed, std::uint32_t id, st
   return s.agents.size() - 1;
 }
 
+void NavCrowd::set_carried(std::size_t i, float vertical_speed, std::uint32_t ground_triangle) {
+  NavAgent& a = state_->agents.at(i);
+  if (!std::isfinite(vertical_speed)) throw std::invalid_argument("navigation: a vertical speed must be finite");
+  a.vertical_speed = vertical_speed;
+  a.ground_triangle = ground_triangle;
+}
+
 void NavCrowd::set_goal(std::size_t i, const Vec3& goal) {
   NavAgent& a = state_->agents.at(i);
   a.goal = goal;

@@ -10,8 +10,11 @@
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <string_view>
 
 #include <recastnavigation/DetourCommon.h>
+
+#include <capsweep/files.h>
 
 #include "io/atomic_file.h"
 #include "nav/navmesh_data.h"
@@ -39,7 +42,7 @@ void put(std::string& out, T v) {
 
 class Reader {
  public:
-  Reader(const std::string& path, const std::string& bytes) : path_(path), bytes_(bytes) {}
+  Reader(const std::string& path, std::string_view bytes) : path_(path), bytes_(bytes) {}
   template <class T>
   T get(const std::string& record) {
     T v;
@@ -65,7 +68,7 @@ class Reader {
 
  private:
   const std::string& path_;
-  const std::string& bytes_;
+  std::string_view bytes_;
   std::size_t at_ = 0, end_ = 0;
 };
 
@@ -192,7 +195,7 @@ std::string check_tile(const std::uint8_t* bytes, std::size_t size, int x, int y
 
 }  // namespace
 
-void NavMesh::write(const std::string& path) const {
+std::string NavMesh::bytes() const {
   std::string out;
   const NavMeshSettings& s = data_->settings;
   out.append(kNavMeshMagic, 4);
@@ -236,16 +239,38 @@ void NavMesh::write(const std::string& path) const {
     out += data;
   }
   put(out, navmesh_checksum(reinterpret_cast<const std::uint8_t*>(out.data()), out.size()));
+  return out;
+}
+
+void NavMesh::write(const std::string& path) const {
   AtomicFile file(path);
-  file.write(out);
+  file.write(bytes());
   file.commit();
 }
 
 NavMesh NavMesh::read(const std::string& path) {
+  if (looks_like_snapshot(path)) {
+    try {
+      return from_snapshot(load_snapshot(path).sections, path);  // the world is checked too: a navmesh is for it
+    } catch (const SnapshotError& e) {
+      throw NavMeshError(e.what());
+    }
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) throw NavMeshError(path + ": cannot be opened");
   const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   if (in.bad()) throw NavMeshError(path + ": cannot be read");
+  return from_bytes(bytes, path);
+}
+
+NavMesh NavMesh::from_snapshot(std::span<const SnapshotSection> sections, const std::string& path) {
+  for (const SnapshotSection& s : sections) {
+    if (s.name == kNavMeshSection) return from_bytes(s.bytes, path + ": section " + kNavMeshSection);
+  }
+  throw NavMeshError(path + ": the snapshot holds no navmesh (build it with capsweep build --navmesh)");
+}
+
+NavMesh NavMesh::from_bytes(const std::string& bytes, const std::string& path) {
   Reader r(path, bytes);
   if (bytes.size() < kHeaderBytes + 8) r.fail("header", "the file is " + std::to_string(bytes.size()) + " bytes, shorter than a header and a checksum");
   if (std::memcmp(bytes.data(), kNavMeshMagic, 4) != 0) r.fail("header", "not a CWNM navmesh file (magic)");

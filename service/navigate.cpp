@@ -17,6 +17,8 @@ BatchShape shape_of(const pb::NavigateRequest& r) {
   s.optional_column("speed", std::size_t(r.speed_size()));
   s.optional_column("id", std::size_t(r.id_size()));
   s.optional_column("element_layers", std::size_t(r.element_layers_size()));
+  s.optional_column("vertical_speed", std::size_t(r.vertical_speed_size()));
+  s.optional_column("ground_triangle", std::size_t(r.ground_triangle_size()));
   return s;
 }
 
@@ -29,6 +31,8 @@ std::vector<NavigateAgent> read_request(const pb::NavigateRequest& r, std::size_
     if (r.speed_size()) a.speed = r.speed(int(i));
     a.id = r.id_size() ? r.id(int(i)) : std::uint32_t(i);
     a.layers = layers_at(r.element_layers(), i);
+    if (r.vertical_speed_size()) a.vertical_speed = r.vertical_speed(int(i));
+    if (r.ground_triangle_size()) a.ground_triangle = r.ground_triangle(int(i));
     // World::move would refuse such a body tick after tick while the crowd kept planning for it:
     // the request is refused instead, naming the agent.
     const std::string agent = "agent " + std::to_string(i) + ": ";
@@ -40,6 +44,8 @@ std::vector<NavigateAgent> read_request(const pb::NavigateRequest& r, std::size_
       why = agent + "speed: must be > 0";
     } else if (a.layers == 0) {
       why = agent + "element_layers: a mask of no layer sees nothing";
+    } else if (!std::isfinite(a.vertical_speed)) {
+      why = agent + "vertical_speed: not finite";
     }
     if (!why.empty()) return {};
   }

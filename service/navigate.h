@@ -26,10 +26,13 @@ struct NavigateAgent {
   std::uint32_t id = 0;
   std::uint32_t layers = kAllLayers;
   Vec3 goal;
+  float vertical_speed = 0;                      // carried in (NavCrowd::set_carried)
+  std::uint32_t ground_triangle = kNoTriangle;
 };
 
 // The request's agents, or "" with `why` naming the first agent refused and the reason (a body
-// not finite or with radius <= 0, a goal not finite, a speed not > 0, a mask of 0).
+// not finite or with radius <= 0, a goal not finite, a speed not > 0, a mask of 0, a vertical
+// speed not finite).
 std::vector<NavigateAgent> read_request(const pb::NavigateRequest& r, std::size_t n, std::string& why);
 
 // The crowd's settings from a request: the movement settings and the optional crowd fields.

@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <algorithm>
 #include <future>
 #include <map>
@@ -307,7 +308,8 @@ class Server::Impl final : public RawService {
           std::size_t n;
           SweepPath path;
           std::uint64_t generation;
-          if (grpc::Status s = admit(ctx, req->world(), shape_of(*req), pb::PATH_SIMD, held, world, n, path, &generation);
+          std::shared_ptr<const NavMesh> kept;
+          if (grpc::Status s = admit(ctx, req->world(), shape_of(*req), pb::PATH_SIMD, held, world, n, path, &generation, &kept);
               !s.ok()) {
             return s;
           }
@@ -327,7 +329,7 @@ class Server::Impl final : public RawService {
           const std::vector<NavigateAgent> agents = read_request(*req, n, why);
           if (!why.empty()) return {grpc::StatusCode::INVALID_ARGUMENT, why};
           std::shared_ptr<const NavMesh> navmesh;
-          if (grpc::Status s = navmesh_for(req->world(), generation, *world, move, layers_of(*req), navmesh); !s.ok()) return s;
+          if (grpc::Status s = navmesh_for(req->world(), generation, *world, kept, move, layers_of(*req), navmesh); !s.ok()) return s;
           std::optional<NavCrowd> crowd;
           try {
             crowd.emplace(*world, *navmesh, crowd_settings(*req, move, with(path, ctx, layers_of(*req))));
@@ -338,6 +340,7 @@ class Server::Impl final : public RawService {
             const NavigateAgent& a = agents[i];
             try {
               crowd->add(a.body, a.speed, a.id, a.layers);
+              crowd->set_carried(i, a.vertical_speed, a.ground_triangle);
             } catch (const std::invalid_argument& e) {
               return {grpc::StatusCode::INVALID_ARGUMENT, "agent " + std::to_string(i) + ": " + e.what()};
             }
@@ -510,7 +513,7 @@ class Server::Impl final : public RawService {
   // The checks every batch passes before any work: the world, the columns, the limit, the path.
   grpc::Status admit(grpc::ServerContextBase* ctx, const std::string& name, const BatchShape& shape, pb::Path wire_path,
                      std::optional<World>& held, const World*& world, std::size_t& n, SweepPath& path,
-                     std::uint64_t* generation = nullptr) const {
+                     std::uint64_t* generation = nullptr, std::shared_ptr<const NavMesh>* kept_navmesh = nullptr) const {
     if (gave_up(ctx)) return deadline_passed();
     {
       // The call keeps its own reference to the world: a reload (SIGHUP) swaps in a new one
@@ -520,6 +523,7 @@ class Server::Impl final : public RawService {
       if (it == worlds_.end()) return {grpc::StatusCode::NOT_FOUND, "no world named '" + name + "' (see Info)"};
       held.emplace(config_.worlds[it->second].world);
       if (generation) *generation = generations_[it->second];
+      if (kept_navmesh) *kept_navmesh = config_.worlds[it->second].navmesh;
     }
     world = &*held;
     if (!shape.ok()) return {grpc::StatusCode::INVALID_ARGUMENT, shape.error()};
@@ -534,13 +538,20 @@ class Server::Impl final : public RawService {
   }
 
   // The navmesh Navigate walks for a world (as loaded: its generation), its movement settings
-  // and layers: built once, in the server's arena, outside the cache's lock. Calls wanting the
-  // same navmesh wait on its future; the others are not held up (the first call pays for it).
-  grpc::Status navmesh_for(const std::string& name, std::uint64_t generation, const World& world, const MoveSettings& move,
-                           std::uint32_t layers, std::shared_ptr<const NavMesh>& out) {
+  // and layers: the one its snapshot keeps when that was built with these settings, else built
+  // once, in the server's arena, outside the cache's lock. Calls wanting the same navmesh wait
+  // on its future; the others are not held up (the first call pays for it).
+  grpc::Status navmesh_for(const std::string& name, std::uint64_t generation, const World& world,
+                           const std::shared_ptr<const NavMesh>& kept, const MoveSettings& move, std::uint32_t layers,
+                           std::shared_ptr<const NavMesh>& out) {
     const NavMeshSettings settings = navmesh_settings(move, config_.navmesh_body, layers);
     if (std::string why = check_navmesh_settings(settings); !why.empty()) {
       return {grpc::StatusCode::INVALID_ARGUMENT, "settings: the navmesh they derive cannot be built: " + why};
+    }
+    // Floats and integers only, no padding: equal bytes, the same build.
+    if (kept && std::memcmp(&kept->settings(), &settings, sizeof settings) == 0) {
+      out = kept;
+      return grpc::Status::OK;
     }
     // The world's name and generation and the settings' bytes name the navmesh (NavMeshSettings
     // holds floats and integers only): a reload's world never meets its predecessor's navmesh.

@@ -9,6 +9,10 @@
 
 #include <capsweep/world.h>
 
+namespace capsweep {
+class NavMesh;
+}
+
 namespace capsweep::service {
 
 struct ServedWorld {
@@ -17,6 +21,9 @@ struct ServedWorld {
   std::string source;  // what it was built from
   bool snapshot = false;
   double load_seconds = 0;
+  // The navmesh its snapshot keeps (capsweep build --navmesh), or null: Navigate walks it when
+  // its settings are those a request derives (ServerConfig::navmesh_body), instead of building one.
+  std::shared_ptr<const NavMesh> navmesh;
 };
 
 struct ServerConfig {

@@ -23,7 +23,7 @@ WorldFile open_world_or_builtin(const std::string& path, const SceneOptions& opt
   const auto start = std::chrono::steady_clock::now();
   World world(load_scene_or_builtin(path, options));
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  return WorldFile{std::move(world), describe_source(path, options), false, seconds};
+  return WorldFile{std::move(world), describe_source(path, options), false, seconds, {}};
 }
 
 }  // namespace capsweep

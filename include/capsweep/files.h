@@ -315,18 +315,32 @@ class SnapshotError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// A named block of bytes a snapshot carries after its world, for a layer above the world (the
+// navmesh, capsweep::nav, in the section "navmesh"). A name is 1 to 15 printable ASCII
+// characters, unique in a file. Checked by its own checksum when the snapshot loads.
+struct SnapshotSection {
+  std::string name;
+  std::string bytes;
+};
+inline constexpr std::size_t kMaxSnapshotSections = 64;
+
 struct Snapshot {
   World world;          // answers exactly like World(triangles) of the same soup
   std::string source;   // what it was built from (the scene path and options), as saved
   std::uint64_t bytes;  // file size
+  std::vector<SnapshotSection> sections;  // in the order they were saved
+  // The section of that name, or nullptr.
+  const SnapshotSection* section(const std::string& name) const;
 };
 
 // Writes atomically (a temporary file beside `path`, flushed, renamed over it): a failed save
 // leaves the file that was there untouched and nothing else behind. Refuses a target that is not
 // a regular file or is one of `inputs`. The bytes depend only on the world and `source`. Throws
 // SnapshotError on I/O failure. A world with instances is saved as version 8, at its current poses.
+// `sections` follow the world, in order (std::invalid_argument for a name out of the rules above,
+// twice the same name, or more than kMaxSnapshotSections).
 void save_snapshot(const World& world, const std::string& source, const std::string& path,
-                   std::span<const std::string> inputs = {});
+                   std::span<const std::string> inputs = {}, std::span<const SnapshotSection> sections = {});
 
 // Reads the file into memory of its own (so that a file overwritten or cut short later changes
 // nothing), checks header, size and checksum (in parallel), every index, and what the arrays
@@ -353,6 +367,7 @@ struct WorldFile {
   std::string source;  // scene path and options, or the snapshot's own source
   bool snapshot = false;
   double load_seconds = 0;
+  std::vector<SnapshotSection> sections;  // a snapshot's (Snapshot::sections)
 };
 
 // Throws SceneError or SnapshotError naming the file. Scene options do not apply to snapshots

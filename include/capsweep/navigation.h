@@ -20,6 +20,10 @@
 
 namespace capsweep {
 
+struct SnapshotSection;  // <capsweep/files.h>
+// The name of a snapshot's navmesh section (capsweep build --navmesh): a CWNM image.
+inline constexpr char kNavMeshSection[] = "navmesh";
+
 // Recast's build parameters, in metres and degrees (never voxels: the build converts). Derive
 // them with navmesh_settings(); a field set by hand is checked by check_navmesh_settings().
 struct NavMeshSettings {
@@ -75,11 +79,18 @@ class NavMesh {
   // parallel on `threads` workers (0: every core; as BatchOptions::threads): the same bytes for
   // any count. Throws std::invalid_argument for settings check_navmesh_settings refuses.
   static NavMesh build(const World& world, const NavMeshSettings& settings, int threads = 0);
-  // A navmesh file (docs/FORMATS.md, CWNM). Throws NavMeshError naming the file, the record and
-  // the reason for a file it cannot use; never returns a part of one.
+  // A navmesh file (docs/FORMATS.md, CWNM), or a snapshot's navmesh section (capsweep build
+  // --navmesh; the whole snapshot is checked). Throws NavMeshError naming the file, the record
+  // and the reason for a file it cannot use; never returns a part of one.
   static NavMesh read(const std::string& path);
+  // The same from bytes in memory: a CWNM image (`name` names it in errors), or the section
+  // kNavMeshSection of a loaded snapshot's (Snapshot::sections, WorldFile::sections).
+  static NavMesh from_bytes(const std::string& bytes, const std::string& name);
+  static NavMesh from_snapshot(std::span<const SnapshotSection> sections, const std::string& path);
   // Writes it atomically (a reader never sees half a file). Throws std::runtime_error naming the file.
   void write(const std::string& path) const;
+  // The CWNM image write() writes (for a snapshot's section: save_snapshot's `sections`).
+  std::string bytes() const;
 
   const NavMeshSettings& settings() const;
   NavMeshStats stats() const;
@@ -170,6 +181,10 @@ class NavCrowd {
   std::size_t add(const Capsule& body, float speed, std::uint32_t id, std::uint32_t layers = kAllLayers);
   // A new goal for agent i: it plans a path at the next tick (no_path if there is none).
   void set_goal(std::size_t i, const Vec3& goal);
+  // What agent i carries into its next tick, as Agent::vertical_speed and Agent::ground_triangle:
+  // for an agent whose last tick was another crowd's (the service's Navigate carries them from
+  // one request to the next). std::invalid_argument for a vertical speed that is not finite.
+  void set_carried(std::size_t i, float vertical_speed, std::uint32_t ground_triangle);
   void tick();
 
   std::span<const NavAgent> agents() const;

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include <capsweep/files.h>
+#include <capsweep/navigation.h>
 #include <capsweep/version.h>
 
 #include "simd/block_sweep.h"
@@ -178,6 +179,40 @@ TEST_F(Command, NavmeshWritesAFileTheDemoReadsAndADamagedOneIsRefused) {
       capsweep_cmd("demo --scene " + scene + " --navmesh " + path("bad.cwnm") + " --agents 10 --ticks 1 --no-big-tick");
   EXPECT_NE(bad.code, 0);
   EXPECT_NE(bad.output.find(path("bad.cwnm") + ": checksum: "), std::string::npos) << bad.output;
+}
+
+// capsweep build --navmesh keeps the navmesh in the snapshot (and --navmesh-from keeps a file of
+// capsweep navmesh): the demo on that snapshot reads it instead of building one, and it is the
+// navmesh capsweep navmesh builds, byte for byte.
+TEST_F(Command, BuildKeepsTheNavmeshInTheSnapshotAndTheDemoReadsIt) {
+  const std::string scene = std::string(CAPSWEEP_SCENES_DIR) + "/recast_dungeon.obj";
+  const CommandRun built = capsweep_cmd("build --scene " + scene + " --navmesh --out " + path("nav.cwsw"));
+  ASSERT_EQ(built.code, 0) << built.output;
+  EXPECT_NE(built.output.find("navmesh: "), std::string::npos) << built.output;
+  ASSERT_EQ(capsweep_cmd("navmesh --scene " + scene + " --out " + path("own.cwnm")).code, 0);
+  EXPECT_EQ(NavMesh::read(path("nav.cwsw")).bytes(), read(path("own.cwnm")));
+  const CommandRun run = capsweep_cmd("demo --scene " + path("nav.cwsw") + " --agents 60 --ticks 30 --no-detour --no-big-tick --png " +
+                                      path("nav.png"));
+  ASSERT_EQ(run.code, 0) << run.output;
+  EXPECT_NE(run.output.find("read from the snapshot"), std::string::npos) << run.output;
+  // Another body's navmesh, kept from its file; the demo's own --navmesh still comes first.
+  ASSERT_EQ(capsweep_cmd("navmesh --scene " + scene + " --out " + path("low.cwnm") + " --step-height 0.2").code, 0);
+  const CommandRun from = capsweep_cmd("build --scene " + scene + " --navmesh-from " + path("low.cwnm") + " --out " + path("low.cwsw"));
+  ASSERT_EQ(from.code, 0) << from.output;
+  EXPECT_EQ(NavMesh::read(path("low.cwsw")).bytes(), read(path("low.cwnm")));
+  EXPECT_EQ(NavMesh::read(path("low.cwsw")).settings().climb, 0.2f);
+  const CommandRun first = capsweep_cmd("demo --scene " + path("low.cwsw") + " --navmesh " + path("own.cwnm") +
+                                        " --agents 20 --ticks 5 --no-detour --no-big-tick --png " + path("nav.png"));
+  EXPECT_NE(first.output.find("read from " + path("own.cwnm")), std::string::npos) << first.output;
+  // A damaged navmesh file is refused before anything is written; both options at once are a usage error.
+  std::string bytes = read(path("low.cwnm"));
+  bytes[bytes.size() / 2] ^= 1;
+  std::ofstream(path("bad.cwnm"), std::ios::binary) << bytes;
+  const CommandRun bad = capsweep_cmd("build --scene " + scene + " --navmesh-from " + path("bad.cwnm") + " --out " + path("bad.cwsw"));
+  EXPECT_NE(bad.code, 0);
+  EXPECT_NE(bad.output.find(path("bad.cwnm") + ": checksum: "), std::string::npos) << bad.output;
+  EXPECT_FALSE(std::ifstream(path("bad.cwsw")).good());
+  EXPECT_EQ(capsweep_cmd("build --scene " + scene + " --navmesh --navmesh-from " + path("low.cwnm") + " --out " + path("x.cwsw")).code, 2);
 }
 
 // The moving arena, the main job before issue 39, is still there as demo-arena.

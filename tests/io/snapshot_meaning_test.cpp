@@ -103,9 +103,14 @@ TEST_F(SnapshotMeaning, TheOneMaskAndTheSectionsAgree) {
   EXPECT_EQ(refusal_after_resealing(), "");
   poke(112, std::uint32_t(0));  // masks said, none there
   EXPECT_NE(refusal_after_resealing().find("truncated"), std::string::npos);
-  poke(116, std::uint32_t(1));  // the spare word after it is zero
   poke(112, kDefaultLayers);
+  // The word after it counts the sections after the world (it was a spare zero before them): at
+  // most kMaxSnapshotSections, each of them there.
+  poke(116, std::uint32_t(kMaxSnapshotSections + 1));
   EXPECT_EQ(refusal_after_resealing(), path_ + ": the header holds counts out of range");
+  poke(116, std::uint32_t(1));
+  EXPECT_EQ(refusal_after_resealing(), path_ + ": section 0: truncated (the header names 1 sections)");
+  poke(116, std::uint32_t(0));
   // A world of terrain alone says 1 (the mask a mesh would default to), nothing else.
   Heightfield flat;
   flat.columns = flat.rows = 3;

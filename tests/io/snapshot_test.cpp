@@ -565,4 +565,97 @@ TEST(Snapshot, KeepsTheLayers) {
   }
 }
 
+// Sections after the world (the navmesh's, kept by capsweep build --navmesh): they come back as
+// saved, in order, behind the same world, on both kinds of file; a file without them keeps the
+// bytes it had before sections existed (every test above saves such files).
+TEST(SnapshotSections, ComeBackAsSavedBehindTheSameWorld) {
+  const std::vector<SnapshotSection> sections{{"navmesh", std::string("CWNM\0\x01 bytes of any kind", 23)},
+                                              {"empty", ""},
+                                              {"third.one", std::string(1000, '\x7f')}};
+  for (int kind = 0; kind < 2; ++kind) {
+    const World world = kind == 0 ? small_world() : instanced_world();
+    const std::string bare = temp_path("bare.cwsw"), with = temp_path("with_sections.cwsw");
+    save_snapshot(world, "s", bare);
+    save_snapshot(world, "s", with, {}, sections);
+    const Snapshot loaded = load_snapshot(with);
+    ASSERT_EQ(loaded.sections.size(), sections.size()) << kind;
+    for (std::size_t k = 0; k < sections.size(); ++k) {
+      EXPECT_EQ(loaded.sections[k].name, sections[k].name);
+      EXPECT_EQ(loaded.sections[k].bytes, sections[k].bytes);
+    }
+    ASSERT_NE(loaded.section("third.one"), nullptr);
+    EXPECT_EQ(loaded.section("third.one")->bytes.size(), 1000u);
+    EXPECT_EQ(loaded.section("nope"), nullptr);
+    EXPECT_TRUE(load_snapshot(bare).sections.empty());
+    // The same world: its answers, and the bytes it saves without sections.
+    const batches::Batches b = batches::make(world, 500, 3);
+    expect_same_answers<SweepHit>("sweep", b.sweeps.size(), [&](int k, std::vector<SweepHit>& out) {
+      (k == 0 ? world : loaded.world).sweep(b.sweeps, out);
+    });
+    save_snapshot(loaded.world, "s", temp_path("again.cwsw"));
+    EXPECT_EQ(read_bytes(bare), read_bytes(temp_path("again.cwsw"))) << kind;
+    // The world's bytes come first, as they were: a reader of the world alone finds them unchanged
+    // but for the header's count of sections (and so its checksum).
+    const std::vector<unsigned char> a = read_bytes(bare), c = read_bytes(with);
+    ASSERT_GT(c.size(), a.size());
+    EXPECT_TRUE(std::equal(a.begin() + 128, a.end(), c.begin() + 128)) << kind;
+    EXPECT_TRUE(open_world(with).sections.size() == sections.size());
+  }
+}
+
+TEST(SnapshotSections, NamesOutOfTheRulesAreRefusedBeforeAnythingIsWritten) {
+  const std::string path = temp_path("bad_names.cwsw");
+  std::remove(path.c_str());
+  const std::vector<std::vector<SnapshotSection>> bad{
+      {{"", "x"}},
+      {{"sixteen_letters_", "x"}},
+      {{"has space", "x"}},
+      {{"tab\there", "x"}},
+      {{std::string("nul\0", 4), "x"}},
+      {{"twice", "a"}, {"twice", "b"}},
+      std::vector<SnapshotSection>(kMaxSnapshotSections + 1, SnapshotSection{"x", ""}),
+  };
+  for (const auto& sections : bad) {
+    EXPECT_THROW(save_snapshot(small_world(), "s", path, {}, sections), std::invalid_argument) << sections[0].name;
+    EXPECT_FALSE(std::ifstream(path).good());
+  }
+  std::vector<SnapshotSection> many;
+  for (std::size_t k = 0; k < kMaxSnapshotSections; ++k) many.push_back({std::string("s") + std::to_string(k), std::string(k, 'a')});
+  save_snapshot(small_world(), "s", path, {}, many);
+  EXPECT_EQ(load_snapshot(path).sections.size(), kMaxSnapshotSections);
+}
+
+TEST(SnapshotSections, EveryDamageIsRefusedNamingTheSection) {
+  const std::vector<SnapshotSection> sections{{"first", std::string(300, 'a')}, {"navmesh", std::string(77, 'b')}};
+  for (int kind = 0; kind < 2; ++kind) {
+    const std::string good = temp_path("sections_good.cwsw"), bad = temp_path("sections_bad.cwsw");
+    const std::string bare = temp_path("sections_bare.cwsw");
+    save_snapshot(kind == 0 ? small_world() : instanced_world(), "s", good, {}, sections);
+    save_snapshot(kind == 0 ? small_world() : instanced_world(), "s", bare);
+    const std::vector<unsigned char> bytes = read_bytes(good);
+    const std::size_t world_end = read_bytes(bare).size();
+    // Every truncation inside the sections, and a byte more.
+    for (std::size_t length = world_end; length < bytes.size(); length += 7) {
+      write_bytes(bad, std::vector<unsigned char>(bytes.begin(), bytes.begin() + std::ptrdiff_t(length)));
+      const std::size_t first = (world_end + 63) / 64 * 64 + 64;  // the first section's bytes
+      expect_refused(bad, length < first ? "section 0: truncated" : length < first + 300 ? "section 0 (first): truncated" : "section 1");
+    }
+    std::vector<unsigned char> longer = bytes;
+    longer.push_back(0);
+    write_bytes(bad, longer);
+    expect_refused(bad, "beyond what the header describes");
+    // Every byte of the sections flipped.
+    for (std::size_t at = world_end; at < bytes.size(); ++at) {
+      std::vector<unsigned char> b = bytes;
+      b[at] ^= std::uint8_t(1u << (at % 8));
+      write_bytes(bad, b);
+      expect_refused(bad, "section");
+    }
+    // The world's file alone, its header saying sections follow (checksum made good): refused.
+    std::vector<unsigned char> cut(bytes.begin(), bytes.begin() + std::ptrdiff_t(world_end));
+    write_bytes(bad, cut);
+    expect_refused(bad, "section 0: truncated");
+  }
+}
+
 }  // namespace

@@ -279,5 +279,41 @@ TEST(NavMesh, RefusesADamagedFileByName) {
   EXPECT_EQ(refusal(good), "accepted");
 }
 
+// A snapshot keeps the navmesh as a section (capsweep build --navmesh): read back from it, it
+// is the navmesh saved, byte for byte; a snapshot without one, or whose section is damaged, is
+// refused by name.
+TEST(NavMesh, ASnapshotKeepsItAsASection) {
+  const World world(floor_with_step(0.2f));
+  const NavMesh built = NavMesh::build(world, navmesh_settings(MoveSettings{}, kPerson), 1);
+  const std::string with = scratch("with_navmesh.cwsw"), without = scratch("without_navmesh.cwsw");
+  const std::vector<SnapshotSection> sections{{kNavMeshSection, built.bytes()}};
+  save_snapshot(world, "floor", with, {}, sections);
+  save_snapshot(world, "floor", without);
+  EXPECT_EQ(NavMesh::read(with).bytes(), built.bytes());
+  const Snapshot loaded = load_snapshot(with);
+  EXPECT_EQ(NavMesh::from_snapshot(loaded.sections, with).bytes(), built.bytes());
+  built.write(scratch("floor.cwnm"));
+  EXPECT_EQ(bytes_of(scratch("floor.cwnm")), built.bytes());
+  auto refusal = [](const std::string& path) {
+    try {
+      NavMesh::read(path);
+      return std::string("accepted");
+    } catch (const NavMeshError& e) {
+      return std::string(e.what());
+    }
+  };
+  EXPECT_NE(refusal(without).find(without + ": the snapshot holds no navmesh"), std::string::npos) << refusal(without);
+  // A section that is not a navmesh, with a good checksum: the navmesh reader names it.
+  const std::string other = scratch("not_a_navmesh.cwsw");
+  save_snapshot(world, "floor", other, {}, std::vector<SnapshotSection>{{kNavMeshSection, "CWSW, not a navmesh"}});
+  EXPECT_NE(refusal(other).find(other + ": section navmesh: header"), std::string::npos) << refusal(other);
+  // Its bytes damaged: the snapshot's checksum refuses it first.
+  std::string damaged = bytes_of(with);
+  damaged[damaged.size() - 100] ^= 1;
+  write_bytes(scratch("damaged.cwsw"), damaged);
+  EXPECT_NE(refusal(scratch("damaged.cwsw")).find("section 0 (navmesh): the contents are corrupt"), std::string::npos)
+      << refusal(scratch("damaged.cwsw"));
+}
+
 }  // namespace
 }  // namespace capsweep

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <memory>
 
 #include <capsweep/navigation.h>
 
@@ -179,6 +180,97 @@ TEST(Navigate, RefusesMalformedRequestsNamingTheColumnOrAgent) {
 
 // A reload swaps the world under its name: the navmesh cached for the old world (keyed by its
 // generation) is not the one the next Navigate walks; it answers on the new world's navmesh.
+// A world served with the navmesh its snapshot keeps (capsweep build --navmesh): a request whose
+// settings derive that navmesh's settings walks it (here one built for the level 1.5 m higher,
+// so that which one is walked shows), and one whose settings differ gets the navmesh built for
+// them, as before.
+TEST(Navigate, WalksTheNavmeshTheSnapshotKeepsWhenItsSettingsAreTheRequests) {
+  service::ServerConfig config = config_with({kLevel});
+  const Capsule body = config.navmesh_body;
+  const World world(scenes::load(kLevel));
+  std::vector<Triangle> raised = scenes::load(kLevel);
+  for (Triangle& t : raised) {
+    for (Vec3& v : t.v) v.y += 1.5f;
+  }
+  const NavMesh kept = NavMesh::build(World(raised), navmesh_settings(MoveSettings{}, body), 1);
+  config.worlds[0].navmesh = std::make_shared<const NavMesh>(kept);
+  service::Server server(config);
+  for (const float step : {MoveSettings{}.step_height, 0.5f}) {
+    MoveSettings move;
+    move.step_height = step;
+    const NavMesh own = NavMesh::build(world, navmesh_settings(move, body), 1);
+    const Crowd c = crowd_on(world, own);
+    pb::NavigateRequest r = request(c, 25, 4);
+    *r.mutable_settings() = service::to_pb(move);
+    const auto [status, answer] = navigate(server, r);
+    ASSERT_TRUE(status.ok()) << status.error_message();
+    NavCrowdSettings s;
+    s.move = move;
+    s.batch.threads = 1;
+    auto walked = [&](const NavMesh& navmesh) {
+      auto crowd = std::make_unique<NavCrowd>(world, navmesh, s);
+      for (std::size_t i = 0; i < c.bodies.size(); ++i) {
+        crowd->add(c.bodies[i], 1.2f + 0.05f * float(i), std::uint32_t(100 + i));
+        crowd->set_goal(i, c.goals[i]);
+      }
+      for (int t = 0; t < 25; ++t) crowd->tick();
+      return crowd;
+    };
+    const bool keeps = step == MoveSettings{}.step_height;
+    expect_crowd(answer, *walked(keeps ? kept : own), 4);
+    if (keeps) {  // the two navmeshes move the crowd differently: the answer says which was walked
+      const auto on_own = walked(own);
+      bool differ = false;
+      for (std::size_t i = 0; i < c.bodies.size(); ++i) {
+        differ |= !same_bits(service::capsule_at(answer.capsule(), i).a, on_own->agents()[i].capsule.a);
+      }
+      EXPECT_TRUE(differ);
+    }
+  }
+}
+
+// What an agent carries from one request to the next (its vertical speed and ground triangle, as
+// the response gave them): a request that sends them answers what a NavCrowd given them answers,
+// and an agent sent up at 3 m/s rises where one sent nothing does not.
+TEST(Navigate, CarriesEachAgentsVerticalSpeedAndGroundIn) {
+  const service::ServerConfig config = config_with({kLevel});
+  service::Server server(config);
+  const World world(scenes::load(kLevel));
+  const NavMesh navmesh = NavMesh::build(world, navmesh_settings(MoveSettings{}, config.navmesh_body), 1);
+  const Crowd c = crowd_on(world, navmesh);
+  pb::NavigateRequest r = request(c, 3, 2);
+  const auto [first_status, first] = navigate(server, r);  // where each stands, and on what
+  ASSERT_TRUE(first_status.ok()) << first_status.error_message();
+  r.clear_capsules();
+  for (std::size_t i = 0; i < c.bodies.size(); ++i) {
+    service::add(*r.mutable_capsules(), service::capsule_at(first.capsule(), i));
+    r.add_vertical_speed(i % 2 ? 3.f : first.vertical_speed(int(i)));
+    r.add_ground_triangle(i % 2 ? kNoTriangle : first.ground_triangle(int(i)));
+  }
+  const auto [status, answer] = navigate(server, r);
+  ASSERT_TRUE(status.ok()) << status.error_message();
+  NavCrowdSettings s;
+  s.batch.threads = 1;
+  NavCrowd carried(world, navmesh, s), fresh(world, navmesh, s);
+  for (std::size_t i = 0; i < c.bodies.size(); ++i) {
+    for (NavCrowd* crowd : {&carried, &fresh}) {
+      crowd->add(service::capsule_at(first.capsule(), i), 1.2f + 0.05f * float(i), std::uint32_t(100 + i));
+      crowd->set_goal(i, c.goals[i]);
+    }
+    carried.set_carried(i, r.vertical_speed(int(i)), r.ground_triangle(int(i)));
+  }
+  for (int t = 0; t < 3; ++t) carried.tick(), fresh.tick();
+  expect_crowd(answer, carried, 2);
+  for (std::size_t i = 1; i < c.bodies.size(); i += 2) {
+    EXPECT_GT(carried.agents()[i].capsule.a.y, fresh.agents()[i].capsule.a.y + 0.05f) << i;
+  }
+  // A vertical speed that is not finite is refused, naming the agent and the column.
+  r.set_vertical_speed(3, std::nanf(""));
+  const auto [bad, unused] = navigate(server, r);
+  EXPECT_EQ(bad.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(bad.error_message().find("agent 3: vertical_speed"), std::string::npos) << bad.error_message();
+}
+
 TEST(Navigate, AfterAReloadAnswersOnTheNewWorldsNavmesh) {
   const service::ServerConfig config = config_with({kLevel});
   const Capsule body = config.navmesh_body;
@@ -193,7 +285,7 @@ TEST(Navigate, AfterAReloadAnswersOnTheNewWorldsNavmesh) {
     for (Vec3& v : t.v) v.y += 1.5f;
   }
   const World new_world(raised);
-  ASSERT_TRUE(server.replace_world({kLevel, new_world, "raised", false, 0}));
+  ASSERT_TRUE(server.replace_world({kLevel, new_world, "raised", false, 0, nullptr}));
   const NavMesh navmesh = NavMesh::build(new_world, navmesh_settings(MoveSettings{}, body), 1);
   const Crowd c = crowd_on(new_world, navmesh);
   const auto [status, answer] = navigate(server, request(c, 25, 4));

@@ -56,8 +56,8 @@ service::ServerConfig serving(const World& world, std::size_t pose_sets = 64, st
   c.listen = "127.0.0.1:0";
   c.max_batch = max_batch;
   c.pose_sets = pose_sets;
-  c.worlds.push_back({"level", world, "level", false, 0});
-  c.worlds.push_back({"plain", World(make_arena()), "plain", false, 0});
+  c.worlds.push_back({"level", world, "level", false, 0, nullptr});
+  c.worlds.push_back({"plain", World(make_arena()), "plain", false, 0, nullptr});
   return c;
 }
 

@@ -26,7 +26,7 @@ inline service::ServerConfig config_with(std::vector<std::string> scenes, std::s
   c.listen = "127.0.0.1:0";
   c.max_batch = max_batch;
   c.max_message_bytes = max_message;
-  for (const std::string& s : scenes) c.worlds.push_back({s, World(scenes::load(s)), s, false, 0});
+  for (const std::string& s : scenes) c.worlds.push_back({s, World(scenes::load(s)), s, false, 0, nullptr});
   return c;
 }
 

@@ -168,7 +168,7 @@ TEST(ServiceLayers, EachElementSeesItsOwnLayersAsInTheLibrary) {
   const std::vector<Triangle> tris = make_arena();
   const World world(tris, layered::floors_and_walls(tris));
   service::ServerConfig c = config_with({});
-  c.worlds.push_back({"layered", world, "@arena (floors 1, walls 2)", false, 0});
+  c.worlds.push_back({"layered", world, "@arena (floors 1, walls 2)", false, 0, nullptr});
   service::Server server(c);
   service::Client client(client_options(server, 700));
   batches::Batches q = batches::make(world, 2000, 23);
