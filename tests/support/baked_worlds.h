@@ -26,6 +26,16 @@ inline Quat random_rotation(Random& rng) {
   return {a * std::sin(u2), a * std::cos(u2), b * std::sin(u3), b * std::cos(u3)};
 }
 
+// A point drawn uniformly in [x0, x1] x [y0, y1] x [z0, z1], z first, then y, then x: the order
+// g++ drew them in when they were a constructor's arguments, whose order C++ leaves open (clang
+// draws them x first, and would meet other worlds from the same seed than the normal build).
+inline Vec3d drawn_point(Random& rng, double x0, double x1, double y0, double y1, double z0, double z1) {
+  const double z = rng.uniform(z0, z1);
+  const double y = rng.uniform(y0, y1);
+  const double x = rng.uniform(x0, x1);
+  return {x, y, z};
+}
+
 inline Quat about_y(double angle) { return {0, std::sin(angle / 2), 0, std::cos(angle / 2)}; }
 
 inline std::vector<Triangle> moved(std::vector<Triangle> tris, const Vec3d& offset) {

@@ -36,11 +36,14 @@ std::vector<std::vector<Triangle>> prototype_meshes(std::uint64_t seed) {
   Random rng(seed);
   std::vector<Triangle> soup;
   for (int i = 0; i < 150; ++i) {
-    const Vec3 a(float(rng.uniform(-1.5, 1.5)), float(rng.uniform(0, 3)), float(rng.uniform(-1.5, 1.5)));
+    const Vec3 a = to_float(drawn_point(rng, -1.5, 1.5, 0, 3, -1.5, 1.5));
     const float s = float(rng.log_uniform(0.01, 1.5));
-    Vec3 b = a + Vec3(float(rng.uniform(-s, s)), float(rng.uniform(-s, s)), float(rng.uniform(-s, s)));
-    Vec3 c = i % 5 == 0 ? a + (b - a) * 0.5f + Vec3(0, 1e-4f, 0)
-                        : a + Vec3(float(rng.uniform(-s, s)), float(rng.uniform(-s, s)), float(rng.uniform(-s, s)));
+    auto within_s = [&] {  // float(uniform(-s, s)) three times, in drawn_point's order
+      const float z = float(rng.uniform(-s, s)), y = float(rng.uniform(-s, s)), x = float(rng.uniform(-s, s));
+      return Vec3(x, y, z);
+    };
+    Vec3 b = a + within_s();
+    Vec3 c = i % 5 == 0 ? a + (b - a) * 0.5f + Vec3(0, 1e-4f, 0) : a + within_s();
     soup.push_back({{a, b, c}});
   }
   p.push_back(soup);
@@ -89,7 +92,7 @@ Scene make_scene(std::uint64_t seed, const Vec3d& offset, bool rotate = true) {
     in.prototype = k % 4;
     in.layers = k % 3 == 0 ? 2u : (k % 3 == 1 ? 1u : 3u);
     in.pose.rotation = rotate ? random_rotation(rng) : about_y(k % 2 ? 0 : M_PI / 2);
-    in.pose.position = offset + Vec3d(rng.uniform(-15, 15), rng.uniform(0, 3), rng.uniform(-15, 15));
+    in.pose.position = offset + drawn_point(rng, -15, 15, 0, 3, -15, 15);
     if (k == 5) in.pose = s.instances[2].pose;  // two instances in the same place
     if (k == 7) in.pose = {offset + Vec3d(-7, 0, -7), Quat{}};  // the platform flush with the floor
     s.instances.push_back(in);
@@ -161,7 +164,7 @@ TEST(Instances, ANewFrameAnswersItsPosesAndTheOldFrameKeepsItsOwn) {
   for (int round = 0; round < 4; ++round) {
     std::vector<InstancePose> poses;
     for (std::size_t k = std::size_t(round % 2); k < s.instances.size(); k += 2) {
-      const Pose p{Vec3d(rng.uniform(-15, 15), rng.uniform(0, 3), rng.uniform(-15, 15)), random_rotation(rng)};
+      const Pose p{drawn_point(rng, -15, 15, 0, 3, -15, 15), random_rotation(rng)};
       poses.push_back({s.instances[k].id, p});
     }
     std::reverse(poses.begin(), poses.end());  // rows in any order
@@ -205,7 +208,7 @@ TEST(Instances, BatchesOnFramesPublishedMeanwhileAnswerAgainstOneFrame) {
   for (int f = 1; f < kFrames; ++f) {
     std::vector<InstancePose> poses;
     for (const Instance& in : s.instances) {
-      poses.push_back({in.id, {Vec3d(rng.uniform(-15, 15), rng.uniform(0, 3), rng.uniform(-15, 15)), random_rotation(rng)}});
+      poses.push_back({in.id, {drawn_point(rng, -15, 15, 0, 3, -15, 15), random_rotation(rng)}});
     }
     frames.push_back(frames.back().posed(poses));
   }

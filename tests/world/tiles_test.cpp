@@ -97,9 +97,8 @@ Scene make_scene(const Vec3d& offset, std::uint64_t seed) {
   s.static_part = moved(testmesh::Mesh().box({-1, 0, -1}, {1, 4, 1}).wall(-18, 19, 18, 19, 3).triangles(), offset);
   Random rng(seed);
   for (std::uint32_t k = 0; k < 6; ++k) {
-    s.instances.push_back(Instance{100 + k, 0,
-                                   Pose{offset + Vec3d(rng.uniform(-15, 15), 0, rng.uniform(-15, 15)), random_rotation(rng)},
-                                   k % 2 ? 1u : 2u});
+    const double z = rng.uniform(-15, 15), x = rng.uniform(-15, 15);  // in drawn_point's order
+    s.instances.push_back(Instance{100 + k, 0, Pose{offset + Vec3d(x, 0, z), random_rotation(rng)}, k % 2 ? 1u : 2u});
   }
   // A 2 x 2 grid of tiles around the origin (ids out of order), one overlapping two of them and
   // the static part, and a heightfield's tile.
