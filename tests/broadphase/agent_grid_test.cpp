@@ -26,7 +26,9 @@ Capsule person(float x, float y, float z) { return {{x, y + 0.37f, z}, {x, y + 1
 std::vector<Capsule> mixed_crowd(std::size_t n, float side, std::size_t giants, Random& rng) {
   std::vector<Capsule> agents;
   for (std::size_t i = 0; i < n; ++i) {
-    Capsule c = person(float(rng.uniform(0, side)), float(rng.uniform(0, 3)), float(rng.uniform(0, side)));
+    // z, y, x: the order g++ evaluated person's arguments in (C++ leaves it open; clang's differs).
+    const float z = float(rng.uniform(0, side)), y = float(rng.uniform(0, 3)), x = float(rng.uniform(0, side));
+    Capsule c = person(x, y, z);
     c.radius *= float(rng.uniform(0.5, 1.5));
     if (i % 7 == 0) c.b.x += float(rng.uniform(-0.5, 0.5));
     if (i % 37 == 5 && giants > 0) c.radius = float(rng.uniform(3, 30)), --giants;
@@ -241,7 +243,10 @@ TEST(AgentGrid, AFewWideBoxesAreKeptAsideAndDoNotWidenTheColumns) {
   // every query from a short list.
   Random rng(9);
   std::vector<Capsule> agents;
-  for (int i = 0; i < 10000; ++i) agents.push_back(person(float(rng.uniform(0, 200)), 0, float(rng.uniform(0, 200))));
+  for (int i = 0; i < 10000; ++i) {
+    const float z = float(rng.uniform(0, 200)), x = float(rng.uniform(0, 200));  // g++'s order, as above
+    agents.push_back(person(x, 0, z));
+  }
   const std::vector<std::uint32_t> wide = {17, 4242, 5000, 9999};
   agents[17].a.x = kInf;
   agents[4242].radius = 40.f;
@@ -317,7 +322,8 @@ TEST(AgentGrid, PeopleGetColumnsAsWideAsTheyAreAcrossOrWiderWhereSpreadThin) {
     const float side = kind == 1 ? 3000.f : 30.f;
     std::vector<Capsule> agents;
     for (int i = 0; i < 1000; ++i) {
-      Capsule c = person(float(rng.uniform(0, side)), 0, float(rng.uniform(0, side)));
+      const float z = float(rng.uniform(0, side)), x = float(rng.uniform(0, side));  // g++'s order, as above
+      Capsule c = person(x, 0, z);
       if (kind == 2) c.b = c.a + Vec3{0, 0, 0.5f};  // 1.2 m long along z, 0.7 m across x and up
       agents.push_back(c);
     }

@@ -27,7 +27,9 @@ Tick crowded_tick(std::size_t n, float side, std::uint64_t seed) {
   Random rng(seed);
   Tick t;
   for (std::size_t i = 0; i < n; ++i) {
-    Capsule s = person(float(rng.uniform(0, side)), float(rng.uniform(0, 0.3)), float(rng.uniform(0, side)));
+    // z, y, x: the order g++ evaluated person's arguments in (C++ leaves it open; clang's differs).
+    const float z = float(rng.uniform(0, side)), y = float(rng.uniform(0, 0.3)), x = float(rng.uniform(0, side));
+    Capsule s = person(x, y, z);
     if (i % 13 == 0) s.b.x += float(rng.uniform(-0.3, 0.3));  // leaning
     if (i % 97 == 0) s.a.y = std::numeric_limits<float>::quiet_NaN();
     Capsule e = s;

@@ -134,7 +134,8 @@ Placement place_on(const Triangle& t, Random& rng) {
 // and far enough to be clearly either.
 double gap(Random& rng) {
   static const double gaps[] = {0, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 0.05};
-  return gaps[rng.below(std::size(gaps))] * (rng.chance(0.5) ? 1.0 : -1.0);
+  const double size = gaps[rng.below(std::size(gaps))];  // then the sign: one order on every compiler
+  return size * (rng.chance(0.5) ? 1.0 : -1.0);
 }
 
 // Capsules whose end `a` lies `reach + gap` from a point of a triangle, the axis turned away from
