@@ -121,10 +121,11 @@ Command add_serve(CLI::App& app) {
       scene.path = spec.substr(eq + 1);
       check_scene_args(scene);
       WorldFile file = open_world_or_builtin(scene.path, scene_options(scene));
-      std::printf("world %s: %zu triangles from %s (%s in %.3f s)\n", spec.substr(0, eq).c_str(),
-                  file.world.triangle_count(), file.source.c_str(), file.snapshot ? "snapshot loaded" : "built",
-                  file.load_seconds);
-      config.worlds.push_back(served(spec.substr(0, eq), std::move(file), scene.path));
+      service::ServedWorld world = served(spec.substr(0, eq), std::move(file), scene.path);
+      std::printf("world %s: %zu triangles from %s (%s in %.3f s%s)\n", world.name.c_str(), world.world.triangle_count(),
+                  world.source.c_str(), world.snapshot ? "snapshot loaded" : "built", world.load_seconds,
+                  world.navmesh ? ", with its navmesh for Navigate" : "");
+      config.worlds.push_back(std::move(world));
     }
     service::Server server(std::move(config));
     std::unique_ptr<service::MetricsPage> page;

@@ -336,6 +336,27 @@ TEST(Replicas, TwoReplicasAnswerAtTheClientsPosesAsSweepDoes) {
   for (const std::string& f : {snapshot, poses, bad, q, local, remote, loaded, output}) std::remove(f.c_str());
 }
 
+// A snapshot built with --navmesh is served with its navmesh (the server says so); one whose
+// navmesh section is damaged is refused at start, naming the section.
+TEST(Replicas, ServeKeepsTheNavmeshOfASnapshotAndRefusesADamagedOne) {
+  const std::string world = temp("nav.cwsw");
+  ASSERT_EQ(run("build --scene " + kDungeon + " --navmesh --out " + world), 0);
+  {
+    ServerProcess server(kBinary, {"--world", "dungeon=" + world});
+    EXPECT_NE(server.output().find("with its navmesh for Navigate"), std::string::npos) << server.output();
+  }
+  std::string bytes = read_file(world);
+  bytes[bytes.size() - 10] ^= 0x40;  // inside the navmesh, the file's last section
+  std::ofstream(world, std::ios::binary | std::ios::trunc) << bytes;
+  try {
+    ServerProcess server(kBinary, {"--world", "dungeon=" + world});
+    ADD_FAILURE() << "served a damaged navmesh";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("section 0 (navmesh): the contents are corrupt"), std::string::npos) << e.what();
+  }
+  std::remove(world.c_str());
+}
+
 TEST(Replicas, ServeRefusesACorruptSnapshotAndBadFlags) {
   const std::string snapshot = temp("arena.cwsw");
   save_snapshot(World(scenes::load("@arena")), "@arena", snapshot);
