@@ -54,6 +54,22 @@ pb::NavigateRequest request(const Crowd& c, std::uint32_t ticks, std::uint32_t c
   return r;
 }
 
+// What the request's crowd does in one NavCrowd of its own on `navmesh`: the same agents, speeds,
+// ids and goals as request() sends, `ticks` ticks.
+std::unique_ptr<NavCrowd> walked(const World& world, const NavMesh& navmesh, const MoveSettings& move, const Crowd& c,
+                                 int ticks) {
+  NavCrowdSettings s;
+  s.move = move;
+  s.batch.threads = 1;
+  auto crowd = std::make_unique<NavCrowd>(world, navmesh, s);
+  for (std::size_t i = 0; i < c.bodies.size(); ++i) {
+    crowd->add(c.bodies[i], 1.2f + 0.05f * float(i), std::uint32_t(100 + i));
+    crowd->set_goal(i, c.goals[i]);
+  }
+  for (int t = 0; t < ticks; ++t) crowd->tick();
+  return crowd;
+}
+
 std::pair<grpc::Status, pb::NavigateResponse> navigate(const service::Server& server, const pb::NavigateRequest& r) {
   grpc::ClientContext ctx;
   pb::NavigateResponse resp;
@@ -105,18 +121,10 @@ TEST(Navigate, AnswersWhatANavCrowdAnswersForTheSameRequest) {
     const auto [status, answer] = navigate(server, r);
     ASSERT_TRUE(status.ok()) << status.error_message();
 
-    NavCrowdSettings s;
-    s.move = move;
-    s.batch.threads = 1;
-    NavCrowd crowd(world, navmesh, s);
-    for (std::size_t i = 0; i < c.bodies.size(); ++i) {
-      crowd.add(c.bodies[i], 1.2f + 0.05f * float(i), std::uint32_t(100 + i));
-      crowd.set_goal(i, c.goals[i]);
-    }
-    for (int t = 0; t < 25; ++t) crowd.tick();
-    expect_crowd(answer, crowd, 4);
+    const std::unique_ptr<NavCrowd> crowd = walked(world, navmesh, move, c, 25);
+    expect_crowd(answer, *crowd, 4);
     std::size_t walking = 0;
-    for (const NavAgent& a : crowd.agents()) walking += a.status == NavStatus::walking || a.status == NavStatus::arrived;
+    for (const NavAgent& a : crowd->agents()) walking += a.status == NavStatus::walking || a.status == NavStatus::arrived;
     EXPECT_GT(walking, c.bodies.size() / 2);
     // The same request again (the navmesh now cached): the same bytes.
     const auto [again_status, again] = navigate(server, r);
@@ -204,22 +212,10 @@ TEST(Navigate, WalksTheNavmeshTheSnapshotKeepsWhenItsSettingsAreTheRequests) {
     *r.mutable_settings() = service::to_pb(move);
     const auto [status, answer] = navigate(server, r);
     ASSERT_TRUE(status.ok()) << status.error_message();
-    NavCrowdSettings s;
-    s.move = move;
-    s.batch.threads = 1;
-    auto walked = [&](const NavMesh& navmesh) {
-      auto crowd = std::make_unique<NavCrowd>(world, navmesh, s);
-      for (std::size_t i = 0; i < c.bodies.size(); ++i) {
-        crowd->add(c.bodies[i], 1.2f + 0.05f * float(i), std::uint32_t(100 + i));
-        crowd->set_goal(i, c.goals[i]);
-      }
-      for (int t = 0; t < 25; ++t) crowd->tick();
-      return crowd;
-    };
     const bool keeps = step == MoveSettings{}.step_height;
-    expect_crowd(answer, *walked(keeps ? kept : own), 4);
+    expect_crowd(answer, *walked(world, keeps ? kept : own, move, c, 25), 4);
     if (keeps) {  // the two navmeshes move the crowd differently: the answer says which was walked
-      const auto on_own = walked(own);
+      const auto on_own = walked(world, own, move, c, 25);
       bool differ = false;
       for (std::size_t i = 0; i < c.bodies.size(); ++i) {
         differ |= !same_bits(service::capsule_at(answer.capsule(), i).a, on_own->agents()[i].capsule.a);
@@ -290,13 +286,5 @@ TEST(Navigate, AfterAReloadAnswersOnTheNewWorldsNavmesh) {
   const Crowd c = crowd_on(new_world, navmesh);
   const auto [status, answer] = navigate(server, request(c, 25, 4));
   ASSERT_TRUE(status.ok()) << status.error_message();
-  NavCrowdSettings s;
-  s.batch.threads = 1;
-  NavCrowd crowd(new_world, navmesh, s);
-  for (std::size_t i = 0; i < c.bodies.size(); ++i) {
-    crowd.add(c.bodies[i], 1.2f + 0.05f * float(i), std::uint32_t(100 + i));
-    crowd.set_goal(i, c.goals[i]);
-  }
-  for (int t = 0; t < 25; ++t) crowd.tick();
-  expect_crowd(answer, crowd, 4);
+  expect_crowd(answer, *walked(new_world, navmesh, MoveSettings{}, c, 25), 4);
 }
