@@ -77,6 +77,24 @@ std::pair<grpc::Status, pb::NavigateResponse> navigate(const service::Server& se
   return {s, resp};
 }
 
+// The server's answer to the crowd `c` walking 25 ticks with `move` (4 corners each).
+pb::NavigateResponse answered(const service::Server& server, const Crowd& c, const MoveSettings& move) {
+  pb::NavigateRequest r = request(c, 25, 4);
+  *r.mutable_settings() = service::to_pb(move);
+  const auto [status, answer] = navigate(server, r);
+  EXPECT_TRUE(status.ok()) << status.error_message();
+  return answer;
+}
+
+// The level 1.5 m higher: a navmesh of it lies over the level's floors, so which was walked shows.
+std::vector<Triangle> raised_level() {
+  std::vector<Triangle> raised = scenes::load(kLevel);
+  for (Triangle& t : raised) {
+    for (Vec3& v : t.v) v.y += 1.5f;
+  }
+  return raised;
+}
+
 bool same_bits(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 bool same_bits(const Vec3& a, const Vec3& b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
@@ -116,20 +134,14 @@ TEST(Navigate, AnswersWhatANavCrowdAnswersForTheSameRequest) {
     move.step_height = step;
     const NavMesh navmesh = NavMesh::build(world, navmesh_settings(move, body), 1);
     const Crowd c = crowd_on(world, navmesh);
-    pb::NavigateRequest r = request(c, 25, 4);
-    *r.mutable_settings() = service::to_pb(move);
-    const auto [status, answer] = navigate(server, r);
-    ASSERT_TRUE(status.ok()) << status.error_message();
-
+    const pb::NavigateResponse answer = answered(server, c, move);
     const std::unique_ptr<NavCrowd> crowd = walked(world, navmesh, move, c, 25);
     expect_crowd(answer, *crowd, 4);
     std::size_t walking = 0;
     for (const NavAgent& a : crowd->agents()) walking += a.status == NavStatus::walking || a.status == NavStatus::arrived;
     EXPECT_GT(walking, c.bodies.size() / 2);
     // The same request again (the navmesh now cached): the same bytes.
-    const auto [again_status, again] = navigate(server, r);
-    ASSERT_TRUE(again_status.ok());
-    EXPECT_EQ(again.SerializeAsString(), answer.SerializeAsString());
+    EXPECT_EQ(answered(server, c, move).SerializeAsString(), answer.SerializeAsString());
   }
 }
 
@@ -196,11 +208,7 @@ TEST(Navigate, WalksTheNavmeshTheSnapshotKeepsWhenItsSettingsAreTheRequests) {
   service::ServerConfig config = config_with({kLevel});
   const Capsule body = config.navmesh_body;
   const World world(scenes::load(kLevel));
-  std::vector<Triangle> raised = scenes::load(kLevel);
-  for (Triangle& t : raised) {
-    for (Vec3& v : t.v) v.y += 1.5f;
-  }
-  const NavMesh kept = NavMesh::build(World(raised), navmesh_settings(MoveSettings{}, body), 1);
+  const NavMesh kept = NavMesh::build(World(raised_level()), navmesh_settings(MoveSettings{}, body), 1);
   config.worlds[0].navmesh = std::make_shared<const NavMesh>(kept);
   service::Server server(config);
   for (const float step : {MoveSettings{}.step_height, 0.5f}) {
@@ -208,10 +216,7 @@ TEST(Navigate, WalksTheNavmeshTheSnapshotKeepsWhenItsSettingsAreTheRequests) {
     move.step_height = step;
     const NavMesh own = NavMesh::build(world, navmesh_settings(move, body), 1);
     const Crowd c = crowd_on(world, own);
-    pb::NavigateRequest r = request(c, 25, 4);
-    *r.mutable_settings() = service::to_pb(move);
-    const auto [status, answer] = navigate(server, r);
-    ASSERT_TRUE(status.ok()) << status.error_message();
+    const pb::NavigateResponse answer = answered(server, c, move);
     const bool keeps = step == MoveSettings{}.step_height;
     expect_crowd(answer, *walked(world, keeps ? kept : own, move, c, 25), 4);
     if (keeps) {  // the two navmeshes move the crowd differently: the answer says which was walked
@@ -276,11 +281,7 @@ TEST(Navigate, AfterAReloadAnswersOnTheNewWorldsNavmesh) {
   ASSERT_TRUE(navigate(server, request(crowd_on(old_world, old_navmesh), 2, 0)).first.ok());  // cached now
 
   // The new world: the same level 1.5 m higher, so the old navmesh lies under its floors.
-  std::vector<Triangle> raised = scenes::load(kLevel);
-  for (Triangle& t : raised) {
-    for (Vec3& v : t.v) v.y += 1.5f;
-  }
-  const World new_world(raised);
+  const World new_world(raised_level());
   ASSERT_TRUE(server.replace_world({kLevel, new_world, "raised", false, 0, nullptr}));
   const NavMesh navmesh = NavMesh::build(new_world, navmesh_settings(MoveSettings{}, body), 1);
   const Crowd c = crowd_on(new_world, navmesh);
