@@ -31,14 +31,11 @@ NavMesh navmesh_for(const WorldFile& scene, const std::string& scene_path, const
                     const NavCrowdSettings& crowd, int threads, double& seconds, std::string& from) {
   const Capsule person{{0, 0, 0}, {0, kPersonAxis, 0}, kPersonRadius};
   const auto start = std::chrono::steady_clock::now();
-  const bool kept = std::any_of(scene.sections.begin(), scene.sections.end(),
-                                [](const SnapshotSection& s) { return s.name == kNavMeshSection; });
   std::optional<NavMesh> mesh;
   if (!file.empty()) {
     mesh = NavMesh::read(file);
     from = "read from " + file;
-  } else if (kept) {
-    mesh = NavMesh::from_snapshot(scene.sections, scene_path);
+  } else if ((mesh = NavMesh::from_snapshot(scene.sections, scene_path))) {
     from = "read from the snapshot";
   } else {
     mesh = NavMesh::build(scene.world, navmesh_settings(crowd.move, person), threads);

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdio>
 #include <mutex>
+#include <optional>
 #include <sstream>
 #include <thread>
 
@@ -42,9 +43,8 @@ std::vector<std::string> split(const std::string& text, char separator) {
 // the file, as a damaged world is).
 service::ServedWorld served(const std::string& name, WorldFile&& file, const std::string& path) {
   std::shared_ptr<const NavMesh> navmesh;
-  if (std::any_of(file.sections.begin(), file.sections.end(),
-                  [](const SnapshotSection& s) { return s.name == kNavMeshSection; })) {
-    navmesh = std::make_shared<const NavMesh>(NavMesh::from_snapshot(file.sections, path));
+  if (std::optional<NavMesh> kept = NavMesh::from_snapshot(file.sections, path)) {
+    navmesh = std::make_shared<const NavMesh>(*std::move(kept));
   }
   return {name, std::move(file.world), file.source, file.snapshot, file.load_seconds, std::move(navmesh)};
 }

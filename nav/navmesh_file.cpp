@@ -251,10 +251,12 @@ void NavMesh::write(const std::string& path) const {
 NavMesh NavMesh::read(const std::string& path) {
   if (looks_like_snapshot(path)) {
     try {
-      return from_snapshot(load_snapshot(path).sections, path);  // the world is checked too: a navmesh is for it
+      // The world is checked too: a navmesh is for it.
+      if (std::optional<NavMesh> kept = from_snapshot(load_snapshot(path).sections, path)) return *std::move(kept);
     } catch (const SnapshotError& e) {
       throw NavMeshError(e.what());
     }
+    throw NavMeshError(path + ": the snapshot holds no navmesh (build it with capsweep build --navmesh)");
   }
   std::ifstream in(path, std::ios::binary);
   if (!in) throw NavMeshError(path + ": cannot be opened");
@@ -263,11 +265,11 @@ NavMesh NavMesh::read(const std::string& path) {
   return from_bytes(bytes, path);
 }
 
-NavMesh NavMesh::from_snapshot(std::span<const SnapshotSection> sections, const std::string& path) {
+std::optional<NavMesh> NavMesh::from_snapshot(std::span<const SnapshotSection> sections, const std::string& path) {
   for (const SnapshotSection& s : sections) {
     if (s.name == kNavMeshSection) return from_bytes(s.bytes, path + ": section " + kNavMeshSection);
   }
-  throw NavMeshError(path + ": the snapshot holds no navmesh (build it with capsweep build --navmesh)");
+  return std::nullopt;
 }
 
 NavMesh NavMesh::from_bytes(const std::string& bytes, const std::string& path) {

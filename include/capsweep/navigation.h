@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -86,7 +87,8 @@ class NavMesh {
   // The same from bytes in memory: a CWNM image (`name` names it in errors), or the section
   // kNavMeshSection of a loaded snapshot's (Snapshot::sections, WorldFile::sections).
   static NavMesh from_bytes(const std::string& bytes, const std::string& name);
-  static NavMesh from_snapshot(std::span<const SnapshotSection> sections, const std::string& path);
+  // A snapshot's sections: its navmesh, or none when it keeps none (NavMeshError when it is damaged).
+  static std::optional<NavMesh> from_snapshot(std::span<const SnapshotSection> sections, const std::string& path);
   // Writes it atomically (a reader never sees half a file). Throws std::runtime_error naming the file.
   void write(const std::string& path) const;
   // The CWNM image write() writes (for a snapshot's section: save_snapshot's `sections`).

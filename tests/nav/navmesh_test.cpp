@@ -291,7 +291,9 @@ TEST(NavMesh, ASnapshotKeepsItAsASection) {
   save_snapshot(world, "floor", without);
   EXPECT_EQ(NavMesh::read(with).bytes(), built.bytes());
   const Snapshot loaded = load_snapshot(with);
-  EXPECT_EQ(NavMesh::from_snapshot(loaded.sections, with).bytes(), built.bytes());
+  ASSERT_TRUE(NavMesh::from_snapshot(loaded.sections, with).has_value());
+  EXPECT_EQ(NavMesh::from_snapshot(loaded.sections, with)->bytes(), built.bytes());
+  EXPECT_FALSE(NavMesh::from_snapshot(load_snapshot(without).sections, without).has_value());
   built.write(scratch("floor.cwnm"));
   EXPECT_EQ(bytes_of(scratch("floor.cwnm")), built.bytes());
   auto refusal = [](const std::string& path) {
