@@ -17,7 +17,8 @@ const fs::path kPublic = fs::path(CAPSWEEP_SOURCE_DIR) / "include" / "capsweep";
 
 // The C and C++ standard headers a public header may use.
 const std::set<std::string> kStandard = {
-    "cmath", "cstddef", "cstdint", "cstring", "fstream", "functional", "memory", "span", "stdexcept", "string", "vector",
+    "cmath", "cstddef", "cstdint", "cstring", "fstream", "functional", "memory", "optional", "span", "stdexcept", "string",
+    "vector",
     "math.h", "stddef.h", "stdint.h"};
 
 TEST(PublicHeaders, IncludeOnlyTheStandardLibraryAndEachOther) {
