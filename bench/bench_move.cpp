@@ -6,6 +6,11 @@
 // thread (a scene that cannot hold that many standing apart skips the row and says how many it
 // holds). Validated before timed: one thread and all threads give identical bytes. Counters:
 // agent-ticks/s and sweeps per agent-tick. (Where the rest of the time goes: perf, see README.)
+// Crowd/... is the whole run: 2,000 agents walking 300 ticks (the `capsweep crowd` of
+// the README), agents off and on, 1 thread and all, each agent's neighbourhood kept between
+// ticks (MoveCache) or not, timed over World::move alone; validated first: the run with the
+// cache ends in the same bytes as the run without. Counters: agent-ticks/s, sweeps and
+// neighbourhood gatherings per agent-tick.
 #include <benchmark/benchmark.h>
 
 #include <cstring>
@@ -169,6 +174,62 @@ void BM_MoveScale(benchmark::State& state, const std::string& scene, std::size_t
   state.counters["agent_ticks_per_s"] = benchmark::Counter(n, benchmark::Counter::kIsIterationInvariantRate);
 }
 
+// Whole crowd runs (CrowdSettings: 2,000 agents, seed 3, 300 ticks), the time World::move took.
+std::uint64_t crowd_hash(const std::vector<Agent>& agents) {
+  std::uint64_t h = 1469598103934665603ull;
+  for (const Agent& a : agents) {
+    const unsigned char* p = reinterpret_cast<const unsigned char*>(&a.capsule);
+    for (std::size_t k = 0; k < sizeof(Capsule); ++k) h = (h ^ p[k]) * 1099511628211ull;
+  }
+  return h;
+}
+
+void BM_Crowd(benchmark::State& state, const std::string& scene, bool agents_collide, int threads, bool cache) {
+  const World& w = world_for(scene);
+  constexpr int kTicks = 300;
+  CrowdSettings cs;
+  cs.agents = 2000;
+  cs.seed = 3;
+  cs.up_to_capacity = true;
+  cs.move.agents_collide = agents_collide;
+  cs.batch.threads = threads;
+  cs.keep_neighbourhoods = cache;
+  // The check, once per scene and agents on or off: 60 ticks with and without the cache end in
+  // the same bytes.
+  static std::map<std::pair<std::string, bool>, bool> checked;
+  if (!checked[{scene, agents_collide}]) {
+    std::uint64_t end[2];
+    for (int kept : {0, 1}) {
+      CrowdSettings check = cs;
+      check.keep_neighbourhoods = kept == 1;
+      Crowd crowd(w, check);
+      for (int t = 0; t < 60; ++t) crowd.tick();
+      end[kept] = crowd_hash(crowd.agents());
+    }
+    if (end[0] != end[1]) {
+      state.SkipWithError("the kept neighbourhoods changed a move");
+      return;
+    }
+    checked[{scene, agents_collide}] = true;
+  }
+  double seconds = 0, agent_ticks = 0, sweeps = 0, gathered = 0, uncached = 0;
+  for (auto _ : state) {
+    Crowd crowd(w, cs);
+    for (int t = 0; t < kTicks; ++t) crowd.tick();
+    state.SetIterationTime(crowd.totals().move_seconds);
+    seconds += crowd.totals().move_seconds;
+    agent_ticks += double(crowd.totals().agent_ticks);
+    sweeps += double(crowd.totals().sweeps);
+    gathered += double(crowd.neighbourhoods().counts().gathered);
+    uncached += double(crowd.neighbourhoods().counts().uncached);
+  }
+  state.counters["agents"] = agent_ticks / double(kTicks) / double(state.iterations());
+  state.counters["agent_ticks_per_s"] = agent_ticks / seconds;
+  state.counters["sweeps_per_agent_tick"] = sweeps / agent_ticks;
+  state.counters["gathered_per_agent_tick"] = gathered / agent_ticks;
+  state.counters["uncached_per_agent_tick"] = uncached / agent_ticks;
+}
+
 // World::validate on the same crowd's own moves (each traced segment, with the state its agent
 // started the tick in), speed limit on: validations/s.
 void BM_Validate(benchmark::State& state, const std::string& scene, AgentShape shape, int threads) {
@@ -200,6 +261,19 @@ void BM_Validate(benchmark::State& state, const std::string& scene, AgentShape s
 
 const bool registered = [] {
   for (const std::string& scene : scene_names()) {
+    for (bool collide : {false, true}) {
+      for (int threads : {1, 0}) {
+        for (bool cache : {true, false}) {
+          benchmark::RegisterBenchmark(("Crowd/" + scene + "/" + (collide ? "agents_on" : "agents_off") + "/" +
+                                        (threads == 1 ? "1thread" : "allthreads") + "/" + (cache ? "kept" : "none"))
+                                           .c_str(),
+                                       BM_Crowd, scene, collide, threads, cache)
+              ->Unit(benchmark::kMillisecond)
+              ->UseManualTime()
+              ->Iterations(1);
+        }
+      }
+    }
     for (AgentShape shape : {AgentShape::capsule, AgentShape::ellipsoid}) {
       const std::string suffix = shape == AgentShape::capsule ? "" : "Ellipsoid";
       for (bool collide : {false, true}) {

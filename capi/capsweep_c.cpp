@@ -281,24 +281,57 @@ void cs_move_args_default(cs_move_args* args) {
   if (args) *args = {nullptr, 0, nullptr, nullptr, CS_ALL_LAYERS, 0};
 }
 
+struct cs_move_cache {
+  capsweep::MoveCache cache;
+};
+
+namespace {
+
+// cs_move and cs_move_kept: `cache` null for cs_move.
+void move_batch(const cs_world* world, const cs_move_args* args, cs_move_cache* cache) {
+  check_batch(world, args, args ? args->agents : nullptr, args ? args->results : nullptr, args ? args->count : 0);
+  const cs_move_args& a = *args;
+  const SweepOptions options = batch_options(a.layer_mask, a.threads);
+  std::vector<Agent> in(a.count);
+  for (std::size_t i = 0; i < a.count; ++i) {
+    const cs_agent& agent = a.agents[i];
+    require(agent.shape <= CS_SHAPE_ELLIPSOID,
+            "agent " + std::to_string(i) + ": shape must be 0 (a capsule) or 1 (an ellipsoid)");
+    require(agent.grounded <= 1, "agent " + std::to_string(i) + ": grounded must be 0 or 1");
+    require(agent.reserved[0] == 0 && agent.reserved[1] == 0, "agent " + std::to_string(i) + ": reserved bytes must be 0");
+    in[i] = records::agent(agent);
+  }
+  std::vector<MoveResult> out(a.count);
+  std::vector<Status> status(a.count);
+  const MoveSettings settings = a.settings ? records::settings(*a.settings) : MoveSettings{};
+  if (cache) {
+    world->world.move(in, settings, out, cache->cache, options, {}, status);
+  } else {
+    world->world.move(in, settings, out, options, {}, status);
+  }
+  for (std::size_t i = 0; i < a.count; ++i) a.results[i] = records::record(out[i], status[i]);
+}
+
+}  // namespace
+
 int cs_move(const cs_world* world, const cs_move_args* args) {
-  return guarded("cs_move", [&] {
-    check_batch(world, args, args ? args->agents : nullptr, args ? args->results : nullptr, args ? args->count : 0);
-    const cs_move_args& a = *args;
-    const SweepOptions options = batch_options(a.layer_mask, a.threads);
-    std::vector<Agent> in(a.count);
-    for (std::size_t i = 0; i < a.count; ++i) {
-      const cs_agent& agent = a.agents[i];
-      require(agent.shape <= CS_SHAPE_ELLIPSOID,
-              "agent " + std::to_string(i) + ": shape must be 0 (a capsule) or 1 (an ellipsoid)");
-      require(agent.grounded <= 1, "agent " + std::to_string(i) + ": grounded must be 0 or 1");
-      require(agent.reserved[0] == 0 && agent.reserved[1] == 0, "agent " + std::to_string(i) + ": reserved bytes must be 0");
-      in[i] = records::agent(agent);
-    }
-    std::vector<MoveResult> out(a.count);
-    std::vector<Status> status(a.count);
-    world->world.move(in, a.settings ? records::settings(*a.settings) : MoveSettings{}, out, options, {}, status);
-    for (std::size_t i = 0; i < a.count; ++i) a.results[i] = records::record(out[i], status[i]);
+  return guarded("cs_move", [&] { move_batch(world, args, nullptr); });
+}
+
+int cs_move_cache_create(cs_move_cache** out) {
+  return guarded("cs_move_cache_create", [&] {
+    if (out) *out = nullptr;
+    require(out != nullptr, "out is NULL");
+    *out = new cs_move_cache{};
+  });
+}
+
+void cs_move_cache_free(cs_move_cache* cache) { delete cache; }
+
+int cs_move_kept(const cs_world* world, const cs_move_args* args, cs_move_cache* cache) {
+  return guarded("cs_move_kept", [&] {
+    require(cache != nullptr, "cache is NULL (cs_move_cache_create makes one)");
+    move_batch(world, args, cache);
   });
 }
 

@@ -205,6 +205,14 @@ int run_crowd(const World& world, CrowdSettings settings, const CrowdRun& run) {
   std::printf("a %zu-agent tick takes %.2f ms on 1 core, %.2f ms on %d threads\n", settings.agents,
               1e3 * double(settings.agents) / rate_one, 1e3 * double(settings.agents) / rate_all, threads);
   std::printf("sweeps per agent-tick: %.2f\n", double(total.sweeps) / double(total.agent_ticks));
+  if (settings.keep_neighbourhoods) {
+    const MoveCacheCounts kept = crowd.neighbourhoods().counts();
+    std::printf("kept neighbourhoods (margin %.2f m): gathered in %.1f %% of agent-ticks, none kept in %.2f %%, "
+                "%.1f KB an agent\n",
+                double(settings.neighbourhoods.margin), 100.0 * double(kept.gathered) / double(std::max<std::uint64_t>(kept.agent_ticks, 1)),
+                100.0 * double(kept.uncached) / double(std::max<std::uint64_t>(kept.agent_ticks, 1)),
+                double(crowd.neighbourhoods().memory_bytes()) / 1024.0 / double(std::max<std::size_t>(crowd.agents().size(), 1)));
+  }
   std::printf("agent-ticks: %llu; stepped up %llu, snapped down %llu, blocked %llu, falling %llu, held by other "
               "agents %llu, wedged %llu\n",
               (unsigned long long)total.agent_ticks, (unsigned long long)total.stepped,
@@ -297,6 +305,8 @@ struct CrowdArgs {
   int threads = 0;
   float speed = 0;  // 0: each agent walks at 1-2 m/s
   bool no_agent_collisions = false;
+  bool no_neighbourhoods = false;
+  float margin = MoveCacheSettings{}.margin;
   std::uint32_t layers = kAllLayers;  // every agent's (Agent::layers)
   std::string shape = "capsule";      // capsule, ellipsoid or mixed
   std::string png, trace;
@@ -309,6 +319,12 @@ void add_crowd_options(CLI::App& c, CrowdArgs& a) {
   c.add_option("--speed", a.speed, "Every agent's walking speed, m/s (default: 1-2 m/s each)")
       ->check(CLI::Range(0.f, 1e5f) & CLI::PositiveNumber);
   c.add_flag("--no-agent-collisions", a.no_agent_collisions, "Agents pass through each other");
+  c.add_flag("--no-neighbourhoods", a.no_neighbourhoods,
+             "Keep no agent's neighbourhood between ticks (MoveCache): the same moves, every walk from the BVH's root");
+  c.add_option("--neighbourhood-margin", a.margin,
+               "How far each agent's kept neighbourhood reaches beyond one tick's reach, metres")
+      ->check(CLI::Range(0.f, 100.f))
+      ->capture_default_str();
   add_mask(c, a.layers,
            "The layers every agent collides with, e.g. 1,3 (the trace then carries them: CWSQ version 5); default "
            "every layer");
@@ -325,6 +341,8 @@ CrowdSettings crowd_settings(const CrowdArgs& a) {
   s.seed = a.seed;
   s.batch.threads = a.threads;
   s.move.agents_collide = !a.no_agent_collisions;
+  s.keep_neighbourhoods = !a.no_neighbourhoods;
+  s.neighbourhoods.margin = a.margin;
   if (a.speed > 0) s.min_speed = s.max_speed = a.speed;
   if (a.layers != kAllLayers) s.agent_layers = {a.layers};
   if (a.shape == "ellipsoid") s.agent_shapes = {AgentShape::ellipsoid};

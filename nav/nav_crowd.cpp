@@ -137,6 +137,7 @@ struct NavCrowd::State {
 
   std::mutex planners_lock;
   std::vector<std::unique_ptr<Planner>> planners;
+  MoveCache neighbourhoods;  // each agent's, kept between ticks (the same moves, faster)
 
   State(World w, NavMesh n, NavCrowdSettings s) : world(std::move(w)), navmesh(std::move(n)), settings(std::move(s)) {}
 
@@ -549,7 +550,7 @@ void NavCrowd::tick() {
   }
   s.results.resize(n);
   s.segments.resize(s.settings.trace ? n : 0);
-  s.world.move(batch, s.settings.move, s.results, s.settings.batch, s.segments);
+  s.world.move(batch, s.settings.move, s.results, s.neighbourhoods, s.settings.batch, s.segments);
   const auto t2 = std::chrono::steady_clock::now();
   for (std::size_t i = 0; i < n; ++i) {
     NavAgent& a = s.agents[i];

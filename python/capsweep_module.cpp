@@ -136,8 +136,9 @@ PyWorld* made(int code, cs_world* w) {
   return new PyWorld(w);
 }
 
-
 }  // namespace
+
+PyMoveCache::PyMoveCache() { check(cs_move_cache_create(&cache)); }
 
 PYBIND11_MODULE(_capsweep, m) {
   m.doc() = "capsweep's native module; use the capsweep package.";
@@ -159,6 +160,8 @@ PYBIND11_MODULE(_capsweep, m) {
   register_dtypes(m);
   m.def("default_move_settings", &default_move_settings, "capsweep's movement settings, as a dict");
   bind_navigation(m);
+
+  py::class_<PyMoveCache>(m, "_MoveCache").def(py::init<>());
 
   py::class_<PyWorld>(m, "_World")
       .def_property_readonly("triangle_count", [](const PyWorld& w) { return cs_world_triangle_count(w.world); })
@@ -224,7 +227,7 @@ PYBIND11_MODULE(_capsweep, m) {
            })
       .def("_move",
            [](const PyWorld& w, const py::array& in, const py::dict& settings, py::array& out,
-              std::uint32_t layer_mask, int threads) {
+              std::uint32_t layer_mask, int threads, PyMoveCache* cache) {
              std::size_t m_out = 0;
              cs_move_args args;
              cs_move_args_default(&args);
@@ -238,10 +241,12 @@ PYBIND11_MODULE(_capsweep, m) {
              int code;
              {
                py::gil_scoped_release free;
-               code = cs_move(w.world, &args);
+               code = cache ? cs_move_kept(w.world, &args, cache->cache) : cs_move(w.world, &args);
              }
              check(code);
-           })
+           },
+           py::arg("agents"), py::arg("settings"), py::arg("results"), py::arg("layer_mask"), py::arg("threads"),
+           py::arg("cache").none(true) = py::none())
       .def("_validate",
            [](const PyWorld& w, const py::array& in, float tolerance, bool default_speed, float max_speed,
               float jump_speed, std::uint32_t rule, const py::dict& movement, py::array& out, std::uint32_t layer_mask, int threads) {

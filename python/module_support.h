@@ -48,6 +48,14 @@ struct PyWorld {
   ~PyWorld() { cs_world_free(world); }
 };
 
+// A cs_move_cache, owned (capsweep.MoveCache).
+struct PyMoveCache {
+  cs_move_cache* cache = nullptr;
+  PyMoveCache();
+  PyMoveCache(const PyMoveCache&) = delete;
+  ~PyMoveCache() { cs_move_cache_free(cache); }
+};
+
 // One movement setting's value as T; a value of another type is refused naming the setting
 // (pybind's own cast error names neither it nor the value).
 template <class T>

@@ -138,6 +138,7 @@ FallCheck classify_fall(const World& world, std::span<const MoveSegments::Segmen
 
 Crowd::Crowd(const World& world, const CrowdSettings& settings)
     : frame_(world), settings_(settings), places_(frame_) {
+  cache_ = MoveCache(settings.neighbourhoods);
   const Aabb& b = world.bounds();
   tolerance_ = std::max(1e-4f, 4e-7f * std::max(max_abs_component(b.min), max_abs_component(b.max)));
   floor_ = b.min.y - 50.f;
@@ -370,7 +371,11 @@ void Crowd::tick() {
   grounded_.resize(agents_.size(), 1);  // spawned standing
   grounded_before_ = grounded_;
   const auto start = std::chrono::steady_clock::now();
-  frame_.move(agents_, settings_.move, results_, settings_.batch, segments_);
+  if (settings_.keep_neighbourhoods) {
+    frame_.move(agents_, settings_.move, results_, cache_, settings_.batch, segments_);
+  } else {
+    frame_.move(agents_, settings_.move, results_, settings_.batch, segments_);
+  }
   totals_.move_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   ++totals_.ticks;
   for (std::size_t i = 0; i < agents_.size(); ++i) {

@@ -36,6 +36,10 @@ struct CrowdSettings {
   Steering steering = Steering::goals;
   MoveSettings move;
   BatchOptions batch;
+  // Keep each agent's neighbourhood of the world between ticks (MoveCache): the same bytes,
+  // faster; false moves every tick without one (the bench's comparison).
+  bool keep_neighbourhoods = true;
+  MoveCacheSettings neighbourhoods;
   // Offer each tick's travelled segments as claims (claims()). The crowd records them either way
   // (segments()): its falls are classified from them.
   bool trace = false;
@@ -132,6 +136,7 @@ class Crowd {
   const std::vector<Agent>& agents() const { return agents_; }
   // The frame the last tick moved the agents on (before the first tick, the world it started on).
   const World& frame() const { return frame_; }
+  const MoveCache& neighbourhoods() const { return cache_; }
   const std::vector<MoveResult>& results() const { return results_; }     // of the last tick
   const std::vector<MoveSegments>& segments() const { return segments_; }  // of the last tick
   const std::vector<Agent>& previous() const { return previous_; }         // the last tick's input
@@ -163,6 +168,7 @@ class Crowd {
   bool clear_of_mesh(const Body& b, float clearance, std::size_t i) const;
 
   World frame_;  // the world the crowd started on, then the frame of its last tick
+  MoveCache cache_;  // each agent's neighbourhood (settings_.keep_neighbourhoods)
   std::vector<std::uint8_t> instance_moved_;  // by instance order: moved into frame_ by its tick
   CrowdSettings settings_;
   StandingPlaces places_;

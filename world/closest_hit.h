@@ -7,6 +7,8 @@
 #include <capsweep/sweep.h>
 #include <capsweep/world.h>
 
+#include "world/world_arrays.h"
+
 namespace capsweep {
 
 // Keeps every contact (World::sweep, World::sweep_ellipsoid).
@@ -23,7 +25,7 @@ struct KeepAll {
 // sweep does not see makes no seam.
 // (No member initializers: a chunk keeps an uninitialized array of collectors of these.)
 struct KeepApproaching {
-  const World* world;
+  const WorldArrays* arrays;  // the world's, or an agent's copy of them (WorldArrays::near)
   Vec3 motion;
   float radius;
   std::uint32_t layers;

@@ -16,7 +16,7 @@ namespace capsweep {
 // the reference the tests hold the batched tick to, byte for byte.
 std::size_t move_agents(const World& world, std::span<const Agent> agents, const MoveSettings& settings,
                         std::span<MoveResult> results, const BatchOptions& options, std::span<MoveSegments> segments,
-                        std::span<Status> status, std::size_t in_flight);
+                        std::span<Status> status, std::size_t in_flight, MoveCache* cache = nullptr);
 
 // Capsule-capsule sweeps World::move has run against other agents since the process started
 // (all threads): for tests that count work instead of timing it.

@@ -12,6 +12,7 @@
 #include <capsweep/world.h>
 
 #include "broadphase/bvh.h"
+#include "world/world_arrays.h"
 
 namespace capsweep {
 
@@ -41,13 +42,17 @@ Status sweep_counted(const World& world, const SweepQuery& query, SweepHit& hit,
 // triangles the face normal is used (and reported), where that keeps the exactness tolerance.
 Status sweep_approaching(const World& world, const SweepQuery& query, SweepHit& hit, SweepPath path = SweepPath::simd,
                          std::uint32_t layers = kAllLayers);
+// The same from the world's arrays or an agent's copy of them (WorldArrays::near).
+Status sweep_approaching(const WorldArrays& w, const SweepQuery& query, SweepHit& hit, SweepPath path = SweepPath::simd,
+                         std::uint32_t layers = kAllLayers);
 
 // sweep_approaching for up to kSweepChunk queries at once (World::move's agents waiting for their
 // next world sweep; each query's layers are its agent's mask): the same bits for each, with the
 // lanes left at the end of each walk pooled across the chunk (the same pool as sweep_chunk's). A
-// query its check refuses gets an empty hit.
-void sweep_approaching_chunk(const World& world, std::span<const SweepQuery> queries, std::span<SweepHit> hits,
-                             SweepPath path = SweepPath::simd);
+// query its check refuses gets an empty hit. `arrays[i]`: what query i is answered from, the
+// world's or its agent's copy of them (WorldArrays::near), all of one world.
+void sweep_approaching_chunk(std::span<const WorldArrays* const> arrays, std::span<const SweepQuery> queries,
+                             std::span<SweepHit> hits, SweepPath path = SweepPath::simd);
 
 // One ellipsoid sweep on the calling thread, as World::sweep_ellipsoid answers it (it sees
 // query.layers & layers).
@@ -56,6 +61,8 @@ Status sweep_ellipsoid_one(const World& world, const SweepEllipsoidQuery& query,
 
 // The same for an ellipsoid body (the solver's ellipsoid agents), with its eSpace kernel.
 Status sweep_ellipsoid_approaching(const World& world, const SweepEllipsoidQuery& query, SweepHit& hit,
+                                   SweepPath path = SweepPath::simd, std::uint32_t layers = kAllLayers);
+Status sweep_ellipsoid_approaching(const WorldArrays& w, const SweepEllipsoidQuery& query, SweepHit& hit,
                                    SweepPath path = SweepPath::simd, std::uint32_t layers = kAllLayers);
 
 }  // namespace capsweep

@@ -2,7 +2,8 @@
 // (traverse.h) and its instances (instances.h), sharing the limit, so a hit on any prunes the
 // others. The order changes no
 // answer (each query keeps the least hit by is_better_hit, and neither walk skips what may
-// tie its limit); the terrain goes first because walking agents mostly stand on it.
+// tie its limit); an agent's kept neighbourhood (WorldArrays::near) stands in for the mesh's BVH
+// when it covers the walk; the terrain goes first because walking agents mostly stand on it.
 // Internal to broadphase/.
 #pragma once
 
@@ -19,8 +20,12 @@ void walk_world(const WorldArrays& w, const SweptBox& s, float& limit, Traversal
   if (w.terrain.present() && (layers == kAllLayers || (w.terrain.layers & layers) != 0)) {
     if (walk_terrain(w.terrain, s, limit, stats, leaf)) return;
   }
-  if (const std::uint32_t mesh = mesh_walk_layers(w, layers); mesh != 0 && traverse(w.bvh, s, limit, stats, leaf, mesh)) {
-    return;
+  if (const std::uint32_t mesh = mesh_walk_layers(w, layers); mesh != 0) {
+    // An agent's kept neighbourhood holds every leaf such a walk can enter (near_leaves.h).
+    if (w.near && w.near->covers(s) ? traverse(w.near->view(), s, limit, stats, leaf, mesh)
+                                    : traverse(w.bvh, s, limit, stats, leaf, mesh)) {
+      return;
+    }
   }
   if (w.instances) walk_instances(*w.instances, s, limit, stats, leaf, layers);
 }

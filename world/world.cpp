@@ -383,22 +383,24 @@ Status sweep_path(const WorldArrays& w, const SweepQuery& query, SweepHit& hit, 
 // The pooled narrow phase over one chunk: sweep_path's steps for each query (its check, then its
 // walk as a swept capsule with its own mask, so a chunk may mix queries of any masks and each
 // still gets the answer it gets alone), the lanes left at the end of each walk sharing one pool.
-// Query i keeps the contacts keep_for(queries[i], its walk's mask) passes.
+// Query i is answered from *arrays[i] (one world's; an agent's copy walks its own neighbourhood)
+// and keeps the contacts keep_for(i, queries[i], its walk's mask) passes.
 template <class KeepFor>
-PoolCounts sweep_chunk_pooled(const World& world, std::span<const SweepQuery> queries, std::span<SweepHit> hits,
-                              std::span<Status> status, std::uint32_t layers, const KeepFor& keep_for) {
-  using Collector = ClosestHit<decltype(keep_for(queries[0], layers))>;
-  const WorldArrays& w = world.arrays();
+PoolCounts sweep_chunk_pooled(std::span<const WorldArrays* const> arrays, std::span<const SweepQuery> queries,
+                              std::span<SweepHit> hits, std::span<Status> status, std::uint32_t layers,
+                              const KeepFor& keep_for) {
+  using Collector = ClosestHit<decltype(keep_for(0, queries[0], layers))>;
   TraversalStats stats;
-  LanePool<Collector> pool(w);
+  LanePool<Collector> pool(*arrays[0]);  // the lanes' triangles: the same blocks in every copy
   Collector closest[kSweepChunk];  // each lives until the pool's last flush
   for (std::size_t i = 0; i < queries.size(); ++i) {
     hits[i] = SweepHit{};
     status[i] = check_query(queries[i], layers);
     if (status[i] != Status::ok) continue;
     const SweepQuery swept = as_swept(queries[i]);
+    const WorldArrays& w = *arrays[i];
     const std::uint32_t walk = walk_layers(w, queries[i].layers & layers);
-    closest[i] = Collector(hits[i], keep_for(queries[i], walk));
+    closest[i] = Collector(hits[i], keep_for(i, queries[i], walk));
     sweep_simd(w, CapsuleSweep{swept}, closest[i], stats, walk, &pool, &queries[i]);
   }
   pool.flush();
@@ -418,7 +420,11 @@ PoolCounts sweep_chunk(const World& world, std::span<const SweepQuery> queries, 
     }
     return {};
   }
-  return sweep_chunk_pooled(world, queries, hits, status, layers, [](const SweepQuery&, std::uint32_t) { return KeepAll{}; });
+  const WorldArrays* const w = &world.arrays();
+  const WorldArrays* each[kSweepChunk] = {};
+  std::fill_n(each, queries.size(), w);
+  return sweep_chunk_pooled(std::span(each, queries.size()), queries, hits, status, layers,
+                            [](std::size_t, const SweepQuery&, std::uint32_t) { return KeepAll{}; });
 }
 
 Status World::sweep_one(const SweepQuery& q, SweepHit& hit, SweepPath path, std::uint32_t layers) const {
@@ -433,24 +439,28 @@ Status sweep_counted(const World& world, const SweepQuery& q, SweepHit& hit, Swe
 }
 
 Status sweep_approaching(const World& world, const SweepQuery& q, SweepHit& hit, SweepPath path, std::uint32_t layers) {
-  TraversalStats stats;
-  const KeepApproaching keep{&world, q.motion, q.capsule.radius, walk_layers(world.arrays(), q.layers & layers)};
-  return sweep_path(world.arrays(), q, hit, solver_path(path), stats, keep, layers);
+  return sweep_approaching(world.arrays(), q, hit, path, layers);
 }
 
-void sweep_approaching_chunk(const World& world, std::span<const SweepQuery> queries, std::span<SweepHit> hits,
-                             SweepPath path) {
-  CAPSWEEP_ASSERT(queries.size() <= kSweepChunk && hits.size() == queries.size(),
-                  "a chunk of at most kSweepChunk queries, an answer each");
+Status sweep_approaching(const WorldArrays& w, const SweepQuery& q, SweepHit& hit, SweepPath path, std::uint32_t layers) {
+  TraversalStats stats;
+  const KeepApproaching keep{&w, q.motion, q.capsule.radius, walk_layers(w, q.layers & layers)};
+  return sweep_path(w, q, hit, solver_path(path), stats, keep, layers);
+}
+
+void sweep_approaching_chunk(std::span<const WorldArrays* const> arrays, std::span<const SweepQuery> queries,
+                             std::span<SweepHit> hits, SweepPath path) {
+  CAPSWEEP_ASSERT(queries.size() <= kSweepChunk && hits.size() == queries.size() && arrays.size() == queries.size(),
+                  "a chunk of at most kSweepChunk queries, an answer and arrays each");
   // One query alone has nothing to pool with: its walk sweeps its last lanes at once.
   if (path != SweepPath::simd || queries.size() == 1) {
-    for (std::size_t i = 0; i < queries.size(); ++i) sweep_approaching(world, queries[i], hits[i], path);
+    for (std::size_t i = 0; i < queries.size(); ++i) sweep_approaching(*arrays[i], queries[i], hits[i], path);
     return;
   }
   Status status[kSweepChunk];
-  sweep_chunk_pooled(world, queries, hits, std::span(status, queries.size()), kAllLayers,
-                     [&](const SweepQuery& q, std::uint32_t walk) {
-                       return KeepApproaching{&world, q.motion, q.capsule.radius, walk};
+  sweep_chunk_pooled(arrays, queries, hits, std::span(status, queries.size()), kAllLayers,
+                     [&](std::size_t i, const SweepQuery& q, std::uint32_t walk) {
+                       return KeepApproaching{arrays[i], q.motion, q.capsule.radius, walk};
                      });
 }
 

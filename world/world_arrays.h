@@ -11,6 +11,7 @@
 
 #include "broadphase/adjacency.h"
 #include "broadphase/bvh.h"
+#include "broadphase/near_leaves.h"
 #include "broadphase/terrain.h"
 #include "world/instances.h"
 
@@ -36,6 +37,10 @@ struct WorldArrays {
   // Its instances at this frame (world/instances.h), or none: triangles [instances->first, +
   // instances->triangles), after the terrain's. Owned with the arrays.
   const InstanceSet* instances = nullptr;
+  // One agent's cached neighbourhood of the mesh's BVH (World::move with a MoveCache), or none:
+  // a walk whose swept box it covers takes its tree instead of the world's (walk.h). Only an
+  // agent's own copy of the arrays sets it.
+  const NearLeaves* near = nullptr;
 
   std::size_t mesh_count() const { return lanes.size(); }
   // Mesh triangle i (< mesh_count()), from its block.

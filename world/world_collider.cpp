@@ -55,7 +55,10 @@ bool fan_seen(const WorldArrays& w, std::uint32_t t, int s, std::uint32_t layers
 }  // namespace
 
 void seam_normal(const World& world, SweepHit& h, float radius, std::uint32_t layers) {
-  const WorldArrays& w = world.arrays();
+  seam_normal(world.arrays(), h, radius, layers);
+}
+
+void seam_normal(const WorldArrays& w, SweepHit& h, float radius, std::uint32_t layers) {
   if (h.triangle >= world_triangle_count(w) || (h.feature != Feature::edge && h.feature != Feature::vertex)) return;
   const TriangleLinks links = links_at(w, h.triangle);
   const Triangle t = triangle_at(w, h.triangle);
@@ -94,7 +97,7 @@ void seam_normal(const World& world, SweepHit& h, float radius, std::uint32_t la
 }
 
 bool KeepApproaching::operator()(SweepHit& h) const {
-  seam_normal(*world, h, radius, layers);
+  seam_normal(*arrays, h, radius, layers);
   return dot(h.normal, motion) < 0;
 }
 
@@ -144,13 +147,13 @@ bool World::deepest_overlap(const Capsule& capsule, Contact& contact, std::uint3
   // A refused capsule overlaps nothing (as World::overlap says of it): its contacts would be
   // the refused call's empty ones.
   if (check_capsule(capsule) != Status::ok) return false;
-  return deepest_overlap_unchecked(*this, capsule, contact, triangle, layers);
+  return deepest_overlap_unchecked(*arrays_, capsule, contact, triangle, layers);
 }
 
-bool deepest_overlap_unchecked(const World& world, const Capsule& capsule, Contact& contact, std::uint32_t& triangle,
+bool deepest_overlap_unchecked(const WorldArrays& w, const Capsule& capsule, Contact& contact, std::uint32_t& triangle,
                                std::uint32_t layers) {
   DeepestOverlap deepest;
-  for_each_contact(world.arrays(), capsule, 0.f, [&](std::uint32_t i, const Contact& k) {
+  for_each_contact(w, capsule, 0.f, [&](std::uint32_t i, const Contact& k) {
     deepest.offer(i, k, capsule.radius);
     return false;
   }, layers);

@@ -42,12 +42,16 @@ class WorldCollider final : public MoveCollider {
   // `capsules[j]` is agent j's start_capsule; `members[k]` is the agent the grid files as k
   // (empty: the grid holds every agent, in order). `near` is scratch for the agents within
   // reach (reused across the agents of a thread). `layers`: the agent's and the batch's layers.
+  // `kept`: the agent's neighbourhood of the mesh's BVH (MoveCache), or none; its walks inside
+  // it take its tree (WorldArrays::near), with the same answers.
   WorldCollider(const World& world, SweepPath path, std::uint32_t layers, const AgentGrid* grid,
                 std::span<const Agent> agents, std::span<const Capsule> capsules, std::size_t self,
-                std::vector<std::uint32_t>* near = nullptr, std::span<const std::uint32_t> members = {})
-      : world_(world), path_(solver_path(path)), layers_(layers), grid_(grid),
+                std::vector<std::uint32_t>* near = nullptr, std::span<const std::uint32_t> members = {},
+                const NearLeaves* kept = nullptr)
+      : world_(world), arrays_(world.arrays()), path_(solver_path(path)), layers_(layers), grid_(grid),
         agents_(agents), capsules_(capsules), members_(members), self_(self), near_(near) {
     if (near_) near_->clear();
+    arrays_.near = kept;
   }
 
   std::uint64_t pair_sweeps() const { return pair_sweeps_; }
@@ -76,13 +80,19 @@ class WorldCollider final : public MoveCollider {
     CAPSWEEP_ASSERT(out.size() == requests.size() && queries.size() >= requests.size() && hits.size() >= requests.size(),
                     "an answer and room for each request");
     CAPSWEEP_ASSERT(!requests.empty(), "a request");
+    CAPSWEEP_ASSERT(requests.size() <= kSweepChunk, "at most a chunk of requests");
     const WorldCollider& first = *requests[0].collider;
+    const WorldArrays* arrays[kSweepChunk];
     std::size_t count = 0;
     for (const Request& r : requests) {
       CAPSWEEP_ASSERT(&r.collider->world_ == &first.world_ && r.collider->path_ == first.path_, "one world, one path");
-      if (r.body->is_capsule()) queries[count++] = {r.body->capsule, r.motion, r.collider->layers_};
+      if (!r.body->is_capsule()) continue;
+      arrays[count] = &r.collider->arrays_;
+      queries[count++] = {r.body->capsule, r.motion, r.collider->layers_};
     }
-    if (count > 0) sweep_approaching_chunk(first.world_, queries.first(count), hits.first(count), first.path_);
+    if (count > 0) {
+      sweep_approaching_chunk(std::span(arrays, count), queries.first(count), hits.first(count), first.path_);
+    }
     for (std::size_t j = 0, q = 0; j < requests.size(); ++j) {
       const Request& r = requests[j];
       const WorldCollider& c = *r.collider;
@@ -90,7 +100,7 @@ class WorldCollider final : public MoveCollider {
       if (r.body->is_capsule()) {
         out[j].hit = hits[q++];
       } else {
-        sweep_ellipsoid_approaching(c.world_, {r.body->ellipsoid, r.motion}, out[j].hit, c.path_, c.layers_);
+        sweep_ellipsoid_approaching(c.arrays_, {r.body->ellipsoid, r.motion}, out[j].hit, c.path_, c.layers_);
       }
       c.meet_agents(*r.body, r.motion, out[j]);
     }
@@ -124,13 +134,13 @@ class WorldCollider final : public MoveCollider {
   bool deepest_overlap(const Body& body, MoveOverlap& out) const override {
     if (body.is_capsule()) {
       Contact k;
-      if (!deepest_overlap_unchecked(world_, body.capsule, k, out.triangle, layers_)) return false;
+      if (!deepest_overlap_unchecked(arrays_, body.capsule, k, out.triangle, layers_)) return false;
       out.normal = k.normal;
       out.depth = k.depth;
       return true;
     }
     EllipsoidContact k;
-    if (!deepest_ellipsoid_overlap(world_, body.ellipsoid, k, out.triangle, layers_)) return false;
+    if (!deepest_ellipsoid_overlap(arrays_, body.ellipsoid, k, out.triangle, layers_)) return false;
     out.normal = k.normal;
     out.depth = k.depth;
     return true;
@@ -185,6 +195,7 @@ class WorldCollider final : public MoveCollider {
   }
 
   const World& world_;
+  WorldArrays arrays_;  // the world's, with the agent's kept neighbourhood (if any)
   SweepPath path_;
   std::uint32_t layers_;
   const AgentGrid* grid_;

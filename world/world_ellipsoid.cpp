@@ -107,11 +107,15 @@ void for_each_ellipsoid_contact(const WorldArrays& w, const Ellipsoid& e, std::u
 
 Status sweep_ellipsoid_approaching(const World& world, const SweepEllipsoidQuery& q, SweepHit& hit, SweepPath path,
                                    std::uint32_t layers) {
+  return sweep_ellipsoid_approaching(world.arrays(), q, hit, path, layers);
+}
+
+Status sweep_ellipsoid_approaching(const WorldArrays& w, const SweepEllipsoidQuery& q, SweepHit& hit, SweepPath path,
+                                   std::uint32_t layers) {
   hit = SweepHit{};
   if (Status s = check_ellipsoid_sweep(q.ellipsoid, q.motion); s != Status::ok) return s;
   if (Status s = check_layers(q.layers, layers); s != Status::ok) return s;
-  const WorldArrays& w = world.arrays();
-  const KeepApproaching keep{&world, q.motion, largest_radius(q.ellipsoid), walk_layers(w, q.layers & layers)};
+  const KeepApproaching keep{&w, q.motion, largest_radius(q.ellipsoid), walk_layers(w, q.layers & layers)};
   sweep_one_ellipsoid(w, q, hit, solver_path(path), q.layers & layers, keep);
   return Status::ok;
 }
@@ -127,8 +131,13 @@ Status sweep_ellipsoid_one(const World& world, const SweepEllipsoidQuery& q, Swe
 
 bool deepest_ellipsoid_overlap(const World& world, const Ellipsoid& e, EllipsoidContact& contact,
                                std::uint32_t& triangle, std::uint32_t layers) {
+  return deepest_ellipsoid_overlap(world.arrays(), e, contact, triangle, layers);
+}
+
+bool deepest_ellipsoid_overlap(const WorldArrays& w, const Ellipsoid& e, EllipsoidContact& contact,
+                               std::uint32_t& triangle, std::uint32_t layers) {
   bool found = false;
-  for_each_ellipsoid_contact(world.arrays(), e, layers, [&](std::uint32_t i, const EllipsoidContact& k) {
+  for_each_ellipsoid_contact(w, e, layers, [&](std::uint32_t i, const EllipsoidContact& k) {
     // The largest push, then the lower index: the same whatever order the walk takes.
     if (k.overlapping && (!found || k.depth > contact.depth || (k.depth == contact.depth && i < triangle))) {
       contact = k;

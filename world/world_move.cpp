@@ -13,6 +13,7 @@
 #include "world/held_agents.h"
 #include "world/batch_order.h"
 #include "world/move_batch.h"
+#include "world/move_cache.h"
 #include "world/moving_instances.h"
 #include "world/world_arrays.h"
 #include "world/world_collider.h"
@@ -62,9 +63,13 @@ class InFlightLease {
   InFlight& flight() { return *flight_; }
 
  private:
+  // On the heap, the thread keeping only a pointer: glibc places a program's static thread-local
+  // storage inside every thread's stack, so these 85 KB there overflowed the small stacks of
+  // threads other libraries start (civetweb's workers in capsweep view and serve).
   static InFlight& kept() {
-    thread_local InFlight flight;
-    return flight;
+    thread_local std::unique_ptr<InFlight> flight;
+    if (!flight) flight = std::make_unique<InFlight>();
+    return *flight;
   }
   static bool& busy() {
     thread_local bool held = false;
@@ -131,14 +136,16 @@ class MoveBatch {
  public:
   MoveBatch(const World& world, std::span<const Agent> agents, const MoveSettings& settings,
             std::span<MoveResult> results, const BatchOptions& options, std::span<MoveSegments> segments,
-            std::span<Status> status, std::size_t in_flight)
+            std::span<Status> status, std::size_t in_flight, MoveCache* cache)
       : world_(world), agents_(agents), settings_(settings), results_(results), options_(options),
-        segments_(segments), status_(status), in_flight_(in_flight), stop_(options.stop) {}
+        segments_(segments), status_(status), in_flight_(in_flight), stop_(options.stop),
+        cache_(cache ? &MoveCacheAccess::of(*cache) : nullptr) {}
 
   std::size_t run() {
     parallel::in_arena(options_.threads, [&] {
       if (has_moving_instances(world_.arrays())) carry_by_moving_instances();
       start_ = find_start_of_tick(agents_, settings_);
+      if (cache_) prepare_slots(*cache_, world_, agents_.size());
       // On a large world, in Morton order of the agents, as sweep_batch orders queries: the
       // neighbours find the world's nodes and blocks (and the grid's columns) still cached
       // (100,000 agents on the 947k-triangle terrain: about 1.25x).
@@ -244,9 +251,10 @@ class MoveBatch {
         continue;
       }
       const std::size_t slot = k - first;
+      const NearLeaves* kept = cache_ ? neighbourhood_for(*cache_, i, a, settings_) : nullptr;
       WorldCollider& collider = flight.colliders[slot].emplace(world_, options_.path, a.layers & options_.layers,
                                                                start_.others(), agents_, start_.capsules, i,
-                                                               &flight.near[slot], start_.members);
+                                                               &flight.near[slot], start_.members, kept);
       if (in_flight_ == 1) {
         // One agent at a time, each sweep asked of the collider as it comes (the tests' reference).
         move_agent(collider, a, settings_, results_[i], trace);
@@ -354,6 +362,7 @@ class MoveBatch {
   std::vector<std::pair<std::uint64_t, std::uint32_t>> order_;
   std::vector<Agent> carried_;        // the agents where moving instances left them (or empty)
   std::vector<InstanceCarry> carry_;  // what they did to each
+  MoveCache::Slots* cache_;           // each agent's kept neighbourhood, or none
 };
 
 }  // namespace
@@ -364,16 +373,22 @@ std::size_t World::move(std::span<const Agent> agents, const MoveSettings& setti
   return move_agents(*this, agents, settings, results, options, segments, status, kSweepChunk);
 }
 
+std::size_t World::move(std::span<const Agent> agents, const MoveSettings& settings, std::span<MoveResult> results,
+                        MoveCache& cache, const BatchOptions& options, std::span<MoveSegments> segments,
+                        std::span<Status> status) const {
+  return move_agents(*this, agents, settings, results, options, segments, status, kSweepChunk, &cache);
+}
+
 std::size_t move_agents(const World& world, std::span<const Agent> agents, const MoveSettings& settings,
                         std::span<MoveResult> results, const BatchOptions& options, std::span<MoveSegments> segments,
-                        std::span<Status> status, std::size_t in_flight) {
+                        std::span<Status> status, std::size_t in_flight, MoveCache* cache) {
   if (in_flight < 1 || in_flight > kSweepChunk) throw std::invalid_argument("move_agents: 1 to 64 agents in flight");
   if (results.size() != agents.size() || (!segments.empty() && segments.size() != agents.size()) ||
       (!status.empty() && status.size() != agents.size())) {
     throw std::invalid_argument("World::move: agents, results, segments and status must have the same size");
   }
   if (std::string why = check_settings(settings); !why.empty()) throw std::invalid_argument("World::move: " + why);
-  return MoveBatch(world, agents, settings, results, options, segments, status, in_flight).run();
+  return MoveBatch(world, agents, settings, results, options, segments, status, in_flight, cache).run();
 }
 
 }  // namespace capsweep

@@ -11,8 +11,9 @@
  *
  * Who owns what: every pointer a call takes (paths, arrays, structs, answers) stays the
  * caller's and is used only while the call runs; nothing is kept. The library owns what it
- * returns: a cs_world handle (the caller frees it once, with cs_world_free), and the strings of
- * cs_version and cs_last_error (never freed by the caller; how long each lives is said there).
+ * returns: a cs_world handle (the caller frees it once, with cs_world_free), a cs_move_cache
+ * handle (freed once with cs_move_cache_free), and the strings of cs_version and cs_last_error
+ * (never freed by the caller; how long each lives is said there).
  *
  * The query and hit structs are exactly the CWSQ and CWSR records (docs/FORMATS.md): the body
  * of a CWSQ file is an array of cs_sweep_query, that of a CWSR version 1 file an array of
@@ -531,6 +532,21 @@ typedef struct cs_move_args {
 
 CS_API void cs_move_args_default(cs_move_args* args);
 CS_API int cs_move(const cs_world* world, const cs_move_args* args);
+
+/* What each agent met of the world last tick, kept for its next ticks (MoveCache in
+ * <capsweep/move.h>): pass the same cache to each cs_move_kept of a crowd and every result is
+ * cs_move's, bit for bit, sooner while agents stay near where they were. Agent i of a batch keeps
+ * slot i (a reordered batch loses speed for a tick, never an answer). About 3 KB an agent. One
+ * call at a time per cache; it keeps the last world it moved agents on alive until it moves them
+ * on another or is freed. */
+typedef struct cs_move_cache cs_move_cache;
+
+/* Sets *out to a new, empty cache (NULL on failure). */
+CS_API int cs_move_cache_create(cs_move_cache** out);
+/* Frees a cache (NULL is allowed); it must not be used after. */
+CS_API void cs_move_cache_free(cs_move_cache* cache);
+/* cs_move, with each agent's neighbourhood kept in `cache` (not NULL) between calls. */
+CS_API int cs_move_kept(const cs_world* world, const cs_move_args* args, cs_move_cache* cache);
 
 /* Judges claimed moves: moves[i] into verdicts[i]. 40 bytes on 64-bit targets. */
 typedef struct cs_validate_args {

@@ -6,7 +6,9 @@
 // ignored; height changes come from the ground: slopes, steps, snapping and falling).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include <capsweep/sweep.h>
@@ -145,6 +147,60 @@ struct MoveSegments {
     Vec3 motion;
     Ellipsoid ellipsoid;  // an ellipsoid agent's body (else zero)
   } segment[kMax];
+};
+
+// What each agent met of the world last tick, kept for its next ticks (issue 38; Verlet lists
+// with a skin, from molecular dynamics): the leaves of the mesh's BVH within a margin of the
+// region one tick can reach, under a small tree of the agent's own. Pass the same cache to each
+// World::move of a crowd: an agent's walks that stay inside its region take that tree instead of
+// descending from the world's root, and it is gathered again when a tick would leave it. The
+// answers are the same bytes with or without a cache, on every thread count (a walk inside the
+// region can reach nothing outside it; one that leaves takes the world's tree).
+//
+// Agent i of a batch keeps slot i: a caller that reorders, adds or drops agents, or teleports one,
+// loses speed for a tick, never an answer. The cache holds the last World it moved agents on (so
+// the memory its trees point into stays alive); a world with another mesh (not a posed() or
+// streamed() frame of the same one) starts every slot afresh. Not thread-safe: one World::move
+// at a time per cache.
+struct MoveCacheSettings {
+  // How far the kept region reaches beyond one tick's reach, metres: larger keeps an agent inside
+  // for more ticks and gathers more leaves. Measured per scene (README, Performance).
+  float margin = 0.3f;
+  // Gather again after this many ticks even while inside (0: only on leaving); tests use 1.
+  int refresh_ticks = 0;
+};
+
+// What a cache did since it was made (or reset_counts): agent-ticks moved with it, of those the
+// ones that gathered their neighbourhood (a refresh), and those left without one (more leaves
+// near them than a neighbourhood holds: their walks take the world's tree).
+struct MoveCacheCounts {
+  std::uint64_t agent_ticks = 0;
+  std::uint64_t gathered = 0;
+  std::uint64_t uncached = 0;
+};
+
+class MoveCache {
+ public:
+  explicit MoveCache(MoveCacheSettings settings = {});
+  ~MoveCache();
+  MoveCache(MoveCache&&) noexcept;
+  MoveCache& operator=(MoveCache&&) noexcept;
+
+  // Drops every agent's neighbourhood, or agent i's: they are gathered again on their next tick.
+  void forget();
+  void forget(std::size_t agent);
+
+  MoveCacheCounts counts() const;
+  void reset_counts();
+  // Bytes it holds: about 3 KB an agent (up to 64 triangles in eight blocks, under one node).
+  std::size_t memory_bytes() const;
+  const MoveCacheSettings& settings() const;
+
+  struct Slots;  // what World::move keeps here (internal: world/move_cache.h)
+
+ private:
+  friend struct MoveCacheAccess;
+  std::unique_ptr<Slots> slots_;
 };
 
 }  // namespace capsweep

@@ -257,6 +257,11 @@ class World {
   std::size_t move(std::span<const Agent> agents, const MoveSettings& settings, std::span<MoveResult> results,
                    const BatchOptions& options = {}, std::span<MoveSegments> segments = {},
                    std::span<Status> status = {}) const;
+  // The same tick with each agent's neighbourhood kept in `cache` between ticks (MoveCache, in
+  // <capsweep/move.h>): the same bytes, faster while agents stay near where they were.
+  std::size_t move(std::span<const Agent> agents, const MoveSettings& settings, std::span<MoveResult> results,
+                   MoveCache& cache, const BatchOptions& options = {}, std::span<MoveSegments> segments = {},
+                   std::span<Status> status = {}) const;
 
   // Judges claimed moves of capsule and ellipsoid agents (verdicts[i] for moves[i]); parallel and
   // deterministic like move.

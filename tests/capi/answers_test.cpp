@@ -38,6 +38,41 @@ float face_normal_y(const Triangle& t) {
   return length(n) > 0 ? float(n.y / length(n)) : 0.f;
 }
 
+// cs_move_kept: a crowd's ticks through one cache give cs_move's records, bit for bit, as the
+// agents walk on from their results; a NULL cache or out is refused by name.
+TEST(CApi, MovesWithAKeptCacheAsWithout) {
+  WorldHandle h;
+  ASSERT_EQ(cs_world_import(kDungeon.c_str(), nullptr, &h.w), CS_OK) << cs_last_error();
+  const World world(scenes::load("recast_dungeon.obj"));
+  CrowdSettings cs;
+  cs.agents = 300;
+  cs.seed = 9;
+  Crowd crowd(world, cs);
+  cs_move_cache* cache = nullptr;
+  ASSERT_EQ(cs_move_cache_create(&cache), CS_OK) << cs_last_error();
+  ASSERT_NE(cache, nullptr);
+  for (int t = 0; t < 30; ++t) {
+    crowd.tick();
+    std::vector<cs_agent> agents;
+    for (const Agent& a : crowd.previous()) agents.push_back(records::record(a));
+    std::vector<cs_move_result> kept(agents.size()), plain(agents.size());
+    const cs_move_args with = move_args(agents.data(), agents.size(), kept.data());
+    const cs_move_args without = move_args(agents.data(), agents.size(), plain.data());
+    ASSERT_EQ(cs_move_kept(h.w, &with, cache), CS_OK) << cs_last_error();
+    ASSERT_EQ(cs_move(h.w, &without), CS_OK) << cs_last_error();
+    for (std::size_t i = 0; i < agents.size(); ++i) {
+      ASSERT_EQ(std::memcmp(&kept[i], &plain[i], sizeof kept[i]), 0) << "agent " << i << " at tick " << t;
+    }
+  }
+  std::vector<cs_move_result> none(1);
+  const cs_move_args one = move_args(nullptr, 0, none.data());
+  EXPECT_EQ(cs_move_kept(h.w, &one, nullptr), CS_ERROR_ARGUMENT);
+  EXPECT_NE(std::string(cs_last_error()).find("cs_move_kept: cache is NULL"), std::string::npos) << cs_last_error();
+  EXPECT_EQ(cs_move_cache_create(nullptr), CS_ERROR_ARGUMENT);
+  cs_move_cache_free(cache);
+  cs_move_cache_free(nullptr);
+}
+
 TEST(CApi, LoadsAFileAndAnswersEveryKindOfRequestAsTheCppApi) {
   WorldHandle h;
   ASSERT_EQ(cs_world_import(kDungeon.c_str(), nullptr, &h.w), CS_OK) << cs_last_error();

@@ -1064,3 +1064,31 @@ def test_navigation_refusals_name_the_input(nav_level, tmp_path):
         crowd.results
     with pytest.raises(capsweep.Error, match="point: expected 3 numbers"):
         mesh.nearest("here")
+
+
+def test_a_move_cache_gives_the_records_of_moves_without_one():
+    """A MoveCache passed to every tick of a walking crowd: each tick's records are the bytes of
+    World.move without it; anything else as the cache is refused by name."""
+    vertices = np.array([[-20, 0, -20], [20, 0, -20], [20, 0, 20], [-20, 0, 20],
+                         [3, 0, -20], [3, 3, -20], [3, 3, 20], [3, 0, 20]], dtype=np.float32)
+    world = capsweep.World(vertices, np.array([[0, 2, 1], [0, 3, 2], [4, 5, 6], [4, 6, 7]]))
+    agents = np.zeros(40, capsweep.AGENT_DTYPE)
+    agents["layers"] = capsweep.ALL_LAYERS
+    for i in range(len(agents)):
+        z = -18.0 + i * 0.9
+        agents[i]["capsule"]["a"], agents[i]["capsule"]["b"] = (-5.0, 0.37, z), (-5.0, 1.47, z)
+    agents["capsule"]["radius"] = 0.35
+    agents["displacement"] = (0.15, 0, 0.01)
+    agents["id"] = np.arange(len(agents))
+    cache = capsweep.MoveCache()
+    for tick in range(80):  # into the wall at x = 3 and along it
+        kept = world.move(agents, cache=cache)
+        plain = world.move(agents)
+        assert kept.tobytes() == plain.tobytes(), tick
+        agents["capsule"] = kept["capsule"]
+        agents["vertical_speed"] = kept["vertical_speed"]
+        agents["grounded"] = kept["grounded"]
+        agents["ground_triangle"] = kept["ground_triangle"]
+    assert (agents["capsule"]["a"][:, 0] < 3 - 0.35).all()
+    with pytest.raises(capsweep.Error, match="cache must be a capsweep.MoveCache"):
+        world.move(agents, cache={})
