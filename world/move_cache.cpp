@@ -8,6 +8,7 @@
 
 namespace capsweep {
 
+MoveCache::MoveCache() : MoveCache(MoveCacheSettings{}) {}
 MoveCache::MoveCache(MoveCacheSettings settings) : slots_(std::make_unique<Slots>()) { slots_->settings = settings; }
 MoveCache::~MoveCache() = default;
 MoveCache::MoveCache(MoveCache&&) noexcept = default;

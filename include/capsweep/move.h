@@ -181,7 +181,8 @@ struct MoveCacheCounts {
 
 class MoveCache {
  public:
-  explicit MoveCache(MoveCacheSettings settings = {});
+  MoveCache();
+  explicit MoveCache(MoveCacheSettings settings);
   ~MoveCache();
   MoveCache(MoveCache&&) noexcept;
   MoveCache& operator=(MoveCache&&) noexcept;
