@@ -4,6 +4,7 @@
 
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -48,11 +49,17 @@ class WorldCollider final : public MoveCollider {
                 std::span<const Agent> agents, std::span<const Capsule> capsules, std::size_t self,
                 std::vector<std::uint32_t>* near = nullptr, std::span<const std::uint32_t> members = {},
                 const NearLeaves* kept = nullptr)
-      : world_(world), arrays_(world.arrays()), path_(solver_path(path)), layers_(layers), grid_(grid),
+      : world_(world), arrays_(&world.arrays()), path_(solver_path(path)), layers_(layers), grid_(grid),
         agents_(agents), capsules_(capsules), members_(members), self_(self), near_(near) {
     if (near_) near_->clear();
-    arrays_.near = kept;
+    if (kept) {  // copied only then: 808 bytes an agent-tick otherwise spent for nothing
+      arrays_ = &kept_arrays_.emplace(world.arrays());
+      kept_arrays_->near = kept;
+    }
   }
+  // arrays_ may point into the collider itself.
+  WorldCollider(const WorldCollider&) = delete;
+  WorldCollider& operator=(const WorldCollider&) = delete;
 
   std::uint64_t pair_sweeps() const { return pair_sweeps_; }
 
@@ -87,7 +94,7 @@ class WorldCollider final : public MoveCollider {
     for (const Request& r : requests) {
       CAPSWEEP_ASSERT(&r.collider->world_ == &first.world_ && r.collider->path_ == first.path_, "one world, one path");
       if (!r.body->is_capsule()) continue;
-      arrays[count] = &r.collider->arrays_;
+      arrays[count] = r.collider->arrays_;
       queries[count++] = {r.body->capsule, r.motion, r.collider->layers_};
     }
     if (count > 0) {
@@ -100,7 +107,7 @@ class WorldCollider final : public MoveCollider {
       if (r.body->is_capsule()) {
         out[j].hit = hits[q++];
       } else {
-        sweep_ellipsoid_approaching(c.arrays_, {r.body->ellipsoid, r.motion}, out[j].hit, c.path_, c.layers_);
+        sweep_ellipsoid_approaching(*c.arrays_, {r.body->ellipsoid, r.motion}, out[j].hit, c.path_, c.layers_);
       }
       c.meet_agents(*r.body, r.motion, out[j]);
     }
@@ -134,13 +141,13 @@ class WorldCollider final : public MoveCollider {
   bool deepest_overlap(const Body& body, MoveOverlap& out) const override {
     if (body.is_capsule()) {
       Contact k;
-      if (!deepest_overlap_unchecked(arrays_, body.capsule, k, out.triangle, layers_)) return false;
+      if (!deepest_overlap_unchecked(*arrays_, body.capsule, k, out.triangle, layers_)) return false;
       out.normal = k.normal;
       out.depth = k.depth;
       return true;
     }
     EllipsoidContact k;
-    if (!deepest_ellipsoid_overlap(arrays_, body.ellipsoid, k, out.triangle, layers_)) return false;
+    if (!deepest_ellipsoid_overlap(*arrays_, body.ellipsoid, k, out.triangle, layers_)) return false;
     out.normal = k.normal;
     out.depth = k.depth;
     return true;
@@ -195,7 +202,8 @@ class WorldCollider final : public MoveCollider {
   }
 
   const World& world_;
-  WorldArrays arrays_;  // the world's, with the agent's kept neighbourhood (if any)
+  const WorldArrays* arrays_;  // the world's, or kept_arrays_
+  std::optional<WorldArrays> kept_arrays_;  // the world's with the agent's kept neighbourhood
   SweepPath path_;
   std::uint32_t layers_;
   const AgentGrid* grid_;
