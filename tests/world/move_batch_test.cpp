@@ -13,11 +13,14 @@
 #include <cstring>
 #include <limits>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "world/world_arrays.h"
 #include "world/move_batch.h"
 #include "world/sweeps.h"
+#include "world/world_collider.h"
+#include "core/move.h"
 #include "tests/support/same_answers.h"
 #include "tests/support/scene_list.h"
 #include "tools/crowd.h"
@@ -121,6 +124,45 @@ TEST_P(TickAsABatch, GivesTheBytesOfOneAgentAtATime) {
   }
   EXPECT_EQ(compared, 24u);
   EXPECT_GT(sweeps, 1000u) << "the crowds swept the world";
+}
+
+// A traced tick's scratch traces (a walk's, a step's, a snap's) are recycled per thread: an
+// agent moved on a thread that has moved hundreds before it traces the segments it traces on a
+// fresh thread, whose traces are new. On the dungeon (stairs: steps, snaps and falls), walking
+// and fast, capsules and ellipsoids.
+TEST(TickAsABatchAlone, RecycledScratchTracesChangeNoSegment) {
+  const World world(scenes::load("recast_dungeon.obj"));
+  CrowdSettings cs;
+  cs.agents = 300;
+  cs.seed = 11;
+  cs.min_speed = 0.5f;
+  cs.max_speed = 12.f;
+  cs.trace = true;
+  cs.move.agents_collide = false;
+  cs.agent_shapes = {AgentShape::capsule, AgentShape::capsule, AgentShape::ellipsoid};
+  Crowd crowd(world, cs);
+  for (int tick = 0; tick < 8; ++tick) crowd.tick();
+  const std::vector<Agent> agents = crowd.previous();
+  const auto move_one = [&](const Agent& a, MoveResult& result, MoveSegments& segments) {
+    const WorldCollider collider(world, SweepPath::simd, a.layers, nullptr, {}, {}, 0);
+    move_agent(collider, a, cs.move, result, &segments);
+  };
+  std::size_t traced = 0, steps_or_snaps = 0;
+  for (std::size_t i = 0; i < agents.size(); ++i) {
+    MoveResult warm, fresh;
+    MoveSegments warm_segments, fresh_segments;
+    move_one(agents[i], warm, warm_segments);  // this thread's traces, used by every agent before
+    std::thread([&] { move_one(agents[i], fresh, fresh_segments); }).join();
+    ASSERT_TRUE(answers::same(warm, fresh)) << "agent " << i;
+    ASSERT_EQ(warm_segments.count, fresh_segments.count) << "agent " << i;
+    ASSERT_EQ(std::memcmp(warm_segments.segment, fresh_segments.segment,
+                          sizeof(MoveSegments::Segment) * std::size_t(warm_segments.count)), 0)
+        << "agent " << i;
+    traced += std::size_t(warm_segments.count);
+    if (warm.flags & (kMoveSteppedUp | kMoveSnapped)) ++steps_or_snaps;
+  }
+  EXPECT_GT(traced, agents.size()) << "the agents travelled segments";
+  EXPECT_GT(steps_or_snaps, 0u) << "some stepped or snapped (their scratch traces kept)";
 }
 
 // A stop callback is user code: one that runs batches of its own (oneTBB may then run other
