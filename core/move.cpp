@@ -17,11 +17,12 @@ namespace {
 using detail::Step;
 
 // The scratch traces of traced ticks (a walk's, a step's and a snap's: what a stage may not
-// keep), recycled per thread as coroutine frames are (solver_step.h). A fresh 2 KB trace is
-// zeroed, allocated and freed, and every crowd traces (tools/crowd.h: its falls are classified
-// from the segments): 4.9 % of World::move's instructions on the dungeon's crowd (callgrind).
-// Only count is reset: nothing reads a trace past its count. A thread keeps at most kKeep (a
-// worker has up to 64 ticks in flight, each with at most two alive); more go back to the heap.
+// keep), recycled per thread as coroutine frames are (solver_step.h). Every crowd traces
+// (tools/crowd.h: its falls are classified from the segments), and a 2 KB trace allocated,
+// zeroed and freed per walk and snap was 4.4 % of World::move's instructions on the dungeon's
+// crowd (callgrind). Only count is reset: nothing reads a trace past its count. A thread keeps
+// at most kKeep, about 330 KB (a worker has up to 64 ticks in flight, each with at most two
+// alive); more go back to the heap.
 class TraceCache {
  public:
   struct Release {
@@ -30,6 +31,7 @@ class TraceCache {
   using Trace = std::unique_ptr<MoveSegments, Release>;
 
   static Trace take() {
+    if (gone()) return Trace(new MoveSegments);  // a tick run while the thread's objects go
     TraceCache& cache = local();
     if (cache.count_ > 0) {
       MoveSegments* trace = cache.kept_[--cache.count_];

@@ -128,7 +128,7 @@ TEST_P(TickAsABatch, GivesTheBytesOfOneAgentAtATime) {
 
 // A traced tick's scratch traces (a walk's, a step's, a snap's) are recycled per thread: an
 // agent moved on a thread that has moved hundreds before it traces the segments it traces on a
-// fresh thread, whose traces are new. On the dungeon (stairs: steps, snaps and falls), walking
+// fresh thread, whose traces are new, and ends where it ends untraced. On the dungeon (stairs: steps, snaps and falls), walking
 // and fast, capsules and ellipsoids.
 TEST(TickAsABatchAlone, RecycledScratchTracesChangeNoSegment) {
   const World world(scenes::load("recast_dungeon.obj"));
@@ -154,6 +154,10 @@ TEST(TickAsABatchAlone, RecycledScratchTracesChangeNoSegment) {
     move_one(agents[i], warm, warm_segments);  // this thread's traces, used by every agent before
     std::thread([&] { move_one(agents[i], fresh, fresh_segments); }).join();
     ASSERT_TRUE(answers::same(warm, fresh)) << "agent " << i;
+    MoveResult untraced;  // no scratch traces at all
+    const WorldCollider collider(world, SweepPath::simd, agents[i].layers, nullptr, {}, {}, 0);
+    move_agent(collider, agents[i], cs.move, untraced, nullptr);
+    ASSERT_TRUE(answers::same(warm, untraced)) << "agent " << i;
     ASSERT_EQ(warm_segments.count, fresh_segments.count) << "agent " << i;
     ASSERT_EQ(std::memcmp(warm_segments.segment, fresh_segments.segment,
                           sizeof(MoveSegments::Segment) * std::size_t(warm_segments.count)), 0)
