@@ -23,6 +23,7 @@ namespace capsweep::detail {
 class FrameCache {
  public:
   static void* allocate(std::size_t size) {
+    if (gone()) return ::operator new(size);  // a tick started while the thread's objects go
     FrameCache& cache = local();
     for (int i = 0; i < cache.kinds_; ++i) {
       if (cache.size_[i] == size && cache.free_[i]) {
