@@ -31,10 +31,9 @@ class TraceCache {
   using Trace = std::unique_ptr<MoveSegments, Release>;
 
   static Trace take() {
-    if (gone()) return Trace(new MoveSegments);  // a tick run while the thread's objects go
-    TraceCache& cache = local();
-    if (cache.count_ > 0) {
-      MoveSegments* trace = cache.kept_[--cache.count_];
+    TraceCache* cache = detail::ThreadCache<TraceCache>::get();
+    if (cache && cache->count_ > 0) {
+      MoveSegments* trace = cache->kept_[--cache->count_];
       trace->count = 0;
       return Trace(trace);
     }
@@ -42,7 +41,6 @@ class TraceCache {
   }
 
   ~TraceCache() {
-    gone() = true;
     while (count_ > 0) delete kept_[--count_];
   }
 
@@ -50,20 +48,9 @@ class TraceCache {
   static constexpr int kKeep = 160;
 
   static void release(MoveSegments* trace) noexcept {
-    // A trace freed while the thread's objects are destroyed (a tick left waiting, held by a
-    // thread_local) goes straight back to the heap.
-    if (gone()) return delete trace;
-    TraceCache& cache = local();
-    if (cache.count_ == kKeep) return delete trace;
-    cache.kept_[cache.count_++] = trace;
-  }
-  static TraceCache& local() {
-    thread_local TraceCache cache;
-    return cache;
-  }
-  static bool& gone() {
-    thread_local bool destroyed = false;  // trivially destructible: readable to the thread's end
-    return destroyed;
+    TraceCache* cache = detail::ThreadCache<TraceCache>::get();
+    if (!cache || cache->count_ == kKeep) return delete trace;
+    cache->kept_[cache->count_++] = trace;
   }
 
   MoveSegments* kept_[kKeep];

@@ -16,6 +16,27 @@
 
 namespace capsweep::detail {
 
+// One T per thread, for the solver's recycled scratch (FrameCache below, TraceCache in
+// core/move.cpp); nullptr once the thread has destroyed it, so that what other thread_locals'
+// destructors free or ask for then (a tick left waiting, held by a thread_local) goes to the
+// heap instead.
+template <class T>
+class ThreadCache {
+ public:
+  static T* get() noexcept {
+    if (gone_) return nullptr;
+    thread_local Holder holder;
+    return &holder.value;
+  }
+
+ private:
+  struct Holder {
+    T value;
+    ~Holder() { gone_ = true; }  // before value's destructor runs
+  };
+  static inline thread_local bool gone_ = false;  // trivially destructible: readable to the thread's end
+};
+
 // Coroutine frames are recycled per thread, by size: an agent's tick allocates and frees a few
 // frames of a handful of sizes (one per stage function), and the allocator's general path would
 // cost a tenth of a sweep each time. Frames are freed on the thread that allocated them (an
@@ -23,35 +44,32 @@ namespace capsweep::detail {
 class FrameCache {
  public:
   static void* allocate(std::size_t size) {
-    if (gone()) return ::operator new(size);  // a tick started while the thread's objects go
-    FrameCache& cache = local();
-    for (int i = 0; i < cache.kinds_; ++i) {
-      if (cache.size_[i] == size && cache.free_[i]) {
-        Free* f = cache.free_[i];
-        cache.free_[i] = f->next;
-        return f;
+    if (FrameCache* cache = ThreadCache<FrameCache>::get()) {
+      for (int i = 0; i < cache->kinds_; ++i) {
+        if (cache->size_[i] == size && cache->free_[i]) {
+          Free* f = cache->free_[i];
+          cache->free_[i] = f->next;
+          return f;
+        }
       }
     }
     return ::operator new(size);
   }
 
   static void release(void* p, std::size_t size) noexcept {
-    // A frame freed while the thread's objects are destroyed (a tick left waiting by an
-    // exception, held by a thread_local) goes straight back to the allocator.
-    if (gone()) return ::operator delete(p);
-    FrameCache& cache = local();
-    for (int i = 0; i < cache.kinds_; ++i) {
-      if (cache.size_[i] == size) return cache.push(i, p);
+    FrameCache* cache = ThreadCache<FrameCache>::get();
+    if (!cache) return ::operator delete(p);
+    for (int i = 0; i < cache->kinds_; ++i) {
+      if (cache->size_[i] == size) return cache->push(i, p);
     }
-    if (cache.kinds_ < kKinds) {
-      cache.size_[cache.kinds_] = size;
-      return cache.push(cache.kinds_++, p);
+    if (cache->kinds_ < kKinds) {
+      cache->size_[cache->kinds_] = size;
+      return cache->push(cache->kinds_++, p);
     }
     ::operator delete(p);
   }
 
   ~FrameCache() {
-    gone() = true;
     for (int i = 0; i < kinds_; ++i) {
       while (Free* f = free_[i]) free_[i] = f->next, ::operator delete(f);
     }
@@ -63,14 +81,6 @@ class FrameCache {
   };
   static constexpr int kKinds = 16;
 
-  static FrameCache& local() {
-    thread_local FrameCache cache;
-    return cache;
-  }
-  static bool& gone() {
-    thread_local bool destroyed = false;  // trivially destructible: readable to the thread's end
-    return destroyed;
-  }
   void push(int kind, void* p) noexcept {
     Free* f = static_cast<Free*>(p);
     f->next = free_[kind];
