@@ -128,8 +128,8 @@ TEST_P(TickAsABatch, GivesTheBytesOfOneAgentAtATime) {
 
 // A traced tick's scratch traces (a walk's, a step's, a snap's) are recycled per thread: an
 // agent moved on a thread that has moved hundreds before it traces the segments it traces on a
-// fresh thread, whose traces are new, and ends where it ends untraced. On the dungeon (stairs: steps, snaps and falls), walking
-// and fast, capsules and ellipsoids.
+// fresh thread, whose traces are new, and ends where it ends untraced. On the dungeon (stairs:
+// steps, snaps and falls), walking and fast, capsules and ellipsoids.
 TEST(TickAsABatchAlone, RecycledScratchTracesChangeNoSegment) {
   const World world(scenes::load("recast_dungeon.obj"));
   CrowdSettings cs;
@@ -143,20 +143,19 @@ TEST(TickAsABatchAlone, RecycledScratchTracesChangeNoSegment) {
   Crowd crowd(world, cs);
   for (int tick = 0; tick < 8; ++tick) crowd.tick();
   const std::vector<Agent> agents = crowd.previous();
-  const auto move_one = [&](const Agent& a, MoveResult& result, MoveSegments& segments) {
+  const auto move_one = [&](const Agent& a, MoveResult& result, MoveSegments* segments) {
     const WorldCollider collider(world, SweepPath::simd, a.layers, nullptr, {}, {}, 0);
-    move_agent(collider, a, cs.move, result, &segments);
+    move_agent(collider, a, cs.move, result, segments);
   };
   std::size_t traced = 0, steps_or_snaps = 0;
   for (std::size_t i = 0; i < agents.size(); ++i) {
     MoveResult warm, fresh;
     MoveSegments warm_segments, fresh_segments;
-    move_one(agents[i], warm, warm_segments);  // this thread's traces, used by every agent before
-    std::thread([&] { move_one(agents[i], fresh, fresh_segments); }).join();
+    move_one(agents[i], warm, &warm_segments);  // this thread's traces, used by every agent before
+    std::thread([&] { move_one(agents[i], fresh, &fresh_segments); }).join();
     ASSERT_TRUE(answers::same(warm, fresh)) << "agent " << i;
     MoveResult untraced;  // no scratch traces at all
-    const WorldCollider collider(world, SweepPath::simd, agents[i].layers, nullptr, {}, {}, 0);
-    move_agent(collider, agents[i], cs.move, untraced, nullptr);
+    move_one(agents[i], untraced, nullptr);
     ASSERT_TRUE(answers::same(warm, untraced)) << "agent " << i;
     ASSERT_EQ(warm_segments.count, fresh_segments.count) << "agent " << i;
     ASSERT_EQ(std::memcmp(warm_segments.segment, fresh_segments.segment,
