@@ -132,22 +132,28 @@ std::vector<TriangleLinks> link_triangles(const std::vector<Triangle>& triangles
   return links;
 }
 
-PackedLinks pack_links(const TriangleLinks& links) {
-  PackedLinks p;
-  for (int i = 0; i < 3; ++i) {
-    const std::uint32_t across = links.across[i];
-    CAPSWEEP_ASSERT(across == kNoTriangle || across < kMaxPackedTriangles, "a triangle index packs in 30 bits");
-    p.word[i] = (across == kNoTriangle ? PackedLinks::kNone : across) | std::uint32_t(links.seam_edges >> i & 1) << 31 |
-                std::uint32_t(links.flat_vertices >> i & 1) << 30;
-  }
-  return p;
+PackedLinks::PackedLinks(std::size_t count, std::uint32_t index_bits) : values_(3 * count, index_bits + 2) {
+  CAPSWEEP_ASSERT(index_bits >= 1 && index_bits <= 30, "an index packs in 1 to 30 bits");
+  for (std::size_t i = 0; i < count; ++i) set(i, TriangleLinks{});
 }
 
-std::vector<PackedLinks> link_triangles_packed(const std::vector<Triangle>& triangles) {
-  const std::vector<TriangleLinks> links = link_triangles(triangles);
-  std::vector<PackedLinks> packed(links.size());
-  for (std::size_t i = 0; i < links.size(); ++i) packed[i] = pack_links(links[i]);
+void PackedLinks::set(std::size_t i, const TriangleLinks& links) {
+  const std::uint32_t b = values_.view().width - 2, none = (std::uint32_t(1) << b) - 1;
+  for (int k = 0; k < 3; ++k) {
+    const std::uint32_t across = links.across[k];
+    CAPSWEEP_ASSERT(across == kNoTriangle || across < none, "a triangle index packs in the links' index bits");
+    values_.set(3 * i + std::size_t(k), (across == kNoTriangle ? none : across) |
+                                            std::uint32_t(links.seam_edges >> k & 1) << b |
+                                            std::uint32_t(links.flat_vertices >> k & 1) << (b + 1));
+  }
+}
+
+PackedLinks pack_links(const std::vector<TriangleLinks>& links) {
+  PackedLinks packed(links.size(), link_index_bits(links.size()));
+  for (std::size_t i = 0; i < links.size(); ++i) packed.set(i, links[i]);
   return packed;
 }
+
+PackedLinks link_triangles_packed(const std::vector<Triangle>& triangles) { return pack_links(link_triangles(triangles)); }
 
 }  // namespace capsweep

@@ -9,6 +9,8 @@
 
 #include <capsweep/values.h>
 
+#include "broadphase/packed_uints.h"
+
 namespace capsweep {
 
 // Two faces meeting at a smaller angle than this are one flat surface. A few degrees covers
@@ -26,35 +28,64 @@ struct TriangleLinks {
 };
 static_assert(sizeof(TriangleLinks) == 16);
 
-// A mesh triangle's links as a world keeps them, in 12 bytes (issue 38: 64 bytes a triangle):
-// word i holds the triangle across edge i in its low 30 bits (kNone: none), whether edge i is a
-// seam in bit 31 and whether vertex i is flat in bit 30. A mesh of kMaxPackedTriangles
-// triangles or more cannot be packed (World refuses it).
-struct PackedLinks {
-  static constexpr std::uint32_t kNone = 0x3FFFFFFFu;
-  std::uint32_t word[3] = {kNone, kNone, kNone};
+// A mesh's links as a world keeps them (issue 38: 64 bytes a triangle): for edge k of triangle
+// i, value 3i + k of packed values (packed_uints.h) holds the triangle across in its low
+// `index_bits` bits (all ones: none), whether the edge is a seam in the next bit and whether
+// vertex k is flat in the top one. A world's index_bits is link_index_bits(its triangles): 18
+// bits an edge on a 61k-triangle mesh, 6.75 bytes a triangle where three u32 took 12.
+struct LinksView {
+  PackedUintsView values{{}, 2, 0};
 
-  std::uint32_t across(int i) const { return (word[i] & kNone) == kNone ? kNoTriangle : word[i] & kNone; }
-  TriangleLinks unpack() const {
+  std::size_t size() const { return values.size() / 3; }  // triangles
+  std::size_t size_bytes() const { return values.size_bytes(); }
+  std::uint32_t index_bits() const { return values.width - 2; }
+  std::uint32_t across(std::size_t i, int k) const {
+    const std::uint32_t none = (std::uint32_t(1) << index_bits()) - 1;
+    const std::uint32_t a = values[3 * i + std::size_t(k)] & none;
+    return a == none ? kNoTriangle : a;
+  }
+  TriangleLinks unpack(std::size_t i) const {
     TriangleLinks l;
-    for (int i = 0; i < 3; ++i) {
-      l.across[i] = across(i);
-      l.seam_edges |= std::uint8_t((word[i] >> 31) << i);
-      l.flat_vertices |= std::uint8_t((word[i] >> 30 & 1u) << i);
+    const std::uint32_t b = index_bits();
+    for (int k = 0; k < 3; ++k) {
+      const std::uint32_t v = values[3 * i + std::size_t(k)];
+      l.across[k] = across(i, k);
+      l.seam_edges |= std::uint8_t((v >> b & 1u) << k);
+      l.flat_vertices |= std::uint8_t((v >> (b + 1) & 1u) << k);
     }
     return l;
   }
 };
-static_assert(sizeof(PackedLinks) == 12);
-inline constexpr std::uint64_t kMaxPackedTriangles = PackedLinks::kNone;
 
-// `links` packed (every index across below kMaxPackedTriangles, or kNoTriangle).
-PackedLinks pack_links(const TriangleLinks& links);
+// A mesh of kMaxPackedTriangles triangles or more cannot be packed (World refuses it): its
+// indices would take more than 30 bits, its links more than 32.
+inline constexpr std::uint64_t kMaxPackedTriangles = (std::uint64_t(1) << 30) - 1;
+// The bits an index across takes in the links of a mesh of `triangles` (< kMaxPackedTriangles):
+// every index below it and the all-ones none.
+constexpr std::uint32_t link_index_bits(std::uint64_t triangles) { return bits_for(triangles); }
+
+// The owner of a LinksView's values.
+class PackedLinks {
+ public:
+  PackedLinks() : values_(0, 2) {}
+  // Room for the links of `count` triangles, their indices in `index_bits` bits (1 to 30), each
+  // a border until set.
+  PackedLinks(std::size_t count, std::uint32_t index_bits);
+  // Triangle i's links (every index across below 2^index_bits - 1, or kNoTriangle).
+  void set(std::size_t i, const TriangleLinks& links);
+  LinksView view() const { return {values_.view()}; }
+
+ private:
+  PackedUints values_;
+};
+
+// `links` packed, in link_index_bits(links.size()) bits an index.
+PackedLinks pack_links(const std::vector<TriangleLinks>& links);
 
 // Vertices at the same position (equal floats; -0 equals +0) are welded into one.
 std::vector<TriangleLinks> link_triangles(const std::vector<Triangle>& triangles);
 // The same, packed, as a World keeps them.
-std::vector<PackedLinks> link_triangles_packed(const std::vector<Triangle>& triangles);
+PackedLinks link_triangles_packed(const std::vector<Triangle>& triangles);
 
 // The unit normal of a proper triangle (winding order), or zero for a degenerate one.
 Vec3 face_normal(const Triangle& t);

@@ -1,4 +1,4 @@
-// CWSW version 8: a world with instances, as a container of version 7 images (docs/FORMATS.md).
+// CWSW version 10: a world with instances, as a container of version 9 images (docs/FORMATS.md).
 #include <algorithm>
 #include <cstddef>
 #include <cstring>
@@ -11,9 +11,9 @@ namespace capsweep {
 
 namespace {
 
-// A world with instances or tiles (version 8): this header, the part table (where each image
+// A world with instances or tiles (version 10): this header, the part table (where each image
 // lies), the instance records and the tile records, then the static part's image, each
-// prototype's and each tile's mesh's, each a version 7 image on a 64-byte boundary with its own
+// prototype's and each tile's mesh's, each a version 9 image on a 64-byte boundary with its own
 // header and checksums.
 struct InstancedHeader {
   char magic[8];
@@ -102,7 +102,7 @@ std::vector<unsigned char> instanced_file(const WorldArrays& w, const std::strin
   return file;
 }
 
-// A world with instances (version 8): its table checked, each image loaded, the instances placed.
+// A world with instances (version 10): its table checked, each image loaded, the instances placed.
 Snapshot load_instanced(const std::string& path, const std::shared_ptr<Mapping>& map) {
   const auto* base = static_cast<const unsigned char*>(map->address);
   if (map->bytes < sizeof(InstancedHeader)) refuse(path, "truncated: " + std::to_string(map->bytes) + " bytes, shorter than the header");

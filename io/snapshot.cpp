@@ -36,7 +36,7 @@ struct Header {
   std::uint32_t version;
   std::uint32_t header_bytes;
   std::uint32_t byte_order;
-  std::uint32_t sizes[5];  // of WideNode, TriangleBlock, PackedLinks, TerrainHeader, Header as written
+  std::uint32_t sizes[5];  // of WideNode, TriangleBlock, a links word (u64), TerrainHeader, Header as written
   std::uint64_t triangles, nodes, blocks;
   std::uint32_t depth;
   std::uint32_t source_bytes;
@@ -46,7 +46,7 @@ struct Header {
   // Version 7: the mask every mesh triangle is on, where the file holds no mask per triangle
   // (nor per BVH child); 0 where it does.
   std::uint32_t mesh_layers;
-  std::uint32_t sections = 0;      // after the world (0 in an image inside a version 8 file)
+  std::uint32_t sections = 0;      // after the world (0 in an image inside a version 10 file)
   std::uint64_t header_checksum;   // snapshot_checksum of every byte before this last field
 };
 static_assert(sizeof(Header) == 128);
@@ -63,6 +63,8 @@ constexpr OlderVersion kOlderVersions[] = {
     {4, "holds blocks of an older layout (with float normals)"},
     {5, "holds a BVH of an older layout (4-wide nodes)"},
     {6, "holds a second copy of the triangles, a box per triangle and a layer mask per triangle (issue 38: 64 bytes a triangle)"},
+    {7, "holds links of 12 bytes a triangle (issue 38: 64 bytes a triangle)"},
+    {8, "is a world with instances made of version 7 images"},
 };
 
 
@@ -81,13 +83,16 @@ struct TerrainHeader {
 static_assert(sizeof(TerrainHeader) == 64);
 constexpr std::uint32_t kNoSamples = 0, kFloatSamples = 1, kU16Samples = 2;
 
-constexpr std::uint32_t kSizes[5] = {sizeof(WideNode), sizeof(TriangleBlock), sizeof(PackedLinks), sizeof(TerrainHeader),
+constexpr std::uint32_t kSizes[5] = {sizeof(WideNode), sizeof(TriangleBlock), sizeof(std::uint64_t), sizeof(TerrainHeader),
                                      sizeof(Header)};
 
 std::uint64_t sample_bytes(const TerrainHeader& t) {
   const std::uint64_t n = std::uint64_t(t.columns) * t.rows;
   return t.sample_kind == kFloatSamples ? n * 4 : t.sample_kind == kU16Samples ? n * 2 : 0;
 }
+
+// The words of the links of a mesh of `tris` triangles (adjacency.h: LinksView).
+std::uint64_t link_words(std::uint64_t tris) { return packed_words(3 * tris, link_index_bits(tris) + 2); }
 
 // Where each array lies in the file, from the counts alone.
 struct Layout {
@@ -103,7 +108,7 @@ Layout layout_of(std::uint64_t tris, std::uint64_t nodes, std::uint64_t blocks, 
   l.nodes = align_up(l.terrain + sizeof(TerrainHeader));
   l.blocks = align_up(l.nodes + nodes * sizeof(WideNode));
   l.links = align_up(l.blocks + blocks * sizeof(TriangleBlock));
-  l.layers = align_up(l.links + tris * sizeof(PackedLinks));
+  l.layers = align_up(l.links + link_words(tris) * sizeof(std::uint64_t));
   l.child_layers = align_up(l.layers + (masks ? tris : 0) * sizeof(std::uint32_t));
   l.samples = align_up(l.child_layers + (masks ? nodes * WideNode::kWidth : 0) * sizeof(std::uint32_t));
   l.holes = align_up(l.samples + sample_bytes(terrain));
@@ -117,10 +122,20 @@ Layout layout_of(std::uint64_t tris, std::uint64_t nodes, std::uint64_t blocks, 
 constexpr std::size_t kChunk = std::size_t(1) << 20;
 
 
+// Whether every bit after the last value is zero, as PackedUints leaves it (the file is the build's).
+bool zero_after(const PackedUintsView& v) {
+  const std::uint64_t used = v.count * v.width, first = used / 64;
+  for (std::uint64_t i = first; i < v.words.size(); ++i) {
+    const std::uint64_t w = i == first && used % 64 ? v.words[i] >> (used % 64) : v.words[i];
+    if (w != 0) return false;
+  }
+  return true;
+}
+
 // What a loaded world answers from: the file's bytes, and what is recomputed from them.
 struct LoadedArrays {
   std::shared_ptr<Mapping> file;
-  std::vector<std::uint32_t> lanes;  // WorldArrays::lanes, from the blocks (not stored)
+  PackedUints lanes;  // WorldArrays::lanes, from the blocks (not stored)
   std::vector<HeightRange> pyramid;
 };
 
@@ -229,7 +244,7 @@ void check_meaning(const std::string& path, const WorldArrays& w) {
 // Every index the traversal and the kernels follow, so that a file with a valid checksum but
 // inconsistent contents (a bug, or a crafted file) is refused instead of read out of bounds;
 // then where each of the `tris` triangles lies in the blocks (w.lanes, held by `lanes`).
-void check_arrays(const std::string& path, WorldArrays& w, std::size_t tris, std::vector<std::uint32_t>& lanes) {
+void check_arrays(const std::string& path, WorldArrays& w, std::size_t tris, PackedUints& lanes) {
   for (std::size_t i = 0; i < w.layers.size(); ++i) {
     if (w.layers[i] == 0) refuse(path, "triangle " + std::to_string(i) + " is on no layer (mask 0)");
   }
@@ -297,12 +312,12 @@ void check_arrays(const std::string& path, WorldArrays& w, std::size_t tris, std
   for (std::size_t i = 0; i < tris; ++i) {
     if (!triangle_seen[i]) refuse(path, "triangle " + std::to_string(i) + " is in no block");
     for (int k = 0; k < 3; ++k) {
-      const std::uint32_t across = w.links[i].across(k);
+      const std::uint32_t across = w.links.across(i, k);
       if (across != kNoTriangle && across >= tris) refuse(path, "triangle " + std::to_string(i) + " links out of range");
     }
   }
   lanes = triangle_lanes(w.bvh.blocks, tris);
-  w.lanes = lanes;
+  w.lanes = lanes.view();
   check_meaning(path, w);
 }
 
@@ -322,7 +337,7 @@ std::uint64_t snapshot_checksum(const void* data, std::size_t bytes) {
   return XXH3_64bits_withSeed(digest.data(), digest.size() * sizeof(std::uint64_t), bytes);
 }
 
-// A static world (no instances) as a version 7 image: header, sections, source.
+// A static world (no instances) as a version 9 image: header, sections, source.
 std::vector<unsigned char> image_of(const WorldArrays& w, const std::string& source, std::uint32_t sections) {
   TerrainHeader th{};
   if (w.terrain.present()) {
@@ -346,7 +361,10 @@ std::vector<unsigned char> image_of(const WorldArrays& w, const std::string& sou
   std::memcpy(file.data() + l.terrain, &th, sizeof th);
   put(l.nodes, w.bvh.nodes);
   put(l.blocks, w.bvh.blocks);
-  put(l.links, w.links);
+  CAPSWEEP_ASSERT(w.links.size() == w.mesh_count() && w.links.index_bits() == link_index_bits(w.mesh_count()) &&
+                      w.links.values.words.size() == link_words(w.mesh_count()),
+                  "a world's links are packed as its snapshot holds them");
+  put(l.links, w.links.values.words);
   put(l.layers, w.layers);
   put(l.child_layers, w.bvh.child_layers);
   put(l.samples, w.terrain.heights);
@@ -458,7 +476,7 @@ std::shared_ptr<Mapping> read_whole(const std::string& path) {
 
 }  // namespace
 
-// The version 7 image of a static world at [offset, offset + bytes) of the file's memory: checked
+// The version 9 image of a static world at [offset, offset + bytes) of the file's memory: checked
 // (header, sizes, checksums, every index, what the arrays mean), then a World answering from it.
 World load_image(const std::string& path, const std::shared_ptr<Mapping>& map, std::size_t offset, std::size_t bytes,
                  std::string& source_out, WorldEnd* end_out) {
@@ -528,7 +546,9 @@ World load_image(const std::string& path, const std::shared_ptr<Mapping>& map, s
   w.bvh.nodes = array_at<WideNode>(base, l.nodes, h.nodes);
   w.bvh.blocks = array_at<TriangleBlock>(base, l.blocks, h.blocks);
   w.bvh.depth = int(h.depth);
-  w.links = array_at<PackedLinks>(base, l.links, h.triangles);
+  w.links.values = {array_at<std::uint64_t>(base, l.links, link_words(h.triangles)), link_index_bits(h.triangles) + 2,
+                    3 * h.triangles};
+  if (!zero_after(w.links.values)) refuse(path, "the links' padding is not zero");
   w.layers = array_at<std::uint32_t>(base, l.layers, masks ? h.triangles : 0);
   w.mesh_layers = masks ? kDefaultLayers : h.mesh_layers;
   w.bvh.child_layers = array_at<std::uint32_t>(base, l.child_layers, masks ? h.nodes * WideNode::kWidth : 0);

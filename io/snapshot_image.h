@@ -1,5 +1,5 @@
-// What both kinds of CWSW file share (io/snapshot.cpp: a static world's version 7 image;
-// io/instanced_snapshot.cpp: version 8, a world with instances as a container of such images).
+// What both kinds of CWSW file share (io/snapshot.cpp: a static world's version 9 image;
+// io/instanced_snapshot.cpp: version 10, a world with instances as a container of such images).
 // Internal to io/.
 #pragma once
 
@@ -35,8 +35,8 @@ struct Mapping {
 
 [[noreturn]] inline void refuse(const std::string& path, const std::string& why) { throw SnapshotError(path + ": " + why); }
 
-// A static world (no instances) as a version 7 image: header, arrays, source; `sections`: how
-// many sections follow it in the file (0 for an image inside a version 8 file).
+// A static world (no instances) as a version 9 image: header, arrays, source; `sections`: how
+// many sections follow it in the file (0 for an image inside a version 10 file).
 std::vector<unsigned char> image_of(const WorldArrays& w, const std::string& source, std::uint32_t sections = 0);
 
 // Where a file's world ends, and how many sections its header says follow it.
@@ -45,7 +45,7 @@ struct WorldEnd {
   std::uint64_t sections = 0;
 };
 
-// The version 7 image at [offset, offset + bytes) of the file's memory: checked (header, sizes,
+// The version 9 image at [offset, offset + bytes) of the file's memory: checked (header, sizes,
 // checksums, every index, what the arrays mean), then a World answering from it; its source in
 // `source_out`. With `end_out` (a whole file), its header may name sections after it, which
 // are not read here; without, it must name none and end at offset + bytes.

@@ -72,7 +72,7 @@ Triangle instance_triangle(const InstanceSet& set, std::uint32_t i) {
 
 TriangleLinks instance_links(const InstanceSet& set, std::uint32_t i) {
   const PlacedInstance& in = set.holding(i);
-  TriangleLinks links = set.prototype_arrays[in.prototype]->links[i - in.first].unpack();
+  TriangleLinks links = set.prototype_arrays[in.prototype]->links.unpack(i - in.first);
   for (std::uint32_t& across : links.across) {
     if (across != kNoTriangle) across += in.first;
   }

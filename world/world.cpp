@@ -48,9 +48,9 @@ namespace {
 
 // What a world built in memory owns.
 struct BuiltArrays {
-  std::vector<std::uint32_t> lanes;
+  PackedUints lanes;
   Bvh bvh;
-  std::vector<PackedLinks> links;
+  PackedLinks links;
   std::vector<std::uint32_t> layers;
   TerrainArrays terrain;
 };
@@ -134,8 +134,8 @@ World::World(Heightfield* terrain, std::vector<Triangle> triangles, std::vector<
     built->lanes = triangle_lanes(built->bvh.blocks, triangles.size());
   }
   // (`triangles` goes here: the blocks hold the mesh's one copy.)
-  WorldArrays arrays{built->lanes,  bounds,      built->bvh.view(), built->links,
-                     built->layers, mesh_layers, present,           terrain_view};
+  WorldArrays arrays{built->lanes.view(), bounds,      built->bvh.view(), built->links.view(),
+                     built->layers,       mesh_layers, present,           terrain_view};
   arrays_ = hold(arrays, std::move(built));
 }
 
@@ -183,13 +183,13 @@ const Tile* World::tile_of(std::uint32_t i) const {
   return arrays_->instances ? arrays_->instances->tile_holding(i) : nullptr;
 }
 
-std::vector<std::uint32_t> triangle_lanes(std::span<const TriangleBlock> blocks, std::size_t triangles) {
-  std::vector<std::uint32_t> lanes(triangles, kNoTriangle);
+PackedUints triangle_lanes(std::span<const TriangleBlock> blocks, std::size_t triangles) {
+  PackedUints lanes(triangles, bits_for(blocks.empty() ? 0 : blocks.size() * kBlockLanes - 1));
   for (std::size_t b = 0; b < blocks.size(); ++b) {
     for (int lane = 0; lane < kBlockLanes && blocks[b].valid(lane); ++lane) {
       const std::uint32_t t = blocks[b].triangle[lane];
-      CAPSWEEP_ASSERT(t < triangles && lanes[t] == kNoTriangle, "each triangle in one block lane");
-      lanes[t] = std::uint32_t(b * kBlockLanes + std::size_t(lane));
+      CAPSWEEP_ASSERT(t < triangles, "each triangle in one block lane");
+      lanes.set(t, std::uint32_t(b * kBlockLanes + std::size_t(lane)));
     }
   }
   return lanes;

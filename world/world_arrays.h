@@ -21,12 +21,12 @@ namespace capsweep {
 // snapshot file (io/snapshot.cpp). A World holds them with the owner that keeps them alive.
 struct WorldArrays {
   // The mesh: triangles [0, mesh_count()), in the caller's order (hits name these indices). Its
-  // one copy is the BVH's blocks: `lanes[i]` says where, block * kBlockLanes + lane (issue 38:
-  // 4 bytes a triangle where a second copy took 36).
-  std::span<const std::uint32_t> lanes;
+  // one copy is the BVH's blocks: `lanes[i]` says where, block * kBlockLanes + lane, in as few
+  // bits as the lanes need (issue 38: 2–2.5 bytes a triangle where a second copy took 36).
+  PackedUintsView lanes;
   Aabb bounds;                          // of every triangle, the terrain's included
   BvhView bvh;                          // empty for a world of terrain alone
-  std::span<const PackedLinks> links;  // one per mesh triangle
+  LinksView links;  // of each mesh triangle
   // One mask per triangle, never 0; or none where every triangle of the mesh is on the same
   // layers, `mesh_layers` (most worlds: 4 bytes a triangle, and the BVH's child_layers, saved).
   std::span<const std::uint32_t> layers;
@@ -50,7 +50,7 @@ struct WorldArrays {
 };
 
 // Where each mesh triangle lies in the blocks (WorldArrays::lanes), from the blocks alone.
-std::vector<std::uint32_t> triangle_lanes(std::span<const TriangleBlock> blocks, std::size_t triangles);
+PackedUints triangle_lanes(std::span<const TriangleBlock> blocks, std::size_t triangles);
 
 // The mask a walk filters with: kAllLayers when `layers` hides nothing of this world (the walk
 // then never looks at layers, and costs what it did before filters existed).
@@ -97,7 +97,7 @@ inline Triangle triangle_at(const WorldArrays& w, std::uint32_t i) {
 // Its adjacency (the terrain's is computed from the grid, as link_triangles would find it; an
 // instance's is its prototype's, within the instance).
 inline TriangleLinks links_at(const WorldArrays& w, std::uint32_t i) {
-  if (i < w.links.size()) return w.links[i].unpack();
+  if (i < w.links.size()) return w.links.unpack(i);
   if (w.instances && i >= w.instances->first) return instance_links(*w.instances, i);
   return terrain_links(w.terrain, i - w.links.size());
 }

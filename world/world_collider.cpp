@@ -38,14 +38,14 @@ bool fan_seen(const WorldArrays& w, std::uint32_t t, int s, std::uint32_t layers
   std::uint32_t current = t;
   int out_edge = s;
   for (int step = 0; step < 64; ++step) {
-    const std::uint32_t next = w.links[current].across(out_edge);
+    const std::uint32_t next = w.links.across(current, out_edge);
     if (next >= w.mesh_count() || !seen(w, next, layers)) return false;
     if (next == t) return true;
     int at = 0;
     const Triangle n = w.mesh_triangle(next);
     while (at < 3 && !(n.v[at] == v)) ++at;
     if (at == 3) return false;
-    const int e_in = w.links[next].across(at) == current ? at : (at + 2) % 3;
+    const int e_in = w.links.across(next, at) == current ? at : (at + 2) % 3;
     out_edge = e_in == at ? (at + 2) % 3 : at;
     current = next;
   }

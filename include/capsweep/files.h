@@ -297,16 +297,18 @@ World streamed_from_file(const World& world, const std::string& path);
 
 namespace capsweep {
 
-// Version 7: the blocks the one copy of the triangles, no box per triangle, links in 12 bytes, and
-// no layer mask per triangle where the mesh is all on one.
-// Version 6 (boxes and masks), 5 (4-wide nodes), 4 (blocks of 416 bytes, with float normals), 3
-// (blocks with double normals, no heightfield), 2 (no layers) and 1 (not XXH3 checksums) files
-// are refused with a message to rebuild them.
-inline constexpr std::uint32_t kSnapshotVersion = 7;
-// Version 8: a world with instances (World's instance constructor), as the static part's and
-// each prototype's version 7 image and the instances' poses. Its frame is still: a loaded world
+// Version 9: the blocks the one copy of the triangles, no box per triangle, links in as few bits
+// as the mesh's triangle count needs (3 x (bits + 2) a triangle), and no layer mask per triangle
+// where the mesh is all on one.
+// Version 8 (instances of version 7 images), 7 (links in 12 bytes), 6 (boxes and masks), 5
+// (4-wide nodes), 4 (blocks of 416 bytes, with float normals), 3 (blocks with double normals, no
+// heightfield), 2 (no layers) and 1 (not XXH3 checksums) files are refused with a message to
+// rebuild them.
+inline constexpr std::uint32_t kSnapshotVersion = 9;
+// Version 10: a world with instances (World's instance constructor), as the static part's and
+// each prototype's version 9 image and the instances' poses. Its frame is still: a loaded world
 // carries no motion into its first tick.
-inline constexpr std::uint32_t kInstancedSnapshotVersion = 8;
+inline constexpr std::uint32_t kInstancedSnapshotVersion = 10;
 
 // A file that is not a snapshot this build can trust: wrong magic, another version or layout,
 // truncated, failing its checksum, or holding an index out of range. Names the file.

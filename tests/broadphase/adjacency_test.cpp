@@ -1,6 +1,7 @@
 // Triangle adjacency: welding, seams between coplanar faces, flat vertices.
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cstring>
 
 #include "broadphase/adjacency.h"
@@ -64,32 +65,57 @@ TEST(Adjacency, BentFacesAreSeamsOnlyBelowTheSeamAngle) {
   EXPECT_EQ(bits(link_triangles(pair(5)).at(0).seam_edges), 0);
 }
 
-// A world keeps its links packed in 12 bytes: every link, seam bit and flat bit comes back, for
-// the largest index that packs and for none at all; and a floor's packed links are its links.
+// A world keeps its links packed in as few bits as its indices need: every link, seam bit and
+// flat bit comes back, at the widest (30 index bits, the largest index that packs) and at a
+// narrow width (its own largest index and none side by side); and a floor's packed links are
+// its links, in bits_for(triangles) bits an index.
 TEST(Adjacency, PackedLinksGiveBackEveryLinkAndBit) {
-  const std::uint32_t indices[] = {0, 1, 7, 1u << 20, std::uint32_t(kMaxPackedTriangles - 1), kNoTriangle};
-  for (std::uint32_t a : indices) {
-    for (std::uint32_t b : indices) {
-      for (unsigned seam = 0; seam < 8; ++seam) {
-        for (unsigned flat = 0; flat < 8; ++flat) {
-          TriangleLinks l;
-          l.across[0] = a, l.across[1] = b, l.across[2] = a;
-          l.seam_edges = std::uint8_t(seam);
-          l.flat_vertices = std::uint8_t(flat);
-          const TriangleLinks back = pack_links(l).unpack();
-          ASSERT_EQ(std::memcmp(&back, &l, sizeof l), 0) << a << " " << b << " " << seam << " " << flat;
-          for (int k = 0; k < 3; ++k) ASSERT_EQ(pack_links(l).across(k), l.across[k]);
+  for (std::uint32_t index_bits : {30u, 5u}) {
+    const std::uint32_t largest = (1u << index_bits) - 2;  // all ones is none
+    const std::uint32_t indices[] = {0, 1, 7, largest / 2, largest, kNoTriangle};
+    std::vector<TriangleLinks> all;
+    for (std::uint32_t a : indices) {
+      for (std::uint32_t b : indices) {
+        for (unsigned seam = 0; seam < 8; ++seam) {
+          for (unsigned flat = 0; flat < 8; ++flat) {
+            TriangleLinks l;
+            l.across[0] = a, l.across[1] = b, l.across[2] = a;
+            l.seam_edges = std::uint8_t(seam);
+            l.flat_vertices = std::uint8_t(flat);
+            all.push_back(l);
+          }
         }
       }
+    }
+    PackedLinks packed(all.size(), index_bits);
+    const LinksView borders = packed.view();
+    const TriangleLinks border{};
+    for (std::size_t i = 0; i < all.size(); ++i) {
+      const TriangleLinks none = borders.unpack(i);
+      ASSERT_EQ(std::memcmp(&none, &border, sizeof none), 0) << "unset triangle " << i;
+    }
+    // Set in an order that is not the values' own, so a write that spills into a neighbour shows.
+    for (std::size_t i = 0; i < all.size(); i += 2) packed.set(i, all[i]);
+    for (std::size_t i = 1; i < all.size(); i += 2) packed.set(i, all[i]);
+    const LinksView view = packed.view();
+    ASSERT_EQ(view.size(), all.size());
+    ASSERT_EQ(view.index_bits(), index_bits);
+    for (std::size_t i = 0; i < all.size(); ++i) {
+      const TriangleLinks back = view.unpack(i);
+      ASSERT_EQ(std::memcmp(&back, &all[i], sizeof back), 0) << index_bits << " bits, triangle " << i;
+      for (int k = 0; k < 3; ++k) ASSERT_EQ(view.across(i, k), all[i].across[k]);
     }
   }
   const std::vector<Triangle> t = Mesh().floor(0, 0, 3, 3, 1).box({0, 0, 0}, {1, 0.3f, 1}).triangles();
   const auto links = link_triangles(t);
-  const auto packed = link_triangles_packed(t);
+  const PackedLinks owner = link_triangles_packed(t);
+  const LinksView packed = owner.view();
   ASSERT_EQ(packed.size(), links.size());
+  EXPECT_EQ(packed.index_bits(), std::uint32_t(std::bit_width(t.size())));
+  EXPECT_EQ(packed.size_bytes(), packed_words(3 * t.size(), packed.index_bits() + 2) * sizeof(std::uint64_t));
   int seams = 0;
   for (std::size_t i = 0; i < t.size(); ++i) {
-    const TriangleLinks back = packed[i].unpack();
+    const TriangleLinks back = packed.unpack(i);
     ASSERT_EQ(std::memcmp(&back, &links[i], sizeof back), 0) << i;
     seams += bits(back.seam_edges);
   }

@@ -58,7 +58,8 @@ class SnapshotMeaning : public ::testing::Test {
     nodes_ = align_up(128 + 64);
     blocks_ = align_up(nodes_ + world_.arrays().bvh.nodes.size() * sizeof(WideNode));
     links_ = align_up(blocks_ + world_.arrays().bvh.blocks.size() * sizeof(TriangleBlock));
-    layers_ = align_up(links_ + tris * sizeof(PackedLinks));
+    link_bits_ = link_index_bits(tris) + 2;
+    layers_ = align_up(links_ + packed_words(3 * tris, link_bits_) * sizeof(std::uint64_t));
     child_layers_ = align_up(layers_ + tris * sizeof(std::uint32_t));
   }
   void TearDown() override { std::remove(path_.c_str()); }
@@ -86,6 +87,7 @@ class SnapshotMeaning : public ::testing::Test {
   std::string path_;
   std::vector<unsigned char> bytes_;
   std::uint64_t nodes_ = 0, blocks_ = 0, links_ = 0, layers_ = 0, child_layers_ = 0;
+  std::uint32_t link_bits_ = 0;  // a link value's width (adjacency.h: LinksView)
 };
 
 TEST_F(SnapshotMeaning, AnUneditedFileLoads) { EXPECT_EQ(refusal_after_resealing(), ""); }
@@ -131,7 +133,7 @@ TEST_F(SnapshotMeaning, ATriangleOutsideTheWorldBoundsIsRefused) {
   EXPECT_NE(why.find(" lies outside the world's bounds"), std::string::npos) << why;
 }
 
-// The blocks are the mesh's one copy (version 7): a vertex moved out of its node's box, or out
+// The blocks are the mesh's one copy (since version 7): a vertex moved out of its node's box, or out
 // of the world's bounds, is refused. (Version 6 also kept the triangles apart, and a block
 // whose copy differed from them was refused as such.)
 TEST_F(SnapshotMeaning, ABlockLaneOutsideItsBoxOrTheBoundsIsRefused) {
@@ -208,14 +210,27 @@ TEST_F(SnapshotMeaning, ANodeWithNoChildIsRefused) {
   EXPECT_EQ(refusal_after_resealing(), path_ + ": BVH node 0 has no child");
 }
 
-// Links name a triangle in 30 bits (the top two: a seam edge, a flat vertex): one past the mesh
-// is refused, with or without those bits.
-TEST_F(SnapshotMeaning, ALinkOutOfRangeIsRefused) {
-  const std::uint32_t past = std::uint32_t(world_.triangle_count());
-  for (std::uint32_t high : {0u, 1u << 30, 3u << 30}) {
-    poke(links_ + 4 * sizeof(std::uint32_t), past | high);  // triangle 1, edge 1
+// Links name a triangle in bits_for(triangles) bits (the next two: a seam edge, a flat vertex): one
+// past the mesh is refused, with or without those bits; so is a bit set in the padding after the
+// last link.
+TEST_F(SnapshotMeaning, ALinkOutOfRangeOrPaddingIsRefused) {
+  const auto past = std::uint64_t(world_.triangle_count());
+  const std::uint32_t index_bits = link_bits_ - 2;
+  ASSERT_LT(past, (std::uint64_t(1) << index_bits) - 1) << "one past the mesh is not the all-ones none";
+  const std::vector<unsigned char> unedited = bytes_;
+  for (std::uint64_t high : {std::uint64_t(0), std::uint64_t(1) << index_bits, std::uint64_t(3) << index_bits}) {
+    // Value 4 (triangle 1, edge 1), link_bits_ wide, at its bit offset in the little-endian words.
+    const std::uint64_t bit = 4 * link_bits_, mask = ((std::uint64_t(1) << link_bits_) - 1) << (bit % 8);
+    std::uint64_t word;
+    std::memcpy(&word, bytes_.data() + links_ + bit / 8, 8);
+    word = (word & ~mask) | (past | high) << (bit % 8);
+    poke(links_ + bit / 8, word);
     EXPECT_EQ(refusal_after_resealing(), path_ + ": triangle 1 links out of range");
   }
+  bytes_ = unedited;
+  const std::uint64_t after = 3 * world_.triangle_count() * link_bits_;  // the first bit after the links
+  bytes_[links_ + after / 8] |= std::uint8_t(1u << (after % 8));
+  EXPECT_EQ(refusal_after_resealing(), path_ + ": the links' padding is not zero");
 }
 
 TEST_F(SnapshotMeaning, ATriangleOnNoLayerIsRefused) {

@@ -66,13 +66,13 @@ TEST_P(SnapshotScenes, LoadedWorldAnswersLikeTheBuiltOne) {
   EXPECT_EQ(snap.source, GetParam());
   const World& loaded = snap.world;
   const WorldArrays a = built.arrays(), b = loaded.arrays();
-  EXPECT_TRUE(same_array(a.lanes, b.lanes));
+  EXPECT_TRUE(same_array(a.lanes.words, b.lanes.words) && a.lanes.width == b.lanes.width);
   EXPECT_TRUE(same_array(a.layers, b.layers));
   EXPECT_EQ(a.mesh_layers, b.mesh_layers);
   EXPECT_TRUE(same_array(a.bvh.child_layers, b.bvh.child_layers));
   EXPECT_TRUE(same_array(a.bvh.nodes, b.bvh.nodes));
   EXPECT_TRUE(same_array(a.bvh.blocks, b.bvh.blocks));
-  EXPECT_TRUE(same_array(a.links, b.links));
+  EXPECT_TRUE(same_array(a.links.values.words, b.links.values.words) && a.links.index_bits() == b.links.index_bits());
   EXPECT_EQ(a.bvh.depth, b.bvh.depth);
   EXPECT_TRUE(answers::bits(a.bounds, b.bounds));
 
@@ -153,7 +153,7 @@ TEST(Snapshot, AnotherVersionIsRefusedByName) {
   const std::string good = temp_path("good.cwsw"), bad = temp_path("v2.cwsw");
   save_snapshot(small_world(), "small", good);
   std::vector<unsigned char> b = read_bytes(good);
-  const std::uint32_t v2 = kInstancedSnapshotVersion + 1;  // (8 is a world with instances)
+  const std::uint32_t v2 = kInstancedSnapshotVersion + 1;  // (10 is a world with instances)
   std::memcpy(&b[8], &v2, 4);  // the version follows the 8-byte magic (docs/FORMATS.md)
   write_bytes(bad, b);
   expect_refused(bad, "snapshot version " + std::to_string(v2) + ", this build reads version " +
@@ -477,32 +477,41 @@ void expect_old_version_refused(std::uint32_t version, const std::string& why) {
 // Version 2 files (no layers) are told to rebuild.
 TEST(Snapshot, AVersionTwoFileIsToldToRebuild) {
   expect_old_version_refused(2, "CWSW version 2 has no layers; rebuild it with `capsweep build` (this build reads "
-                                "version 7)");
+                                "version 9)");
 }
 
 // Version 3 files (blocks with double normals, no heightfield section) are told to rebuild.
 TEST(Snapshot, AVersionThreeFileIsToldToRebuild) {
   expect_old_version_refused(3, "CWSW version 3 holds blocks of an older layout (with double normals) and no heightfield "
-                                "section; rebuild it with `capsweep build` (this build reads version 7)");
+                                "section; rebuild it with `capsweep build` (this build reads version 9)");
 }
 
 // Version 4 files (blocks of 416 bytes, with float normals) are told to rebuild.
 TEST(Snapshot, AVersionFourFileIsToldToRebuild) {
   expect_old_version_refused(4, "CWSW version 4 holds blocks of an older layout (with float normals); rebuild it with "
-                                "`capsweep build` (this build reads version 7)");
+                                "`capsweep build` (this build reads version 9)");
 }
 
 // Version 5 files (a BVH of 4-wide nodes, 128 bytes each) are told to rebuild.
 TEST(Snapshot, AVersionFiveFileIsToldToRebuild) {
   expect_old_version_refused(5, "CWSW version 5 holds a BVH of an older layout (4-wide nodes); rebuild it with "
-                                "`capsweep build` (this build reads version 7)");
+                                "`capsweep build` (this build reads version 9)");
 }
 
 // Version 6 files (a box and a layer mask per triangle) are told to rebuild.
 TEST(Snapshot, AVersionSixFileIsToldToRebuild) {
   expect_old_version_refused(6, "CWSW version 6 holds a second copy of the triangles, a box per triangle and a layer "
                                 "mask per triangle (issue 38: 64 bytes a triangle); rebuild it with `capsweep build` "
-                                "(this build reads version 7)");
+                                "(this build reads version 9)");
+}
+
+// Version 7 files (links in 12 bytes a triangle) are told to rebuild, and so are version 8 files
+// (a world with instances made of version 7 images).
+TEST(Snapshot, AVersionSevenOrEightFileIsToldToRebuild) {
+  expect_old_version_refused(7, "CWSW version 7 holds links of 12 bytes a triangle (issue 38: 64 bytes a triangle); "
+                                "rebuild it with `capsweep build` (this build reads version 9)");
+  expect_old_version_refused(8, "CWSW version 8 is a world with instances made of version 7 images; rebuild it with "
+                                "`capsweep build` (this build reads version 9)");
 }
 
 // A mesh all on one mask keeps the mask once (no array per triangle, none per BVH child): it
