@@ -28,13 +28,20 @@ struct TriangleLinks {
 };
 static_assert(sizeof(TriangleLinks) == 16);
 
+// A mesh of kMaxPackedTriangles triangles or more cannot be packed (World refuses it): every
+// index below it and the all-ones none fit in 30 bits, a link with its two bits in 32.
+inline constexpr std::uint64_t kMaxPackedTriangles = (std::uint64_t(1) << 30) - 1;
+// The bits an index across takes in the links of a mesh of `triangles` (< kMaxPackedTriangles):
+// every index below it and the all-ones none.
+constexpr std::uint32_t link_index_bits(std::uint64_t triangles) { return bits_for(triangles); }
+
 // A mesh's links as a world keeps them (issue 38: 64 bytes a triangle): for edge k of triangle
 // i, value 3i + k of packed values (packed_uints.h) holds the triangle across in its low
 // `index_bits` bits (all ones: none), whether the edge is a seam in the next bit and whether
 // vertex k is flat in the top one. A world's index_bits is link_index_bits(its triangles): 18
 // bits an edge on a 61k-triangle mesh, 6.75 bytes a triangle where three u32 took 12.
 struct LinksView {
-  PackedUintsView values{{}, 2, 0};
+  PackedUintsView values{{}, link_index_bits(0) + 2, 0};  // no triangles, as a snapshot holds them
 
   std::size_t size() const { return values.size() / 3; }  // triangles
   std::size_t size_bytes() const { return values.size_bytes(); }
@@ -57,17 +64,10 @@ struct LinksView {
   }
 };
 
-// A mesh of kMaxPackedTriangles triangles or more cannot be packed (World refuses it): its
-// indices would take more than 30 bits, its links more than 32.
-inline constexpr std::uint64_t kMaxPackedTriangles = (std::uint64_t(1) << 30) - 1;
-// The bits an index across takes in the links of a mesh of `triangles` (< kMaxPackedTriangles):
-// every index below it and the all-ones none.
-constexpr std::uint32_t link_index_bits(std::uint64_t triangles) { return bits_for(triangles); }
-
 // The owner of a LinksView's values.
 class PackedLinks {
  public:
-  PackedLinks() : values_(0, 2) {}
+  PackedLinks() : values_(0, link_index_bits(0) + 2) {}
   // Room for the links of `count` triangles, their indices in `index_bits` bits (1 to 30), each
   // a border until set.
   PackedLinks(std::size_t count, std::uint32_t index_bits);

@@ -184,14 +184,20 @@ const Tile* World::tile_of(std::uint32_t i) const {
 }
 
 PackedUints triangle_lanes(std::span<const TriangleBlock> blocks, std::size_t triangles) {
-  PackedUints lanes(triangles, bits_for(blocks.empty() ? 0 : blocks.size() * kBlockLanes - 1));
+  // Every lane starts at the all-ones value no lane takes (bits_for leaves it free: the largest
+  // lane is below it), so that a triangle placed twice or never shows to the assertions.
+  const std::uint32_t bits = bits_for(blocks.empty() ? 0 : blocks.size() * kBlockLanes);
+  const std::uint32_t none = std::uint32_t((std::uint64_t(1) << bits) - 1);
+  PackedUints lanes(triangles, bits);
+  for (std::size_t t = 0; t < triangles; ++t) lanes.set(t, none);
   for (std::size_t b = 0; b < blocks.size(); ++b) {
     for (int lane = 0; lane < kBlockLanes && blocks[b].valid(lane); ++lane) {
       const std::uint32_t t = blocks[b].triangle[lane];
-      CAPSWEEP_ASSERT(t < triangles, "each triangle in one block lane");
+      CAPSWEEP_ASSERT(t < triangles && lanes.view()[t] == none, "each triangle in one block lane");
       lanes.set(t, std::uint32_t(b * kBlockLanes + std::size_t(lane)));
     }
   }
+  for (std::size_t t = 0; t < triangles; ++t) CAPSWEEP_ASSERT(lanes.view()[t] != none, "every triangle in a block lane");
   return lanes;
 }
 

@@ -22,7 +22,7 @@ namespace capsweep {
 struct WorldArrays {
   // The mesh: triangles [0, mesh_count()), in the caller's order (hits name these indices). Its
   // one copy is the BVH's blocks: `lanes[i]` says where, block * kBlockLanes + lane, in as few
-  // bits as the lanes need (issue 38: 2–2.5 bytes a triangle where a second copy took 36).
+  // bits as the lanes need (issue 38: 1.4–2.5 bytes a triangle where a second copy took 36).
   PackedUintsView lanes;
   Aabb bounds;                          // of every triangle, the terrain's included
   BvhView bvh;                          // empty for a world of terrain alone

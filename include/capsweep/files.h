@@ -338,7 +338,7 @@ struct Snapshot {
 // Writes atomically (a temporary file beside `path`, flushed, renamed over it): a failed save
 // leaves the file that was there untouched and nothing else behind. Refuses a target that is not
 // a regular file or is one of `inputs`. The bytes depend only on the world and `source`. Throws
-// SnapshotError on I/O failure. A world with instances is saved as version 8, at its current poses.
+// SnapshotError on I/O failure. A world with instances is saved as version 10, at its current poses.
 // `sections` follow the world, in order (std::invalid_argument for a name out of the rules above,
 // twice the same name, or more than kMaxSnapshotSections).
 void save_snapshot(const World& world, const std::string& source, const std::string& path,

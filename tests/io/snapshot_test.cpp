@@ -186,7 +186,7 @@ TEST(Snapshot, AFailedSaveLeavesNothingBehind) {
   EXPECT_FALSE(std::ifstream(path + ".partial").good());
 }
 
-// A world with instances: the static part's image, each prototype's, and the poses (version 8).
+// A world with instances: the static part's image, each prototype's, and the poses (version 10).
 World instanced_world() {
   std::vector<World> prototypes{World(testmesh::Mesh().box({-1, 0, -1}, {1, 1, 1}).triangles()),
                                 World(testmesh::Mesh().ramp(0, 0, 2, 20, 1, 1).triangles())};
