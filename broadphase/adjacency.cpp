@@ -132,9 +132,10 @@ std::vector<TriangleLinks> link_triangles(const std::vector<Triangle>& triangles
   return links;
 }
 
-PackedLinks::PackedLinks(std::size_t count, std::uint32_t index_bits) : values_(3 * count, index_bits + 2) {
+// Every value a border: the index all ones, no seam, no flat vertex.
+PackedLinks::PackedLinks(std::size_t count, std::uint32_t index_bits)
+    : values_(3 * count, index_bits + 2, (std::uint32_t(1) << index_bits) - 1) {
   CAPSWEEP_ASSERT(index_bits >= 1 && index_bits <= 30, "an index packs in 1 to 30 bits");
-  for (std::size_t i = 0; i < count; ++i) set(i, TriangleLinks{});
 }
 
 void PackedLinks::set(std::size_t i, const TriangleLinks& links) {

@@ -53,10 +53,10 @@ struct LinksView {
   }
   TriangleLinks unpack(std::size_t i) const {
     TriangleLinks l;
-    const std::uint32_t b = index_bits();
+    const std::uint32_t b = index_bits(), none = (std::uint32_t(1) << b) - 1;
     for (int k = 0; k < 3; ++k) {
       const std::uint32_t v = values[3 * i + std::size_t(k)];
-      l.across[k] = across(i, k);
+      l.across[k] = (v & none) == none ? kNoTriangle : v & none;
       l.seam_edges |= std::uint8_t((v >> b & 1u) << k);
       l.flat_vertices |= std::uint8_t((v >> (b + 1) & 1u) << k);
     }

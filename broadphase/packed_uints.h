@@ -6,9 +6,11 @@
 // byte, shifted by at most 7 bits (the bit reader of meshoptimizer's and most codecs' decoders).
 #pragma once
 
+#include <algorithm>
 #include <bit>
 #include <cstdint>
 #include <cstring>
+#include <numeric>
 #include <span>
 #include <vector>
 
@@ -45,6 +47,16 @@ class PackedUints {
   PackedUints() = default;
   PackedUints(std::size_t count, std::uint32_t width)
       : words_(packed_words(count, width), 0), width_(width), count_(count) {}
+  // `count` values all `fill`, written a period of words at a time: one value repeated is a bit
+  // stream whose every width / gcd(width, 64) words hold 64 / gcd(width, 64) whole values.
+  PackedUints(std::size_t count, std::uint32_t width, std::uint32_t fill) : PackedUints(count, width) {
+    if (fill == 0 || count == 0) return;
+    const std::size_t g = std::gcd(std::size_t(width), std::size_t(64)), period = width / g;
+    for (std::size_t i = 0, head = std::min(count, 64 / g); i < head; ++i) set(i, fill);
+    const std::size_t used = (count * width + 63) / 64;
+    for (std::size_t w = period; w < used; ++w) words_[w] = words_[w - period];
+    if (const std::size_t tail = count * width % 64) words_[used - 1] &= (std::uint64_t(1) << tail) - 1;
+  }
 
   // Value i becomes v (v < 2^width; i < size()).
   void set(std::size_t i, std::uint32_t v) {

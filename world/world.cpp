@@ -188,8 +188,7 @@ PackedUints triangle_lanes(std::span<const TriangleBlock> blocks, std::size_t tr
   // lane is below it), so that a triangle placed twice or never shows to the assertions.
   const std::uint32_t bits = bits_for(blocks.empty() ? 0 : blocks.size() * kBlockLanes);
   const std::uint32_t none = std::uint32_t((std::uint64_t(1) << bits) - 1);
-  PackedUints lanes(triangles, bits);
-  for (std::size_t t = 0; t < triangles; ++t) lanes.set(t, none);
+  PackedUints lanes(triangles, bits, none);
   for (std::size_t b = 0; b < blocks.size(); ++b) {
     for (int lane = 0; lane < kBlockLanes && blocks[b].valid(lane); ++lane) {
       const std::uint32_t t = blocks[b].triangle[lane];

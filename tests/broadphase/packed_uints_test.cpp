@@ -43,6 +43,29 @@ TEST(PackedUints, EveryWidthGivesBackWhatWasSetAndNothingSpills) {
   }
 }
 
+// The filling constructor writes a period of words and copies it: every width, counts around
+// the period (64 / gcd(width, 64) values), values with ones at both ends; the same values as
+// one set() each, and nothing after the last.
+TEST(PackedUints, AFilledArrayIsEveryValueSetOnce) {
+  for (std::uint32_t width = 1; width <= 32; ++width) {
+    const std::uint64_t top = (std::uint64_t(1) << width) - 1;
+    for (const std::uint64_t fill : {top, top >> 1 | 1, std::uint64_t(1), (top & 0x5555'5555u) | 1}) {
+      for (std::size_t count : {std::size_t(1), std::size_t(3), std::size_t(63), std::size_t(64), std::size_t(65),
+                                std::size_t(129), std::size_t(1001)}) {
+        const PackedUints filled(count, width, std::uint32_t(fill));
+        PackedUints one_by_one(count, width);
+        for (std::size_t i = 0; i < count; ++i) one_by_one.set(i, std::uint32_t(fill));
+        const PackedUintsView a = filled.view(), b = one_by_one.view();
+        ASSERT_EQ(a.words.size(), b.words.size());
+        for (std::size_t w = 0; w < a.words.size(); ++w) {
+          ASSERT_EQ(a.words[w], b.words[w]) << width << " bits, fill " << fill << ", " << count << " values, word " << w;
+        }
+        for (std::size_t i = 0; i < count; ++i) ASSERT_EQ(a[i], fill) << width << " bits, value " << i;
+      }
+    }
+  }
+}
+
 TEST(PackedUints, BitsForHoldsItsLargestValue) {
   EXPECT_EQ(bits_for(0), 1u);
   EXPECT_EQ(bits_for(1), 1u);
